@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capture.h - frames to events, without Wireshark.
+ *
+ * Two layers:
+ *  - struct rr_frame_decoder decodes single frames of a given link type
+ *    (a DLT_* value) into events.  It keeps the per-stream state that the
+ *    transports need across frames: TCP reassembly and MPA framing for
+ *    iWARP, negotiated MPA markers/CRC, nothing else.  It is used by the
+ *    pcap reader below, by fuzzers and by tests.
+ *  - rr_capture_* read a pcap or pcapng file (or "-" for stdin) through
+ *    libpcap and feed every frame to a frame decoder.
+ *
+ * Supported link types: DLT_EN10MB (RoCEv1 ethertype 0x8915, RoCEv2 UDP
+ * 4791 over IPv4/IPv6, iWARP over TCP; 802.1Q/QinQ tags), DLT_LINUX_SLL,
+ * DLT_LINUX_SLL2, DLT_INFINIBAND (LRH, optional GRH), DLT_ERF with
+ * InfiniBand records (ibdump), DLT_RAW/IPV4/IPV6.
+ *
+ * Events go to ev_fn in frame order; an event's pointers are valid only
+ * during the call.  Conditions (truncation, bad ICRC, MPA CRC, TCP gaps,
+ * malformed headers) go to the diag sink with their frame number.
+ */
+#ifndef RPCRDMA_CAPTURE_H
+#define RPCRDMA_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "event.h"
+
+typedef void (*rr_event_fn)(void *ctx, const struct rr_event *ev);
+
+struct rr_decode_opts {
+	uint16_t iwarp_port;      /* TCP port that marks iWARP without a handshake; 0 = any TCP carrying MPA */
+	bool no_icrc_check;       /* skip RoCEv2 ICRC verification */
+};
+
+struct rr_decode_stats {
+	uint64_t frames;
+	uint64_t rdma_frames;     /* frames that produced at least one event */
+	uint64_t truncated;
+	uint64_t icrc_bad;
+	uint64_t mpa_crc_bad;
+	uint64_t malformed;
+	uint64_t tcp_gaps;
+};
+
+struct rr_frame_decoder;
+
+struct rr_frame_decoder *rr_frame_decoder_new(int dlt, const struct rr_decode_opts *opts,
+					      rr_event_fn ev_fn, void *ev_ctx,
+					      const struct rr_diag_sink *diag);
+/* false when the link type is not supported */
+bool rr_frame_decoder_supports(int dlt);
+void rr_frame_decode(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_usec,
+		     const uint8_t *pkt, uint32_t caplen, uint32_t wirelen);
+/* Flush stream state (end of capture): pending TCP data is decoded if it can be. */
+void rr_frame_decoder_finish(struct rr_frame_decoder *d);
+const struct rr_decode_stats *rr_frame_decoder_stats(const struct rr_frame_decoder *d);
+void rr_frame_decoder_free(struct rr_frame_decoder *d);
+
+struct rr_capture;
+
+/* path "-" reads stdin.  On failure returns NULL and writes a sentence naming the file into err. */
+struct rr_capture *rr_capture_open(const char *path, char *err, size_t errlen);
+int rr_capture_linktype(const struct rr_capture *cap);
+/*
+ * Read every frame and decode it.  Returns 0 at the end of the capture,
+ * or -1 on a read error (a truncated file), with a sentence in err; events
+ * decoded before the error were delivered.
+ */
+int rr_capture_run(struct rr_capture *cap, const struct rr_decode_opts *opts,
+		   rr_event_fn ev_fn, void *ev_ctx, const struct rr_diag_sink *diag,
+		   struct rr_decode_stats *stats, char *err, size_t errlen);
+void rr_capture_close(struct rr_capture *cap);
+
+#endif

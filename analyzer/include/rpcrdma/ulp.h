@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ulp.h - Upper-Layer Protocol walkers: where the DDP-eligible items of an
+ * RPC message are (RFC 8267), and what a message is (procedure, NFSv4 ops).
+ *
+ * A walker reads the arguments or results of one RPC message through a
+ * cursor over the *inline* part of the message: the reduced Payload stream,
+ * i.e. with the bytes of any item moved to a chunk absent.  At each
+ * DDP-eligible item it has just read the item's length word, and it asks
+ * the caller (rr_ddp_fn) whether the item's bytes were moved out of line.
+ * If so, it does not skip them; otherwise it skips bytes and pad inline.
+ *
+ * Coverage today: NFSv3 (all procedures for naming; READ and READLINK
+ * results, WRITE and SYMLINK arguments for DDP), NFSv4.0-4.2 COMPOUND
+ * (op lists; READ/READLINK results and WRITE/CREATE(NF4LNK) arguments).
+ * Ops whose arguments or results the walker cannot skip end the walk with
+ * RR_ULP_UNSUPPORTED; what was learnt until then stays valid.
+ */
+#ifndef RPCRDMA_ULP_H
+#define RPCRDMA_ULP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cursor.h"
+#include "rpc.h"
+
+#define RR_NFS_PROGRAM 100003u
+#define RR_ULP_MAX_OPS 128
+
+enum rr_ulp_result {
+	RR_ULP_OK = 0,
+	RR_ULP_UNKNOWN_PROGRAM,   /* no walker for this program/version: nothing DDP-eligible known */
+	RR_ULP_UNSUPPORTED,       /* an op or procedure the walker cannot skip */
+	RR_ULP_MALFORMED,         /* the XDR did not decode */
+};
+
+struct rr_ddp_item {
+	/*
+	 * Which DDP-eligible item this is.  Calls: the count of eligible
+	 * argument items before it.  NFSv4 replies: the index, among the
+	 * COMPOUND's ops that may return an eligible result (READ, READLINK),
+	 * of the op this result belongs to (RFC 8267 6.4.1), counting ops
+	 * that returned an error arm too.  NFSv3 replies: 0.
+	 */
+	unsigned ordinal;
+	uint32_t op;              /* NFSv4 op number, or NFSv2/3 procedure */
+	uint32_t length;          /* the item's length word */
+	size_t data_pos;          /* cursor position just after the length word */
+};
+
+/* Return true when the item's bytes are not inline (moved to a chunk). */
+typedef bool (*rr_ddp_fn)(void *ctx, const struct rr_ddp_item *item);
+
+struct rr_ulp_info {
+	uint32_t prog, vers, proc;
+	uint32_t minorversion;    /* NFSv4 COMPOUND */
+	uint32_t status;          /* replies: NFS status of the procedure / COMPOUND */
+	uint16_t n_ops;           /* NFSv4 COMPOUND: ops in this message */
+	uint32_t ops[RR_ULP_MAX_OPS];
+	bool ops_truncated;       /* more ops than RR_ULP_MAX_OPS, or walk stopped early */
+	unsigned n_ddp_capable;   /* calls: ops/procs that may return an eligible result */
+};
+
+/*
+ * Walk a call's arguments.  info->prog/vers/proc are filled from call.
+ * fn may be NULL (nothing is reduced; the walk only describes).
+ */
+enum rr_ulp_result rr_ulp_walk_call(const struct rr_rpc_call *call, struct rr_cursor *args,
+				    rr_ddp_fn fn, void *ctx, struct rr_ulp_info *info);
+
+/*
+ * Walk a reply's results.  callinfo is what rr_ulp_walk_call() learnt from
+ * the matching call (program, version, procedure, op list); out receives
+ * the reply's own status and op list.
+ */
+enum rr_ulp_result rr_ulp_walk_reply(const struct rr_ulp_info *callinfo,
+				     const struct rr_rpc_reply *reply, struct rr_cursor *res,
+				     rr_ddp_fn fn, void *ctx, struct rr_ulp_info *out);
+
+const char *rr_nfs4_op_name(uint32_t op);          /* "READ" ... or NULL */
+const char *rr_nfs3_proc_name(uint32_t proc);      /* "READ" ... or NULL */
+const char *rr_ulp_result_name(enum rr_ulp_result r);
+
+#endif
