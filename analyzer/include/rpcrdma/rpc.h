@@ -12,6 +12,15 @@
 
 enum { RR_RPC_CALL = 0, RR_RPC_REPLY = 1 };
 enum { RR_AUTH_NONE = 0, RR_AUTH_SYS = 1, RR_AUTH_GSS = 6 };
+enum { RR_MSG_ACCEPTED = 0, RR_MSG_DENIED = 1 };
+enum {
+	RR_ACCEPT_SUCCESS = 0, RR_ACCEPT_PROG_UNAVAIL = 1, RR_ACCEPT_PROG_MISMATCH = 2,
+	RR_ACCEPT_PROC_UNAVAIL = 3, RR_ACCEPT_GARBAGE_ARGS = 4, RR_ACCEPT_SYSTEM_ERR = 5,
+};
+enum { RR_REJECT_RPC_MISMATCH = 0, RR_REJECT_AUTH_ERROR = 1 };
+enum { RR_GSS_PROC_DATA = 0, RR_GSS_PROC_INIT = 1, RR_GSS_PROC_CONTINUE_INIT = 2,
+       RR_GSS_PROC_DESTROY = 3 };
+enum { RR_GSS_SVC_NONE = 1, RR_GSS_SVC_INTEGRITY = 2, RR_GSS_SVC_PRIVACY = 3 };
 
 struct rr_rpc_call {
 	uint32_t xid;
@@ -22,6 +31,12 @@ struct rr_rpc_call {
 	uint32_t gss_proc;        /* RPCSEC_GSS: 0 DATA, 1 INIT, 2 CONTINUE_INIT, 3 DESTROY */
 	uint32_t gss_service;     /* 1 none, 2 integrity, 3 privacy */
 	size_t args_off;          /* offset of the arguments in the message */
+	/* Appended (ULP module); zero when not applicable. */
+	uint32_t cred_len;        /* length of the credential body (<= 400) */
+	uint32_t verf_flavor;
+	uint32_t gss_version;     /* RPCSEC_GSS credential version (1) */
+	uint32_t gss_seq;         /* RPCSEC_GSS sequence number */
+	uint32_t gss_handle_len;  /* RPCSEC_GSS context handle length */
 };
 
 struct rr_rpc_reply {
@@ -30,13 +45,29 @@ struct rr_rpc_reply {
 	uint32_t accept_stat;     /* valid when accepted: 0 SUCCESS ... */
 	uint32_t reject_stat;     /* valid when denied */
 	size_t res_off;           /* offset of the results (accepted SUCCESS only) */
+	/* Appended (ULP module); zero when not applicable. */
+	uint32_t verf_flavor;     /* accepted */
+	uint32_t mismatch_low;    /* accepted PROG_MISMATCH or denied RPC_MISMATCH */
+	uint32_t mismatch_high;
+	uint32_t auth_stat;       /* denied AUTH_ERROR */
 };
 
-/* First two words of any RPC message. */
+/*
+ * First two words of any RPC message.  False when fewer than 8 bytes are
+ * left, or when msg_type is neither CALL nor REPLY (xid and msg_type are
+ * still set when they could be read).  Does not move the cursor.
+ */
 bool rr_rpc_peek(const struct rr_cursor *c, uint32_t *xid, uint32_t *msg_type);
-/* Decode the call header; leaves the cursor at the arguments. */
+/*
+ * Decode the call header; leaves the cursor at the arguments.  False when
+ * it is not a version-2 RPC call or does not decode (fields read so far
+ * stay in out).
+ */
 bool rr_rpc_decode_call(struct rr_cursor *c, struct rr_rpc_call *out);
-/* Decode the reply header; leaves the cursor at the results. */
+/*
+ * Decode the reply header; leaves the cursor at the results (accepted
+ * SUCCESS) or after the header.  False when it does not decode.
+ */
 bool rr_rpc_decode_reply(struct rr_cursor *c, struct rr_rpc_reply *out);
 
 const char *rr_rpc_program_name(uint32_t prog);   /* "NFS", "MOUNT", ... or NULL */

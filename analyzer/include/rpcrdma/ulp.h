@@ -27,6 +27,23 @@
 #include "rpc.h"
 
 #define RR_NFS_PROGRAM 100003u
+#define RR_PORTMAP_PROGRAM 100000u
+#define RR_MOUNT_PROGRAM 100005u
+#define RR_NLM_PROGRAM 100021u
+#define RR_NSM_PROGRAM 100024u
+#define RR_NFSACL_PROGRAM 100227u
+#define RR_NFS4_CB_PROGRAM 0x40000000u   /* the usual NFSv4 callback program */
+
+/* The procedures and ops that carry DDP-eligible items (RFC 8267 4, 6.1). */
+enum {
+	RR_NFS_PROC_COMPOUND = 1,
+	RR_NFS2_PROC_READLINK = 5, RR_NFS2_PROC_READ = 6, RR_NFS2_PROC_WRITE = 8,
+	RR_NFS2_PROC_SYMLINK = 13,
+	RR_NFS3_PROC_READLINK = 5, RR_NFS3_PROC_READ = 6, RR_NFS3_PROC_WRITE = 7,
+	RR_NFS3_PROC_SYMLINK = 10,
+	RR_NFS4_OP_CREATE = 6, RR_NFS4_OP_READ = 25, RR_NFS4_OP_READLINK = 27,
+	RR_NFS4_OP_WRITE = 38, RR_NFS4_OP_ILLEGAL = 10044,
+};
 #define RR_ULP_MAX_OPS 128
 
 enum rr_ulp_result {
@@ -61,6 +78,11 @@ struct rr_ulp_info {
 	uint32_t ops[RR_ULP_MAX_OPS];
 	bool ops_truncated;       /* more ops than RR_ULP_MAX_OPS, or walk stopped early */
 	unsigned n_ddp_capable;   /* calls: ops/procs that may return an eligible result */
+	/* Appended (ULP module). */
+	bool is_gss;              /* the call used RPCSEC_GSS (walk_call sets; walk_reply reads callinfo) */
+	uint32_t gss_proc;        /* RPCSEC_GSS gss_proc of the call */
+	uint32_t gss_service;     /* 1 none, 2 integrity, 3 privacy: 2 and 3 allow no reduction */
+	unsigned n_ddp_items;     /* eligible items the walk reported to fn (NULL fn: found) */
 };
 
 /*
@@ -82,5 +104,10 @@ enum rr_ulp_result rr_ulp_walk_reply(const struct rr_ulp_info *callinfo,
 const char *rr_nfs4_op_name(uint32_t op);          /* "READ" ... or NULL */
 const char *rr_nfs3_proc_name(uint32_t proc);      /* "READ" ... or NULL */
 const char *rr_ulp_result_name(enum rr_ulp_result r);
+/* Appended (ULP module). */
+const char *rr_nfs2_proc_name(uint32_t proc);      /* "READ" ... or NULL */
+const char *rr_nfs4_cb_op_name(uint32_t op);       /* "CB_RECALL" ... or NULL */
+/* Procedure name of any program the walkers know ("COMPOUND", "MNT", "GETACL"), or NULL. */
+const char *rr_ulp_proc_name(uint32_t prog, uint32_t vers, uint32_t proc);
 
 #endif

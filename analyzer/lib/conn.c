@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One-way flows and their pairing into connections.
+ *
+ * A transport event names the flow it travelled on.  Without the RDMA-CM or
+ * MPA handshake nothing on an IB/RoCE packet says which QP sent it (the BTH
+ * carries only the destination QP), so the two directions of a connection
+ * are paired here:
+ *  - iWARP: the reverse TCP 4-tuple is the other direction.
+ *  - IB/RoCE: a new flow A->B(qp x) is paired at once with the only
+ *    unpaired flow B->A when there is exactly one and no other unpaired
+ *    A->B flow competes for it; otherwise the flows stay unpaired until
+ *    traffic proves the pairing: a reply whose XID matches a call, an RDMA
+ *    Read or Write whose R_Key a call advertised, a Read Response whose PSN
+ *    answers a Read Request (see rr_flow_peer_where()).
+ *  - With the handshake (IB CM REQ/REP, MPA Request/Reply) the pairing and
+ *    the requester role come from it directly.
+ */
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "engine_int.h"
+
+struct rr_cm_pending {
+	uint8_t transport;
+	struct rr_addr active, passive;   /* REQ sender, REQ receiver */
+	uint32_t active_qpn;
+	uint32_t conn_id;                 /* after REP */
+	bool has_pd;
+	uint32_t send_size, recv_size;    /* active side's RFC 8797 values */
+};
+
+static void canon_key(const struct rr_flow_key *in, struct rr_flow_key *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->transport = in->transport;
+	out->src.family = in->src.family;
+	memcpy(out->src.bytes, in->src.bytes, sizeof(out->src.bytes));
+	out->src.port = in->src.port;
+	out->dst.family = in->dst.family;
+	memcpy(out->dst.bytes, in->dst.bytes, sizeof(out->dst.bytes));
+	out->dst.port = in->dst.port;
+	out->dst_qp = in->dst_qp;
+}
+
+static void addr_pair_key(const struct rr_flow_key *k, bool reverse, struct rr_flow_key *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->transport = k->transport;
+	out->src = reverse ? k->dst : k->src;
+	out->dst = reverse ? k->src : k->dst;
+}
+
+static GPtrArray *flows_between(struct rr_engine *eng, const struct rr_flow_key *k, bool reverse)
+{
+	struct rr_flow_key ak;
+
+	addr_pair_key(k, reverse, &ak);
+	return g_hash_table_lookup(eng->by_addrs, &ak);
+}
+
+struct rr_flow *rr_flow_peer(const struct rr_flow *f)
+{
+	return f->conn->flow[1 - f->side];
+}
+
+static struct rr_conn *conn_new(struct rr_engine *eng, uint8_t transport)
+{
+	struct rr_conn *c = g_new0(struct rr_conn, 1);
+
+	c->id = eng->conns->len + 1;
+	c->transport = transport;
+	c->requester = -1;
+	g_ptr_array_add(eng->conns, c);
+	eng->stats.connections++;
+	return c;
+}
+
+static void conn_rename(struct rr_conn *c)
+{
+	g_free(c->name);
+	c->name = NULL;
+}
+
+void rr_conn_pair(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *b)
+{
+	struct rr_conn *keep, *gone;
+	struct rr_flow *mover;
+	int requester_flow_was_mover = 0;
+
+	if (a->conn == b->conn || rr_flow_peer(a) || rr_flow_peer(b))
+		return;
+	/* The older connection keeps its id; the other one empties. */
+	keep = a->conn->id < b->conn->id ? a->conn : b->conn;
+	gone = keep == a->conn ? b->conn : a->conn;
+	mover = keep == a->conn ? b : a;
+	if (gone->requester == mover->side)
+		requester_flow_was_mover = 1;
+	else if (gone->requester >= 0)
+		requester_flow_was_mover = -1;
+
+	gone->flow[mover->side] = NULL;
+	mover->side = keep->flow[0] ? 1 : 0;
+	keep->flow[mover->side] = mover;
+	mover->conn = keep;
+	if (keep->requester < 0 && requester_flow_was_mover)
+		keep->requester = requester_flow_was_mover > 0 ? mover->side : 1 - mover->side;
+	keep->carried_rpcrdma |= gone->carried_rpcrdma;
+	eng->stats.connections--;
+	conn_rename(keep);
+}
+
+static bool flow_unpaired(const struct rr_flow *f)
+{
+	return rr_flow_peer(f) == NULL;
+}
+
+/* Eager pairing: only when the choice is unambiguous (see the top comment). */
+static void pair_if_unambiguous(struct rr_engine *eng, struct rr_flow *f)
+{
+	GPtrArray *rev, *same;
+	struct rr_flow *only = NULL;
+	guint i, n = 0;
+
+	rev = flows_between(eng, &f->key, true);
+	if (!rev)
+		return;
+	for (i = 0; i < rev->len; i++) {
+		struct rr_flow *g = g_ptr_array_index(rev, i);
+
+		if (f->key.transport == RR_TRANSPORT_IWARP) {
+			if (g->key.src.port == f->key.dst.port && g->key.dst.port == f->key.src.port &&
+			    flow_unpaired(g)) {
+				rr_conn_pair(eng, g, f);
+				return;
+			}
+			continue;
+		}
+		if (flow_unpaired(g)) {
+			only = g;
+			n++;
+		}
+	}
+	if (n != 1)
+		return;
+	same = flows_between(eng, &f->key, false);
+	for (i = 0; same && i < same->len; i++) {
+		struct rr_flow *g = g_ptr_array_index(same, i);
+
+		if (g != f && flow_unpaired(g))
+			return;
+	}
+	rr_conn_pair(eng, only, f);
+}
+
+static struct rr_flow *flow_lookup(struct rr_engine *eng, const struct rr_flow_key *key,
+				   bool eager)
+{
+	struct rr_flow_key k, ak;
+	struct rr_flow *f;
+	GPtrArray *list;
+
+	canon_key(key, &k);
+	f = g_hash_table_lookup(eng->flows, &k);
+	if (f)
+		return f;
+	if (g_hash_table_size(eng->flows) >= eng->lim.max_flows) {
+		rr_diag_report(&eng->diag, ENG_LIMIT, eng->cur_frame,
+			       "more than %u one-way flows: new flows are ignored", eng->lim.max_flows);
+		return NULL;
+	}
+	f = g_new0(struct rr_flow, 1);
+	f->key = k;
+	f->calls = g_hash_table_new(g_direct_hash, g_direct_equal);
+	f->segs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+					(GDestroyNotify)g_ptr_array_unref);
+	f->iw_sends = g_hash_table_new(g_direct_hash, g_direct_equal);
+	g_queue_init(&f->read_reqs);
+	f->conn = conn_new(eng, k.transport);
+	f->conn->flow[0] = f;
+	f->side = 0;
+	g_hash_table_insert(eng->flows, &f->key, f);
+
+	addr_pair_key(&k, false, &ak);
+	list = g_hash_table_lookup(eng->by_addrs, &ak);
+	if (!list) {
+		list = g_ptr_array_new();
+		g_hash_table_insert(eng->by_addrs, g_memdup2(&ak, sizeof(ak)), list);
+	}
+	g_ptr_array_add(list, f);
+	if (eager)
+		pair_if_unambiguous(eng, f);
+	return f;
+}
+
+struct rr_flow *rr_flow_get(struct rr_engine *eng, const struct rr_flow_key *key)
+{
+	return flow_lookup(eng, key, true);
+}
+
+struct rr_flow *rr_flow_peer_where(struct rr_engine *eng, struct rr_flow *f, rr_flow_pred pred,
+				   void *arg)
+{
+	struct rr_flow *peer = rr_flow_peer(f);
+	GPtrArray *rev;
+	guint i;
+
+	if (peer)
+		return peer;
+	rev = flows_between(eng, &f->key, true);
+	for (i = 0; rev && i < rev->len; i++) {
+		struct rr_flow *g = g_ptr_array_index(rev, i);
+
+		if (f->key.transport == RR_TRANSPORT_IWARP &&
+		    (g->key.src.port != f->key.dst.port || g->key.dst.port != f->key.src.port))
+			continue;
+		if (flow_unpaired(g) && pred(g, arg)) {
+			rr_conn_pair(eng, g, f);
+			return g;
+		}
+	}
+	return NULL;
+}
+
+static void format_addr(GString *s, const struct rr_addr *a)
+{
+	char buf[64];
+
+	switch (a->family) {
+	case RR_ADDR_LID:
+		g_string_append_printf(s, "lid 0x%x", a->bytes[0] << 8 | a->bytes[1]);
+		break;
+	case RR_ADDR_IPV4:
+		g_string_append_printf(s, "%u.%u.%u.%u", a->bytes[0], a->bytes[1], a->bytes[2],
+				       a->bytes[3]);
+		break;
+	case RR_ADDR_IPV6:
+		g_string_append(s, inet_ntop(AF_INET6, a->bytes, buf, sizeof(buf)) ? buf : "?");
+		break;
+	default:
+		g_string_append(s, "?");
+	}
+	if (a->port)
+		g_string_append_printf(s, a->family == RR_ADDR_IPV6 ? " port %u" : ":%u", a->port);
+}
+
+static const char *transport_name(uint8_t t)
+{
+	switch (t) {
+	case RR_TRANSPORT_IB:
+		return "ib";
+	case RR_TRANSPORT_ROCEV1:
+		return "rocev1";
+	case RR_TRANSPORT_ROCEV2:
+		return "rocev2";
+	case RR_TRANSPORT_IWARP:
+		return "iwarp";
+	}
+	return "?";
+}
+
+/* "rocev2 10.0.0.1 qp 0x11 <-> 10.0.0.2 qp 0x12", requester first when known. */
+const char *rr_conn_name(struct rr_conn *c)
+{
+	GString *s;
+	int first, i;
+
+	if (c->name)
+		return c->name;
+	s = g_string_new(transport_name(c->transport));
+	first = c->requester >= 0 ? c->requester : 0;
+	for (i = 0; i < 2; i++) {
+		int side = i == 0 ? first : 1 - first;
+		struct rr_flow *out = c->flow[side], *in = c->flow[1 - side];
+		const struct rr_addr *a = out ? &out->key.src : in ? &in->key.dst : NULL;
+
+		g_string_append(s, i == 0 ? " " : " <-> ");
+		if (!a) {
+			g_string_append(s, "?");
+			continue;
+		}
+		format_addr(s, a);
+		if (c->transport != RR_TRANSPORT_IWARP) {
+			if (in)
+				g_string_append_printf(s, " qp 0x%x", in->key.dst_qp);
+			else
+				g_string_append(s, " qp ?");
+		}
+	}
+	c->name = g_string_free(s, FALSE);
+	return c->name;
+}
+
+/* Callback programs are the backward direction (RFC 8166 7, RFC 8267 6.5). */
+static bool is_callback_program(uint32_t prog)
+{
+	return prog >= 0x40000000u && prog <= 0x5fffffffu;
+}
+
+void rr_conn_note_call(struct rr_engine *eng, struct rr_flow *f, uint32_t prog)
+{
+	struct rr_conn *c = f->conn;
+
+	if (c->requester >= 0)
+		return;
+	c->requester = is_callback_program(prog) ? 1 - f->side : f->side;
+	conn_rename(c);
+}
+
+/* RFC 8797: an RPC-over-RDMA CM private message somewhere in the CM private data. */
+static bool parse_rfc8797(const uint8_t *pd, uint32_t len, uint32_t *send, uint32_t *recv)
+{
+	struct rr_cursor cur;
+	uint32_t off;
+
+	for (off = 0; off + 8 <= len && off <= 64; off += 4) {
+		uint32_t magic;
+		uint8_t vers, flags, s, r;
+
+		rr_cursor_init(&cur, pd, len);
+		if (!rr_seek(&cur, off) || !rr_get_be32(&cur, &magic) || magic != 0xf6ab0e18u)
+			continue;
+		if (!rr_get_u8(&cur, &vers) || !rr_get_u8(&cur, &flags) || !rr_get_u8(&cur, &s) ||
+		    !rr_get_u8(&cur, &r) || vers != 1)
+			return false;
+		*send = ((uint32_t)s + 1) * 1024;
+		*recv = ((uint32_t)r + 1) * 1024;
+		return true;
+	}
+	return false;
+}
+
+static void set_requester(struct rr_conn *c, int side)
+{
+	c->requester = side;
+	c->from_handshake = true;
+	conn_rename(c);
+}
+
+static void handle_ib_cm(struct rr_engine *eng, const struct rr_event *ev)
+{
+	const struct rr_cm_info *cm = &ev->cm;
+	struct rr_cm_pending *p;
+
+	switch (cm->kind) {
+	case RR_CM_REQ:
+		if (g_hash_table_size(eng->cm_pending) >= 4096)
+			g_hash_table_remove_all(eng->cm_pending);
+		p = g_new0(struct rr_cm_pending, 1);
+		p->transport = ev->flow.transport;
+		p->active = ev->flow.src;
+		p->passive = ev->flow.dst;
+		p->active_qpn = cm->local_qpn;
+		p->has_pd = parse_rfc8797(cm->private_data, cm->private_len, &p->send_size,
+					  &p->recv_size);
+		g_hash_table_replace(eng->cm_pending, GUINT_TO_POINTER(cm->local_comm_id), p);
+		break;
+	case RR_CM_REP: {
+		struct rr_flow_key k1, k2;
+		struct rr_flow *f1, *f2;
+		struct rr_conn *c;
+		uint32_t ps, pr;
+
+		p = g_hash_table_lookup(eng->cm_pending, GUINT_TO_POINTER(cm->remote_comm_id));
+		if (!p)
+			break;
+		memset(&k1, 0, sizeof(k1));
+		k1.transport = p->transport;
+		k1.src = p->active;
+		k1.dst = p->passive;
+		k1.dst_qp = cm->local_qpn;
+		k2 = k1;
+		k2.src = p->passive;
+		k2.dst = p->active;
+		k2.dst_qp = p->active_qpn;
+		f1 = flow_lookup(eng, &k1, false);
+		f2 = flow_lookup(eng, &k2, false);
+		if (!f1 || !f2)
+			break;
+		rr_conn_pair(eng, f1, f2);
+		c = f1->conn;
+		if (c != f2->conn)
+			break;
+		set_requester(c, f1->side);
+		if (p->has_pd) {
+			c->has_cm_pd = true;
+			c->inline_send[f1->side] = p->send_size;
+			c->inline_recv[f1->side] = p->recv_size;
+		}
+		if (parse_rfc8797(cm->private_data, cm->private_len, &ps, &pr)) {
+			c->has_cm_pd = true;
+			c->inline_send[f2->side] = ps;
+			c->inline_recv[f2->side] = pr;
+		}
+		p->conn_id = c->id;
+		/* DREQ may name either end's comm id. */
+		g_hash_table_replace(eng->cm_pending, GUINT_TO_POINTER(cm->local_comm_id),
+				     g_memdup2(p, sizeof(*p)));
+		break;
+	}
+	case RR_CM_REJ:
+		g_hash_table_remove(eng->cm_pending, GUINT_TO_POINTER(cm->remote_comm_id));
+		break;
+	case RR_CM_DREQ:
+		p = g_hash_table_lookup(eng->cm_pending, GUINT_TO_POINTER(cm->remote_comm_id));
+		if (!p)
+			p = g_hash_table_lookup(eng->cm_pending, GUINT_TO_POINTER(cm->local_comm_id));
+		if (p && p->conn_id && p->conn_id <= eng->conns->len)
+			rr_conn_teardown(eng, g_ptr_array_index(eng->conns, p->conn_id - 1));
+		break;
+	default:
+		break;
+	}
+}
+
+static void handle_iwarp_cm(struct rr_engine *eng, const struct rr_event *ev)
+{
+	const struct rr_cm_info *cm = &ev->cm;
+	struct rr_flow *f = rr_flow_get(eng, &ev->flow);
+	struct rr_flow *peer;
+	uint32_t s, r;
+
+	if (!f)
+		return;
+	switch (cm->kind) {
+	case RR_CM_REQ:
+		set_requester(f->conn, f->side);
+		break;
+	case RR_CM_REP:
+		set_requester(f->conn, 1 - f->side);
+		break;
+	case RR_CM_DREQ:
+		f->closed = true;
+		peer = rr_flow_peer(f);
+		if (peer && peer->closed)
+			rr_conn_teardown(eng, f->conn);
+		return;
+	case RR_CM_RESET:
+		rr_conn_teardown(eng, f->conn);
+		return;
+	default:
+		return;
+	}
+	if (parse_rfc8797(cm->private_data, cm->private_len, &s, &r)) {
+		f->conn->has_cm_pd = true;
+		f->conn->inline_send[f->side] = s;
+		f->conn->inline_recv[f->side] = r;
+	}
+}
+
+void rr_conn_handle_cm(struct rr_engine *eng, const struct rr_event *ev)
+{
+	if (ev->flow.transport == RR_TRANSPORT_IWARP)
+		handle_iwarp_cm(eng, ev);
+	else
+		handle_ib_cm(eng, ev);
+}
+
+static void flow_reset(struct rr_engine *eng, struct rr_flow *f)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, f->calls);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		g_hash_table_iter_steal(&it);
+		rr_call_flush(eng, v);
+		rr_call_free(eng, v);
+	}
+	rr_send_asm_clear(eng, &f->send);
+	g_hash_table_iter_init(&it, f->iw_sends);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		g_hash_table_iter_steal(&it);
+		rr_send_asm_clear(eng, v);
+		g_free(v);
+	}
+	memset(&f->write, 0, sizeof(f->write));
+	while (!g_queue_is_empty(&f->read_reqs))
+		g_free(g_queue_pop_head(&f->read_reqs));
+	f->req_psn_valid = false;
+	f->closed = false;
+}
+
+void rr_conn_teardown(struct rr_engine *eng, struct rr_conn *c)
+{
+	int s;
+
+	/* Calls first on both sides (their replies may have placed data), then the rest. */
+	for (s = 0; s < 2; s++)
+		if (c->flow[s])
+			flow_reset(eng, c->flow[s]);
+}
+
+void rr_flow_free(struct rr_flow *f)
+{
+	g_hash_table_destroy(f->calls);
+	g_hash_table_destroy(f->segs);
+	g_hash_table_destroy(f->iw_sends);
+	if (f->send.buf)
+		g_byte_array_unref(f->send.buf);
+	if (f->send.frames)
+		g_array_unref(f->send.frames);
+	if (f->send.cover)
+		g_array_unref(f->send.cover);
+	while (!g_queue_is_empty(&f->read_reqs))
+		g_free(g_queue_pop_head(&f->read_reqs));
+	if (f->unmatched_keys)
+		g_ptr_array_unref(f->unmatched_keys);
+	g_free(f);
+}
+
+void rr_conn_free(struct rr_conn *c)
+{
+	g_free(c->name);
+	g_free(c);
+}

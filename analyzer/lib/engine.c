@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Event dispatch, limits and delivery; see engine.h for the contract. */
+#include <string.h>
+
+#include "engine_int.h"
+
+void rr_engine_default_limits(struct rr_engine_limits *lim)
+{
+	lim->max_calls_per_flow = 4096;
+	lim->max_segment_bytes = 64u << 20;
+	lim->max_buffered_bytes = (uint64_t)1 << 30;
+	lim->max_send_bytes = 16u << 20;
+	lim->max_flows = 65536;
+}
+
+/* Keys are canonicalised (conn.c) so padding is zero and bytes compare. */
+static guint flow_key_hash(gconstpointer p)
+{
+	const uint8_t *b = p;
+	guint32 h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < sizeof(struct rr_flow_key); i++)
+		h = (h ^ b[i]) * 16777619u;
+	return h;
+}
+
+static gboolean flow_key_equal(gconstpointer a, gconstpointer b)
+{
+	return memcmp(a, b, sizeof(struct rr_flow_key)) == 0;
+}
+
+struct rr_engine *rr_engine_new(const struct rr_engine_limits *limits,
+				rr_message_fn fn, void *ctx, const struct rr_diag_sink *diag)
+{
+	struct rr_engine *eng = g_new0(struct rr_engine, 1);
+
+	if (limits)
+		eng->lim = *limits;
+	else
+		rr_engine_default_limits(&eng->lim);
+	eng->fn = fn;
+	eng->ctx = ctx;
+	if (diag)
+		eng->diag = *diag;
+	eng->flows = g_hash_table_new_full(flow_key_hash, flow_key_equal, NULL,
+					   (GDestroyNotify)rr_flow_free);
+	eng->by_addrs = g_hash_table_new_full(flow_key_hash, flow_key_equal, g_free,
+					      (GDestroyNotify)g_ptr_array_unref);
+	eng->conns = g_ptr_array_new_with_free_func((GDestroyNotify)rr_conn_free);
+	eng->cm_pending = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	return eng;
+}
+
+bool rr_budget_take(struct rr_engine *eng, uint64_t n, uint64_t frame, const char *what)
+{
+	if (n > eng->lim.max_buffered_bytes - eng->buffered) {
+		rr_diag_report(&eng->diag, ENG_LIMIT, frame,
+			       "%s needs %" G_GUINT64_FORMAT " bytes but %" G_GUINT64_FORMAT
+			       " of the %" G_GUINT64_FORMAT "-byte buffer budget are in use; not buffered",
+			       what, n, eng->buffered, eng->lim.max_buffered_bytes);
+		return false;
+	}
+	eng->buffered += n;
+	return true;
+}
+
+void rr_budget_give(struct rr_engine *eng, uint64_t n)
+{
+	eng->buffered = n > eng->buffered ? 0 : eng->buffered - n;
+}
+
+void rr_frames_add(GArray *frames, uint64_t frame)
+{
+	guint i;
+
+	/* Frames arrive nearly in order: search from the end. */
+	for (i = frames->len; i > 0; i--) {
+		uint64_t f = g_array_index(frames, uint64_t, i - 1);
+
+		if (f == frame)
+			return;
+		if (f < frame)
+			break;
+	}
+	g_array_insert_val(frames, i, frame);
+}
+
+void rr_deliver(struct rr_engine *eng, struct rr_message *msg)
+{
+	eng->stats.messages++;
+	if (msg->dir == RR_DIR_CALL)
+		eng->stats.calls++;
+	else
+		eng->stats.replies++;
+	if (!msg->complete)
+		eng->stats.incomplete++;
+	if (eng->fn)
+		eng->fn(eng->ctx, msg);
+}
+
+void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
+{
+	struct rr_flow *f;
+
+	eng->stats.events++;
+	eng->cur_frame = ev->frame;
+	if (ev->kind == RR_EV_CM) {
+		rr_conn_handle_cm(eng, ev);
+		return;
+	}
+	if (ev->kind == RR_EV_ACK || ev->kind == RR_EV_TERMINATE)
+		return;
+	f = rr_flow_get(eng, &ev->flow);
+	if (!f)
+		return;
+	rr_xfer_event(eng, f, ev);
+}
+
+void rr_engine_finish(struct rr_engine *eng)
+{
+	guint i;
+
+	for (i = 0; i < eng->conns->len; i++) {
+		struct rr_conn *c = g_ptr_array_index(eng->conns, i);
+
+		if (c)
+			rr_conn_teardown(eng, c);
+	}
+}
+
+const struct rr_engine_stats *rr_engine_stats(const struct rr_engine *eng)
+{
+	return &eng->stats;
+}
+
+void rr_engine_free(struct rr_engine *eng)
+{
+	guint i;
+
+	if (!eng)
+		return;
+	/* Calls reference segments held in flows: drop them first. */
+	for (i = 0; i < eng->conns->len; i++) {
+		struct rr_conn *c = g_ptr_array_index(eng->conns, i);
+		int s;
+
+		for (s = 0; c && s < 2; s++) {
+			struct rr_flow *f = c->flow[s];
+			GHashTableIter it;
+			gpointer v;
+
+			if (!f || f->conn != c)
+				continue;
+			g_hash_table_iter_init(&it, f->calls);
+			while (g_hash_table_iter_next(&it, NULL, &v)) {
+				g_hash_table_iter_steal(&it);
+				rr_call_free(eng, v);
+			}
+		}
+	}
+	g_hash_table_destroy(eng->flows);
+	g_hash_table_destroy(eng->by_addrs);
+	g_hash_table_destroy(eng->cm_pending);
+	g_ptr_array_free(eng->conns, TRUE);
+	g_free(eng);
+}

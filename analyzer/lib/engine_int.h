@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * engine_int.h - state shared by the engine's modules.  Not installed.
+ *
+ *   engine.c    event dispatch, limits, delivery to the reporter
+ *   conn.c      one-way flows and their pairing into connections
+ *   xfer.c      packets -> whole Sends, and RDMA Write / Read Response bytes
+ *               -> (rkey, va) placements (IB PSN and iWARP STag/TO logic)
+ *   segstore.c  segments advertised by calls, and the bytes placed in them
+ *   rebuild.c   transport header + chunks -> the RPC message Payload stream
+ */
+#ifndef RPCRDMA_ENGINE_INT_H
+#define RPCRDMA_ENGINE_INT_H
+
+#include <glib.h>
+
+#include "engine.h"
+
+#define RR_PSN_MASK 0xFFFFFFu
+
+/* 24-bit PSN arithmetic: distance from a to b going forward. */
+static inline uint32_t rr_psn_dist(uint32_t from, uint32_t to)
+{
+	return (to - from) & RR_PSN_MASK;
+}
+/* b is after a (within half the PSN space). */
+static inline bool rr_psn_after(uint32_t a, uint32_t b)
+{
+	uint32_t d = rr_psn_dist(a, b);
+
+	return d != 0 && d < 0x800000u;
+}
+
+struct rr_conn;
+struct rr_call;
+
+/* A Send being put together from FIRST/MIDDLE/LAST packets. */
+struct rr_send_asm {
+	bool active;
+	uint32_t next_psn;        /* IB */
+	uint32_t msn;             /* iWARP */
+	bool saw_last;
+	GByteArray *buf;
+	GArray *frames;           /* uint64_t */
+	GArray *cover;            /* iWARP: struct rr_range of bytes seen */
+	bool truncated;
+	bool invalidate;
+	uint32_t inv_rkey;
+};
+
+/* An RDMA Write message being received (IB places MIDDLE/LAST by PSN). */
+struct rr_write_asm {
+	bool active;
+	uint32_t first_psn;
+	uint32_t rkey;
+	uint64_t va;
+	uint32_t dma_len;
+	uint32_t pmtu;
+};
+
+/* An RDMA Read Request seen on the flow of the side that reads. */
+struct rr_read_req {
+	uint64_t frame;
+	uint32_t psn;             /* IB */
+	uint32_t rkey;            /* source R_Key / STag */
+	uint64_t va;              /* source VA / TO */
+	uint32_t len;
+	uint32_t sink_stag;       /* iWARP */
+	uint64_t sink_to;
+	uint32_t pmtu;            /* IB: learnt from the first response */
+};
+
+#define RR_MAX_READ_REQS 1024
+
+struct rr_flow {
+	struct rr_flow_key key;
+	struct rr_conn *conn;     /* always set; paired when conn->flow[1-side] is set */
+	int side;                 /* 0 or 1 */
+
+	bool req_psn_valid;       /* IB: last request-stream PSN, for duplicates */
+	uint32_t req_last_psn;
+	uint32_t pmtu;            /* IB: learnt from full-size packets */
+
+	struct rr_send_asm send;          /* IB */
+	GHashTable *iw_sends;             /* iWARP: msn -> struct rr_send_asm* */
+	struct rr_write_asm write;        /* IB */
+	GQueue read_reqs;                 /* struct rr_read_req*, newest last */
+
+	GHashTable *calls;        /* xid -> struct rr_call*: calls sent on this flow */
+	GHashTable *segs;         /* handle -> GPtrArray of struct rr_seg*: memory of this flow's sender */
+	bool closed;              /* FIN seen */
+	GPtrArray *unmatched_keys;/* rkeys already reported unmatched (bounded) */
+};
+
+struct rr_conn {
+	uint32_t id;
+	uint8_t transport;
+	struct rr_flow *flow[2];
+	int requester;            /* side index, -1 until known */
+	bool from_handshake;
+	bool carried_rpcrdma;
+	/* RFC 8797 private data, when the handshake was captured */
+	bool has_cm_pd;
+	uint32_t inline_send[2], inline_recv[2];   /* by side */
+	char *name;
+};
+
+enum rr_seg_role {
+	RR_SEG_READ = 0,
+	RR_SEG_WRITE,
+	RR_SEG_REPLY,
+};
+
+struct rr_range {
+	uint64_t start, end;
+};
+
+struct rr_seg {
+	struct rr_call *call;
+	enum rr_seg_role role;
+	uint32_t chunk;           /* write chunk index; read: index into hdr reads */
+	uint32_t index;           /* segment index inside its chunk */
+	struct rr_segment s;
+	uint8_t *buf;             /* s.length bytes, allocated at the first placement */
+	GArray *cover;            /* struct rr_range, sorted, merged */
+	uint64_t covered;
+	GArray *frames;           /* uint64_t, unique */
+	bool refused;             /* over a limit: not buffered */
+};
+
+struct rr_call {
+	uint32_t xid;
+	struct rr_flow *flow;     /* the flow the call was sent on (owner of its segments) */
+	struct rr_hdr *hdr;
+	uint8_t *inline_buf;      /* RDMA_MSG: payload after the header */
+	size_t inline_len;
+	GArray *frames;           /* Send frames */
+	GPtrArray *segs;          /* struct rr_seg* owned */
+	bool send_truncated;
+	bool delivered;
+	bool backchannel;
+	bool has_ulp;
+	struct rr_ulp_info ulp;
+	uint64_t first_frame;
+};
+
+struct rr_engine {
+	struct rr_engine_limits lim;
+	rr_message_fn fn;
+	void *ctx;
+	struct rr_diag_sink diag;
+	struct rr_engine_stats stats;
+
+	GHashTable *flows;        /* struct rr_flow_key* -> struct rr_flow* */
+	GHashTable *by_addrs;     /* address pair -> GPtrArray of flows (pairing candidates) */
+	GPtrArray *conns;         /* every connection, index id-1 */
+	GHashTable *cm_pending;   /* IB CM: comm id -> struct rr_cm_pending* */
+	uint64_t buffered;        /* bytes held in Sends, segments and call copies */
+	uint64_t cur_frame;
+};
+
+/* engine.c */
+bool rr_budget_take(struct rr_engine *eng, uint64_t n, uint64_t frame, const char *what);
+void rr_budget_give(struct rr_engine *eng, uint64_t n);
+void rr_deliver(struct rr_engine *eng, struct rr_message *msg);
+
+/* conn.c */
+struct rr_flow *rr_flow_get(struct rr_engine *eng, const struct rr_flow_key *key);
+struct rr_flow *rr_flow_peer(const struct rr_flow *f);
+typedef bool (*rr_flow_pred)(struct rr_flow *cand, void *arg);
+/* The peer flow, pairing f with the first candidate for which pred holds when f is unpaired. */
+struct rr_flow *rr_flow_peer_where(struct rr_engine *eng, struct rr_flow *f, rr_flow_pred pred, void *arg);
+void rr_conn_pair(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *b);
+const char *rr_conn_name(struct rr_conn *c);
+void rr_conn_handle_cm(struct rr_engine *eng, const struct rr_event *ev);
+void rr_conn_teardown(struct rr_engine *eng, struct rr_conn *c);
+void rr_flow_free(struct rr_flow *f);
+void rr_conn_free(struct rr_conn *c);
+void rr_conn_note_call(struct rr_engine *eng, struct rr_flow *f, uint32_t prog);
+
+/* xfer.c */
+void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev);
+void rr_send_asm_clear(struct rr_engine *eng, struct rr_send_asm *a);
+
+/* segstore.c */
+struct rr_seg *rr_seg_add(struct rr_engine *eng, struct rr_call *call, enum rr_seg_role role,
+			  uint32_t chunk, uint32_t index, const struct rr_segment *s);
+void rr_seg_remove(struct rr_engine *eng, struct rr_seg *seg);
+/* Place bytes written to or read from the memory of owner's sender. Returns bytes that landed. */
+uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rkey, uint64_t va,
+		      const uint8_t *data, uint32_t caplen, uint32_t wirelen, uint64_t frame);
+bool rr_flow_has_rkey(struct rr_flow *f, void *rkey_ptr);
+bool rr_seg_complete(const struct rr_seg *seg);
+/* Copy n bytes of segment data from offset off into dst; missing bytes are zero. Returns false if any was missing. */
+bool rr_seg_read(const struct rr_seg *seg, uint64_t off, uint8_t *dst, uint64_t n);
+
+/* rebuild.c */
+void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const uint8_t *data, size_t len,
+		     const uint64_t *frames, size_t n_frames, bool truncated);
+void rr_call_try_complete(struct rr_engine *eng, struct rr_call *call);
+void rr_call_flush(struct rr_engine *eng, struct rr_call *call);   /* deliver if pending */
+void rr_call_free(struct rr_engine *eng, struct rr_call *call);
+
+/* frames helpers (engine.c) */
+void rr_frames_add(GArray *frames, uint64_t frame);
+
+#endif

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Segments advertised by calls, and the RDMA bytes placed in them.
+ *
+ * Segments live with the flow of the call that advertised them: that flow's
+ * sender owns the memory, so every RDMA Write into it and every Read
+ * Response out of it is matched there by (R_Key, address range).  A
+ * placement may cover part of a segment or run across several segments
+ * with the same R_Key; when an R_Key was advertised again by a newer call
+ * (keys are reused), the newer segment wins.
+ */
+#include <string.h>
+
+#include "engine_int.h"
+
+struct rr_seg *rr_seg_add(struct rr_engine *eng, struct rr_call *call, enum rr_seg_role role,
+			  uint32_t chunk, uint32_t index, const struct rr_segment *s)
+{
+	struct rr_seg *seg = g_new0(struct rr_seg, 1);
+	GPtrArray *list;
+
+	seg->call = call;
+	seg->role = role;
+	seg->chunk = chunk;
+	seg->index = index;
+	seg->s = *s;
+	seg->cover = g_array_new(FALSE, FALSE, sizeof(struct rr_range));
+	seg->frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	g_ptr_array_add(call->segs, seg);
+
+	list = g_hash_table_lookup(call->flow->segs, GUINT_TO_POINTER(s->handle));
+	if (!list) {
+		list = g_ptr_array_new();
+		g_hash_table_insert(call->flow->segs, GUINT_TO_POINTER(s->handle), list);
+	}
+	g_ptr_array_add(list, seg);
+	return seg;
+}
+
+void rr_seg_remove(struct rr_engine *eng, struct rr_seg *seg)
+{
+	GHashTable *segs = seg->call->flow->segs;
+	GPtrArray *list = g_hash_table_lookup(segs, GUINT_TO_POINTER(seg->s.handle));
+
+	if (list) {
+		g_ptr_array_remove(list, seg);
+		if (list->len == 0)
+			g_hash_table_remove(segs, GUINT_TO_POINTER(seg->s.handle));
+	}
+	if (seg->buf) {
+		rr_budget_give(eng, seg->s.length);
+		g_free(seg->buf);
+	}
+	g_array_unref(seg->cover);
+	g_array_unref(seg->frames);
+	g_free(seg);
+}
+
+bool rr_flow_has_rkey(struct rr_flow *f, void *rkey_ptr)
+{
+	return g_hash_table_contains(f->segs, rkey_ptr);
+}
+
+static void cover_add(struct rr_seg *seg, uint64_t start, uint64_t end)
+{
+	GArray *c = seg->cover;
+	guint i = 0, j;
+	uint64_t total = 0;
+
+	while (i < c->len && g_array_index(c, struct rr_range, i).end < start)
+		i++;
+	j = i;
+	while (j < c->len && g_array_index(c, struct rr_range, j).start <= end) {
+		struct rr_range *r = &g_array_index(c, struct rr_range, j);
+
+		start = MIN(start, r->start);
+		end = MAX(end, r->end);
+		j++;
+	}
+	if (j > i)
+		g_array_remove_range(c, i, j - i);
+	g_array_insert_val(c, i, ((struct rr_range){ start, end }));
+	for (i = 0; i < c->len; i++)
+		total += g_array_index(c, struct rr_range, i).end -
+			 g_array_index(c, struct rr_range, i).start;
+	seg->covered = total;
+}
+
+bool rr_seg_complete(const struct rr_seg *seg)
+{
+	return seg->covered >= seg->s.length;
+}
+
+bool rr_seg_read(const struct rr_seg *seg, uint64_t off, uint8_t *dst, uint64_t n)
+{
+	bool all = true;
+	uint64_t end = off + n, pos = off;
+	guint i;
+
+	if (off > seg->s.length || n > seg->s.length - off) {
+		memset(dst, 0, n);
+		return false;
+	}
+	if (!seg->buf) {
+		memset(dst, 0, n);
+		return n == 0;
+	}
+	for (i = 0; i < seg->cover->len && pos < end; i++) {
+		const struct rr_range *r = &g_array_index(seg->cover, struct rr_range, i);
+		uint64_t a = MAX(pos, r->start), b = MIN(end, r->end);
+
+		if (b <= a)
+			continue;
+		if (a > pos) {
+			memset(dst + (pos - off), 0, a - pos);
+			all = false;
+		}
+		memcpy(dst + (a - off), seg->buf + a, b - a);
+		pos = b;
+	}
+	if (pos < end) {
+		memset(dst + (pos - off), 0, end - pos);
+		all = false;
+	}
+	return all;
+}
+
+static bool seg_buffer(struct rr_engine *eng, struct rr_seg *seg, uint64_t frame)
+{
+	if (seg->buf)
+		return true;
+	if (seg->refused)
+		return false;
+	if (seg->s.length > eng->lim.max_segment_bytes) {
+		rr_diag_report(&eng->diag, ENG_LIMIT, frame,
+			       "segment R_Key 0x%08x of XID 0x%08x is %u bytes, over the %u-byte limit: not rebuilt",
+			       seg->s.handle, seg->call->xid, seg->s.length, eng->lim.max_segment_bytes);
+		seg->refused = true;
+		return false;
+	}
+	if (!rr_budget_take(eng, seg->s.length, frame, "a chunk segment")) {
+		seg->refused = true;
+		return false;
+	}
+	seg->buf = g_malloc(seg->s.length ? seg->s.length : 1);
+	return true;
+}
+
+/* The newest segment with this key that holds va, else the newest that starts in (va, end). */
+static struct rr_seg *seg_at(GPtrArray *list, uint64_t va, uint64_t end, uint64_t *next_start)
+{
+	struct rr_seg *later = NULL;
+	guint i;
+
+	for (i = list->len; i > 0; i--) {
+		struct rr_seg *seg = g_ptr_array_index(list, i - 1);
+		uint64_t a = seg->s.offset, b = a + seg->s.length;
+
+		if (va >= a && va < b)
+			return seg;
+		if (a > va && a < end && (!later || a < later->s.offset))
+			later = seg;
+	}
+	*next_start = later ? later->s.offset : end;
+	return NULL;
+}
+
+uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rkey, uint64_t va,
+		      const uint8_t *data, uint32_t caplen, uint32_t wirelen, uint64_t frame)
+{
+	GPtrArray *list = g_hash_table_lookup(owner->segs, GUINT_TO_POINTER(rkey));
+	uint64_t end = va + wirelen, landed = 0, pos = va;
+
+	if (!list || end < va)
+		return 0;
+	while (pos < end) {
+		uint64_t next = end, stop, seg_off, cap_end;
+		struct rr_seg *seg = seg_at(list, pos, end, &next);
+
+		if (!seg) {
+			pos = next;
+			continue;
+		}
+		stop = MIN(end, seg->s.offset + seg->s.length);
+		seg_off = pos - seg->s.offset;
+		landed += stop - pos;
+		rr_frames_add(seg->frames, frame);
+		/* Only the captured part of the packet carries bytes. */
+		cap_end = MIN(stop, va + caplen);
+		if (cap_end > pos && seg_buffer(eng, seg, frame)) {
+			memcpy(seg->buf + seg_off, data + (pos - va), cap_end - pos);
+			cover_add(seg, seg_off, seg_off + (cap_end - pos));
+		}
+		if (seg->role == RR_SEG_READ)
+			rr_call_try_complete(eng, seg->call);
+		pos = stop;
+	}
+	return landed;
+}

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Transfers: packets -> whole Sends, and RDMA Write / Read Response bytes
+ * -> placements at (R_Key, VA) in the memory of the side that owns them.
+ *
+ * IB/RoCE: packets of one message carry consecutive PSNs (mod 2^24), and
+ * only the first Write packet carries the RETH, so a later packet is placed
+ * at VA + (PSN distance to the FIRST) x (payload of the FIRST): every
+ * non-last packet of a message is exactly one PMTU.  A Read Response
+ * answers the Read Request whose PSN range holds its PSN.  A request packet
+ * whose PSN is not after the last one seen on its flow is a retransmission
+ * or duplicate and is not used again.
+ *
+ * iWARP: DDP already says where bytes go: untagged Sends carry MSN and
+ * message offset, tagged Writes and Read Responses carry STag and tagged
+ * offset; Read Responses land at the Read Request's sink STag/TO, which
+ * maps back to its source STag/TO.
+ */
+#include <string.h>
+
+#include "engine_int.h"
+
+#define RR_MAX_IW_SENDS 256
+#define RR_MAX_UNMATCHED_KEYS 64
+
+static void note_unmatched(struct rr_engine *eng, struct rr_flow *f, uint32_t rkey,
+			   uint32_t bytes, const struct rr_event *ev, const char *what)
+{
+	eng->stats.rdma_unmatched += bytes;
+	if (!f->conn->carried_rpcrdma)
+		return;
+	if (!f->unmatched_keys)
+		f->unmatched_keys = g_ptr_array_new();
+	if (f->unmatched_keys->len >= RR_MAX_UNMATCHED_KEYS ||
+	    g_ptr_array_find(f->unmatched_keys, GUINT_TO_POINTER(rkey), NULL))
+		return;
+	g_ptr_array_add(f->unmatched_keys, GUINT_TO_POINTER(rkey));
+	rr_diag_report(&eng->diag, ENG_UNMATCHED_RDMA, ev->frame,
+		       "%s with R_Key/STag 0x%08x on %s matches no segment advertised by a call seen in the capture",
+		       what, rkey, rr_conn_name(f->conn));
+}
+
+void rr_send_asm_clear(struct rr_engine *eng, struct rr_send_asm *a)
+{
+	if (a->buf) {
+		rr_budget_give(eng, a->buf->len);
+		g_byte_array_set_size(a->buf, 0);
+	}
+	if (a->frames)
+		g_array_set_size(a->frames, 0);
+	if (a->cover)
+		g_array_set_size(a->cover, 0);
+	a->active = false;
+	a->saw_last = false;
+	a->truncated = false;
+	a->invalidate = false;
+}
+
+/* Grow a Send buffer to hold [0, end); zero-fills so cut or missing bytes keep their place. */
+static bool asm_reserve(struct rr_engine *eng, struct rr_send_asm *a, uint64_t end, uint64_t frame)
+{
+	uint64_t have;
+
+	if (!a->buf)
+		a->buf = g_byte_array_new();
+	if (!a->frames)
+		a->frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	have = a->buf->len;
+	if (end <= have)
+		return true;
+	if (end > eng->lim.max_send_bytes) {
+		rr_diag_report(&eng->diag, ENG_LIMIT, frame,
+			       "a multi-packet Send grows past %u bytes: dropped", eng->lim.max_send_bytes);
+		return false;
+	}
+	if (!rr_budget_take(eng, end - have, frame, "a multi-packet Send"))
+		return false;
+	g_byte_array_set_size(a->buf, (guint)end);
+	memset(a->buf->data + have, 0, end - have);
+	return true;
+}
+
+static bool asm_put(struct rr_engine *eng, struct rr_send_asm *a, uint64_t off,
+		    const struct rr_event *ev)
+{
+	if (!asm_reserve(eng, a, off + ev->wirelen, ev->frame))
+		return false;
+	if (ev->caplen)
+		memcpy(a->buf->data + off, ev->data, MIN(ev->caplen, ev->wirelen));
+	if (ev->caplen < ev->wirelen)
+		a->truncated = true;
+	rr_frames_add(a->frames, ev->frame);
+	if (ev->kind == RR_EV_SEND_INV) {
+		a->invalidate = true;
+		a->inv_rkey = ev->inv_rkey;
+	}
+	return true;
+}
+
+static void asm_deliver(struct rr_engine *eng, struct rr_flow *f, struct rr_send_asm *a)
+{
+	rr_rebuild_send(eng, f, a->buf->data, a->buf->len, (const uint64_t *)(void *)a->frames->data,
+			a->frames->len, a->truncated);
+	rr_send_asm_clear(eng, a);
+}
+
+/* IB: is this request-stream packet a retransmission of one already seen? */
+static bool ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
+{
+	if (f->req_psn_valid && !rr_psn_after(f->req_last_psn, ev->psn)) {
+		eng->stats.dup_packets++;
+		rr_diag_report(&eng->diag, CAP_DUP, ev->frame,
+			       "PSN 0x%06x on %s was already seen (retransmission or duplicate)",
+			       ev->psn, rr_conn_name(f->conn));
+		return true;
+	}
+	f->req_psn_valid = true;
+	f->req_last_psn = ev->psn;
+	return false;
+}
+
+static void ib_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
+{
+	struct rr_send_asm *a = &f->send;
+
+	switch (ev->frag) {
+	case RR_FRAG_ONLY:
+		if (ev->caplen >= ev->wirelen) {
+			uint64_t frame = ev->frame;
+
+			rr_rebuild_send(eng, f, ev->data, ev->wirelen, &frame, 1, false);
+			return;
+		}
+		rr_send_asm_clear(eng, a);
+		if (asm_put(eng, a, 0, ev))
+			asm_deliver(eng, f, a);
+		else
+			rr_send_asm_clear(eng, a);
+		return;
+	case RR_FRAG_FIRST:
+		if (a->active)
+			rr_diag_report(&eng->diag, ENG_INCOMPLETE, ev->frame,
+				       "a new Send starts on %s before the previous one ended: the previous one is dropped",
+				       rr_conn_name(f->conn));
+		rr_send_asm_clear(eng, a);
+		if (!asm_put(eng, a, 0, ev))
+			return;
+		a->active = true;
+		a->next_psn = (ev->psn + 1) & RR_PSN_MASK;
+		f->pmtu = ev->wirelen;
+		return;
+	default:
+		break;
+	}
+	if (!a->active || ev->psn != a->next_psn) {
+		rr_diag_report(&eng->diag, ENG_INCOMPLETE, ev->frame,
+			       "Send packet PSN 0x%06x on %s does not continue a Send (expected 0x%06x): packets are missing from the capture",
+			       ev->psn, rr_conn_name(f->conn), a->next_psn);
+		rr_send_asm_clear(eng, a);
+		return;
+	}
+	if (!asm_put(eng, a, a->buf->len, ev)) {
+		rr_send_asm_clear(eng, a);
+		return;
+	}
+	a->next_psn = (ev->psn + 1) & RR_PSN_MASK;
+	if (ev->frag == RR_FRAG_LAST)
+		asm_deliver(eng, f, a);
+}
+
+static void place_or_note(struct rr_engine *eng, struct rr_flow *f, uint32_t rkey, uint64_t va,
+			  const struct rr_event *ev, const char *what)
+{
+	/* Writes go into the memory of the side at the other end of f. */
+	struct rr_flow *owner = rr_flow_peer_where(eng, f, (rr_flow_pred)rr_flow_has_rkey,
+						   GUINT_TO_POINTER(rkey));
+
+	if (!owner || !rr_seg_place(eng, owner, rkey, va, ev->data, ev->caplen, ev->wirelen, ev->frame))
+		note_unmatched(eng, f, rkey, ev->wirelen, ev, what);
+}
+
+static void ib_write(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
+{
+	struct rr_write_asm *w = &f->write;
+	uint64_t off;
+
+	if (ev->frag == RR_FRAG_ONLY || ev->frag == RR_FRAG_FIRST) {
+		if (!ev->has_reth) {
+			w->active = false;
+			return;
+		}
+		w->active = ev->frag == RR_FRAG_FIRST;
+		w->first_psn = ev->psn;
+		w->rkey = ev->rkey;
+		w->va = ev->va;
+		w->dma_len = ev->dma_len;
+		w->pmtu = ev->wirelen;
+		if (ev->frag == RR_FRAG_FIRST)
+			f->pmtu = ev->wirelen;
+		place_or_note(eng, f, w->rkey, w->va, ev, "RDMA Write");
+		return;
+	}
+	if (!w->active) {
+		note_unmatched(eng, f, 0, ev->wirelen, ev, "RDMA Write continuation without its first packet");
+		return;
+	}
+	off = (uint64_t)rr_psn_dist(w->first_psn, ev->psn) * w->pmtu;
+	place_or_note(eng, f, w->rkey, w->va + off, ev, "RDMA Write");
+	if (ev->frag == RR_FRAG_LAST)
+		w->active = false;
+}
+
+static void remember_read_req(struct rr_flow *f, const struct rr_event *ev)
+{
+	struct rr_read_req *r = g_new0(struct rr_read_req, 1);
+
+	r->frame = ev->frame;
+	r->psn = ev->psn;
+	r->rkey = ev->rkey;
+	r->va = ev->va;
+	r->len = ev->dma_len;
+	r->sink_stag = ev->sink_stag;
+	r->sink_to = ev->sink_to;
+	g_queue_push_tail(&f->read_reqs, r);
+	if (g_queue_get_length(&f->read_reqs) > RR_MAX_READ_REQS)
+		g_free(g_queue_pop_head(&f->read_reqs));
+}
+
+/* IB: the Read Request (on the reader's flow) whose PSN range holds psn. */
+static struct rr_read_req *ib_find_read_req(struct rr_flow *reader, uint32_t psn)
+{
+	struct rr_read_req *best = NULL;
+	uint32_t best_d = RR_PSN_MASK;
+	GList *l;
+
+	for (l = reader->read_reqs.tail; l; l = l->prev) {
+		struct rr_read_req *r = l->data;
+		uint32_t d = rr_psn_dist(r->psn, psn);
+		/* A response has at most len/256 + 1 packets (smallest PMTU 256). */
+		uint32_t max_pkts = r->len / 256 + 1;
+
+		if (d < max_pkts && d < best_d) {
+			best = r;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+struct psn_arg {
+	uint32_t psn;
+};
+
+static bool has_read_req_psn(struct rr_flow *cand, void *arg)
+{
+	return ib_find_read_req(cand, ((struct psn_arg *)arg)->psn) != NULL;
+}
+
+static void ib_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
+{
+	struct psn_arg pa = { ev->psn };
+	struct rr_flow *reader = rr_flow_peer_where(eng, f, has_read_req_psn, &pa);
+	struct rr_read_req *r = reader ? ib_find_read_req(reader, ev->psn) : NULL;
+	uint32_t d, pmtu;
+
+	if (!r) {
+		note_unmatched(eng, f, 0, ev->wirelen, ev, "RDMA Read Response without its Read Request");
+		return;
+	}
+	d = rr_psn_dist(r->psn, ev->psn);
+	if (ev->frag == RR_FRAG_FIRST) {
+		r->pmtu = ev->wirelen;
+		f->pmtu = ev->wirelen;
+	}
+	pmtu = r->pmtu ? r->pmtu : f->pmtu;
+	if (d && !pmtu) {
+		note_unmatched(eng, f, r->rkey, ev->wirelen, ev,
+			       "RDMA Read Response whose first packet is missing");
+		return;
+	}
+	/* Responses come from the memory of f's own sender: f owns the segments. */
+	if (!rr_seg_place(eng, f, r->rkey, r->va + (uint64_t)d * pmtu, ev->data, ev->caplen,
+			  ev->wirelen, ev->frame))
+		note_unmatched(eng, f, r->rkey, ev->wirelen, ev, "RDMA Read Response");
+}
+
+static void iw_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
+{
+	struct rr_send_asm *a = g_hash_table_lookup(f->iw_sends, GUINT_TO_POINTER(ev->msn));
+	uint64_t total = 0;
+	guint i;
+
+	if (ev->frag == RR_FRAG_ONLY && ev->offset == 0 && !a && ev->caplen >= ev->wirelen) {
+		uint64_t frame = ev->frame;
+
+		rr_rebuild_send(eng, f, ev->data, ev->wirelen, &frame, 1, false);
+		return;
+	}
+	if (!a) {
+		if (g_hash_table_size(f->iw_sends) >= RR_MAX_IW_SENDS) {
+			rr_diag_report(&eng->diag, ENG_LIMIT, ev->frame,
+				       "more than %d partial Sends on %s: MSN %u ignored",
+				       RR_MAX_IW_SENDS, rr_conn_name(f->conn), ev->msn);
+			return;
+		}
+		a = g_new0(struct rr_send_asm, 1);
+		a->msn = ev->msn;
+		a->cover = g_array_new(FALSE, FALSE, sizeof(struct rr_range));
+		g_hash_table_insert(f->iw_sends, GUINT_TO_POINTER(ev->msn), a);
+	}
+	if (!asm_put(eng, a, ev->offset, ev)) {
+		g_hash_table_remove(f->iw_sends, GUINT_TO_POINTER(ev->msn));
+		rr_send_asm_clear(eng, a);
+		g_free(a);
+		return;
+	}
+	g_array_append_val(a->cover, ((struct rr_range){ ev->offset, ev->offset + ev->wirelen }));
+	if (ev->frag == RR_FRAG_LAST || ev->frag == RR_FRAG_ONLY)
+		a->saw_last = true;
+	if (!a->saw_last)
+		return;
+	for (i = 0; i < a->cover->len; i++)
+		total += g_array_index(a->cover, struct rr_range, i).end -
+			 g_array_index(a->cover, struct rr_range, i).start;
+	/* The decoder delivers each DDP segment once, so bytes seen add up. */
+	if (total < a->buf->len)
+		return;
+	g_hash_table_remove(f->iw_sends, GUINT_TO_POINTER(ev->msn));
+	asm_deliver(eng, f, a);
+	g_array_unref(a->cover);
+	if (a->buf)
+		g_byte_array_unref(a->buf);
+	if (a->frames)
+		g_array_unref(a->frames);
+	g_free(a);
+}
+
+/* iWARP: the Read Request whose sink buffer holds (stag, to). */
+struct sink_arg {
+	uint32_t stag;
+	uint64_t to;
+	struct rr_read_req *found;
+};
+
+static bool has_sink(struct rr_flow *cand, void *arg)
+{
+	struct sink_arg *sa = arg;
+	GList *l;
+
+	for (l = cand->read_reqs.tail; l; l = l->prev) {
+		struct rr_read_req *r = l->data;
+
+		if (r->sink_stag == sa->stag && sa->to >= r->sink_to && sa->to - r->sink_to < r->len) {
+			sa->found = r;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void iw_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
+{
+	struct sink_arg sa = { ev->rkey, ev->offset, NULL };
+	struct rr_flow *reader = rr_flow_peer_where(eng, f, has_sink, &sa);
+
+	if (reader && !sa.found)
+		has_sink(reader, &sa);
+	if (!sa.found) {
+		note_unmatched(eng, f, ev->rkey, ev->wirelen, ev, "RDMA Read Response without its Read Request");
+		return;
+	}
+	if (!rr_seg_place(eng, f, sa.found->rkey, sa.found->va + (ev->offset - sa.found->sink_to),
+			  ev->data, ev->caplen, ev->wirelen, ev->frame))
+		note_unmatched(eng, f, sa.found->rkey, ev->wirelen, ev, "RDMA Read Response");
+}
+
+void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
+{
+	bool iwarp = f->key.transport == RR_TRANSPORT_IWARP;
+
+	if (!iwarp && ev->kind != RR_EV_READ_RESP && ib_duplicate(eng, f, ev))
+		return;
+	switch (ev->kind) {
+	case RR_EV_SEND:
+	case RR_EV_SEND_INV:
+		if (iwarp)
+			iw_send(eng, f, ev);
+		else
+			ib_send(eng, f, ev);
+		break;
+	case RR_EV_WRITE:
+		if (iwarp)
+			place_or_note(eng, f, ev->rkey, ev->offset, ev, "RDMA Write");
+		else
+			ib_write(eng, f, ev);
+		break;
+	case RR_EV_READ_REQ:
+		remember_read_req(f, ev);
+		break;
+	case RR_EV_READ_RESP:
+		if (iwarp)
+			iw_read_resp(eng, f, ev);
+		else
+			ib_read_resp(eng, f, ev);
+		break;
+	default:
+		break;
+	}
+}
