@@ -10,11 +10,23 @@
  * the caller (rr_ddp_fn) whether the item's bytes were moved out of line.
  * If so, it does not skip them; otherwise it skips bytes and pad inline.
  *
- * Coverage today: NFSv3 (all procedures for naming; READ and READLINK
- * results, WRITE and SYMLINK arguments for DDP), NFSv4.0-4.2 COMPOUND
- * (op lists; READ/READLINK results and WRITE/CREATE(NF4LNK) arguments).
+ * Coverage today: NFSv2 and NFSv3 (all procedures for naming; READ and
+ * READLINK results, WRITE and SYMLINK arguments for DDP), NFSv4.0-4.2
+ * COMPOUND with the RFC 8276 xattr ops (op lists; READ/READLINK results
+ * and WRITE/CREATE(NF4LNK) arguments), the NFSv4 callback program
+ * (0x40000000: CB_COMPOUND op lists, nothing eligible), and MOUNT, NLM,
+ * NSM and NFSACL (named, reply status; nothing eligible).
  * Ops whose arguments or results the walker cannot skip end the walk with
  * RR_ULP_UNSUPPORTED; what was learnt until then stays valid.
+ *
+ * RPCSEC_GSS (from the call's credential): context creation and
+ * destruction carry no ULP body (RR_ULP_OK, nothing walked).  Integrity:
+ * the body is unwrapped and walked to list the procedure or ops, but no
+ * item is reported to fn, because no reduction is allowed.  Privacy: the
+ * body cannot be read; RR_ULP_OK with ops_truncated set.
+ *
+ * Bounds: COMPOUND op counts above 1000 are RR_ULP_MALFORMED; every count
+ * is checked against the bytes left; nothing is allocated; no recursion.
  */
 #ifndef RPCRDMA_ULP_H
 #define RPCRDMA_ULP_H
@@ -77,7 +89,8 @@ struct rr_ulp_info {
 	uint16_t n_ops;           /* NFSv4 COMPOUND: ops in this message */
 	uint32_t ops[RR_ULP_MAX_OPS];
 	bool ops_truncated;       /* more ops than RR_ULP_MAX_OPS, or walk stopped early */
-	unsigned n_ddp_capable;   /* calls: ops/procs that may return an eligible result */
+	unsigned n_ddp_capable;   /* calls: ops/procs that may return an eligible result
+				   * (replies: READ-class results in the reply, error arms included) */
 	/* Appended (ULP module). */
 	bool is_gss;              /* the call used RPCSEC_GSS (walk_call sets; walk_reply reads callinfo) */
 	uint32_t gss_proc;        /* RPCSEC_GSS gss_proc of the call */
@@ -95,7 +108,9 @@ enum rr_ulp_result rr_ulp_walk_call(const struct rr_rpc_call *call, struct rr_cu
 /*
  * Walk a reply's results.  callinfo is what rr_ulp_walk_call() learnt from
  * the matching call (program, version, procedure, op list); out receives
- * the reply's own status and op list.
+ * the reply's own status and op list.  out may be callinfo itself.  reply
+ * may be NULL (results assumed to follow); a reply that is not accepted
+ * SUCCESS has no results: RR_ULP_OK, nothing walked.
  */
 enum rr_ulp_result rr_ulp_walk_reply(const struct rr_ulp_info *callinfo,
 				     const struct rr_rpc_reply *reply, struct rr_cursor *res,

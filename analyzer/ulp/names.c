@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * names.c - names of procedures and ops (RFC 1094, RFC 1813, RFC 7530,
+ * RFC 8881, RFC 7862, RFC 8276; NLM and NSM from X/Open XNFS; NFSACL as
+ * the Linux and Solaris implementations number it).
+ */
+#include "ulp_internal.h"
+
+#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *lookup(const char *const *tab, size_t n, uint32_t i)
+{
+	return i < n ? tab[i] : NULL;
+}
+
+static const char *const nfs4_ops[] = {
+	[3] = "ACCESS", [4] = "CLOSE", [5] = "COMMIT", [6] = "CREATE",
+	[7] = "DELEGPURGE", [8] = "DELEGRETURN", [9] = "GETATTR", [10] = "GETFH",
+	[11] = "LINK", [12] = "LOCK", [13] = "LOCKT", [14] = "LOCKU",
+	[15] = "LOOKUP", [16] = "LOOKUPP", [17] = "NVERIFY", [18] = "OPEN",
+	[19] = "OPENATTR", [20] = "OPEN_CONFIRM", [21] = "OPEN_DOWNGRADE", [22] = "PUTFH",
+	[23] = "PUTPUBFH", [24] = "PUTROOTFH", [25] = "READ", [26] = "READDIR",
+	[27] = "READLINK", [28] = "REMOVE", [29] = "RENAME", [30] = "RENEW",
+	[31] = "RESTOREFH", [32] = "SAVEFH", [33] = "SECINFO", [34] = "SETATTR",
+	[35] = "SETCLIENTID", [36] = "SETCLIENTID_CONFIRM", [37] = "VERIFY", [38] = "WRITE",
+	[39] = "RELEASE_LOCKOWNER",
+	[40] = "BACKCHANNEL_CTL", [41] = "BIND_CONN_TO_SESSION", [42] = "EXCHANGE_ID",
+	[43] = "CREATE_SESSION", [44] = "DESTROY_SESSION", [45] = "FREE_STATEID",
+	[46] = "GET_DIR_DELEGATION", [47] = "GETDEVICEINFO", [48] = "GETDEVICELIST",
+	[49] = "LAYOUTCOMMIT", [50] = "LAYOUTGET", [51] = "LAYOUTRETURN",
+	[52] = "SECINFO_NO_NAME", [53] = "SEQUENCE", [54] = "SET_SSV", [55] = "TEST_STATEID",
+	[56] = "WANT_DELEGATION", [57] = "DESTROY_CLIENTID", [58] = "RECLAIM_COMPLETE",
+	[59] = "ALLOCATE", [60] = "COPY", [61] = "COPY_NOTIFY", [62] = "DEALLOCATE",
+	[63] = "IO_ADVISE", [64] = "LAYOUTERROR", [65] = "LAYOUTSTATS",
+	[66] = "OFFLOAD_CANCEL", [67] = "OFFLOAD_STATUS", [68] = "READ_PLUS", [69] = "SEEK",
+	[70] = "WRITE_SAME", [71] = "CLONE",
+	[72] = "GETXATTR", [73] = "SETXATTR", [74] = "LISTXATTRS", [75] = "REMOVEXATTR",
+};
+
+static const char *const nfs4_cb_ops[] = {
+	[3] = "CB_GETATTR", [4] = "CB_RECALL", [5] = "CB_LAYOUTRECALL", [6] = "CB_NOTIFY",
+	[7] = "CB_PUSH_DELEG", [8] = "CB_RECALL_ANY", [9] = "CB_RECALLABLE_OBJ_AVAIL",
+	[10] = "CB_RECALL_SLOT", [11] = "CB_SEQUENCE", [12] = "CB_WANTS_CANCELLED",
+	[13] = "CB_NOTIFY_LOCK", [14] = "CB_NOTIFY_DEVICEID", [15] = "CB_OFFLOAD",
+};
+
+static const char *const nfs3_procs[] = {
+	"NULL", "GETATTR", "SETATTR", "LOOKUP", "ACCESS", "READLINK", "READ", "WRITE",
+	"CREATE", "MKDIR", "SYMLINK", "MKNOD", "REMOVE", "RMDIR", "RENAME", "LINK",
+	"READDIR", "READDIRPLUS", "FSSTAT", "FSINFO", "PATHCONF", "COMMIT",
+};
+
+static const char *const nfs2_procs[] = {
+	"NULL", "GETATTR", "SETATTR", "ROOT", "LOOKUP", "READLINK", "READ", "WRITECACHE",
+	"WRITE", "CREATE", "REMOVE", "RENAME", "LINK", "SYMLINK", "MKDIR", "RMDIR",
+	"READDIR", "STATFS",
+};
+
+static const char *const mount_procs[] = {
+	"NULL", "MNT", "DUMP", "UMNT", "UMNTALL", "EXPORT", "EXPORTALL", "PATHCONF",
+};
+
+static const char *const nlm_procs[] = {
+	[0] = "NULL", [1] = "TEST", [2] = "LOCK", [3] = "CANCEL", [4] = "UNLOCK",
+	[5] = "GRANTED", [6] = "TEST_MSG", [7] = "LOCK_MSG", [8] = "CANCEL_MSG",
+	[9] = "UNLOCK_MSG", [10] = "GRANTED_MSG", [11] = "TEST_RES", [12] = "LOCK_RES",
+	[13] = "CANCEL_RES", [14] = "UNLOCK_RES", [15] = "GRANTED_RES", [16] = "NSM_NOTIFY",
+	[20] = "SHARE", [21] = "UNSHARE", [22] = "NM_LOCK", [23] = "FREE_ALL",
+};
+
+static const char *const nsm_procs[] = {
+	"NULL", "STAT", "MON", "UNMON", "UNMON_ALL", "SIMU_CRASH", "NOTIFY",
+};
+
+static const char *const nfsacl_v2_procs[] = {
+	"NULL", "GETACL", "SETACL", "GETATTR", "ACCESS",
+};
+
+static const char *const nfsacl_v3_procs[] = {
+	"NULL", "GETACL", "SETACL",
+};
+
+const char *rr_nfs4_op_name(uint32_t op)
+{
+	if (op == RR_NFS4_OP_ILLEGAL)
+		return "ILLEGAL";
+	return lookup(nfs4_ops, N_ELEMS(nfs4_ops), op);
+}
+
+const char *rr_nfs4_cb_op_name(uint32_t op)
+{
+	if (op == RR_NFS4_OP_ILLEGAL)
+		return "CB_ILLEGAL";
+	return lookup(nfs4_cb_ops, N_ELEMS(nfs4_cb_ops), op);
+}
+
+const char *rr_nfs3_proc_name(uint32_t proc)
+{
+	return lookup(nfs3_procs, N_ELEMS(nfs3_procs), proc);
+}
+
+const char *rr_nfs2_proc_name(uint32_t proc)
+{
+	return lookup(nfs2_procs, N_ELEMS(nfs2_procs), proc);
+}
+
+const char *rr_ulp_proc_name(uint32_t prog, uint32_t vers, uint32_t proc)
+{
+	switch (prog) {
+	case RR_NFS_PROGRAM:
+		switch (vers) {
+		case 2:
+			return rr_nfs2_proc_name(proc);
+		case 3:
+			return rr_nfs3_proc_name(proc);
+		case 4:
+			return proc == 0 ? "NULL" : proc == 1 ? "COMPOUND" : NULL;
+		default:
+			return NULL;
+		}
+	case RR_NFS4_CB_PROGRAM:
+		return proc == 0 ? "CB_NULL" : proc == 1 ? "CB_COMPOUND" : NULL;
+	case RR_MOUNT_PROGRAM:
+		/* EXPORTALL and PATHCONF exist in versions 1 and 2 only. */
+		if (vers == 3 && proc > 5)
+			return NULL;
+		return lookup(mount_procs, N_ELEMS(mount_procs), proc);
+	case RR_NLM_PROGRAM:
+		return lookup(nlm_procs, N_ELEMS(nlm_procs), proc);
+	case RR_NSM_PROGRAM:
+		return lookup(nsm_procs, N_ELEMS(nsm_procs), proc);
+	case RR_NFSACL_PROGRAM:
+		if (vers == 3)
+			return lookup(nfsacl_v3_procs, N_ELEMS(nfsacl_v3_procs), proc);
+		return lookup(nfsacl_v2_procs, N_ELEMS(nfsacl_v2_procs), proc);
+	default:
+		return NULL;
+	}
+}
+
+const char *rr_ulp_result_name(enum rr_ulp_result r)
+{
+	switch (r) {
+	case RR_ULP_OK: return "ok";
+	case RR_ULP_UNKNOWN_PROGRAM: return "unknown program";
+	case RR_ULP_UNSUPPORTED: return "unsupported";
+	case RR_ULP_MALFORMED: return "malformed";
+	}
+	return "?";
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * xdr.c - XDR skipping helpers of the ULP walkers, and the one place a
+ * DDP-eligible item is reported.
+ */
+#include "ulp_internal.h"
+
+void ulp_walk_init(struct ulp_walk *w, struct rr_cursor *c, rr_ddp_fn fn, void *ctx,
+		   struct rr_ulp_info *info)
+{
+	w->c = c;
+	w->fn = fn;
+	w->ctx = ctx;
+	w->info = info;
+	w->arg_items = 0;
+	w->read_ops = 0;
+	w->cur_ordinal = 0;
+	w->cur_op = 0;
+	w->no_reduction = false;
+}
+
+bool ulp_ddp_item(struct ulp_walk *w, unsigned ordinal, uint32_t op, uint32_t max)
+{
+	struct rr_ddp_item item;
+	uint32_t len;
+
+	if (!rr_xdr_u32(w->c, &len))
+		return false;
+	if (len > max)
+		return false;
+	if (w->no_reduction)
+		return rr_xdr_skip(w->c, len);
+	item.ordinal = ordinal;
+	item.op = op;
+	item.length = len;
+	item.data_pos = rr_cursor_pos(w->c);
+	w->info->n_ddp_items++;
+	/* Moved to a chunk: neither the bytes nor their pad are inline. */
+	if (w->fn && w->fn(w->ctx, &item))
+		return true;
+	return rr_xdr_skip(w->c, len);
+}
+
+void ulp_note_op(struct rr_ulp_info *info, uint32_t op)
+{
+	if (info->n_ops < RR_ULP_MAX_OPS)
+		info->ops[info->n_ops++] = op;
+	else
+		info->ops_truncated = true;
+}
+
+bool ulp_u32(struct rr_cursor *c, uint32_t *v)
+{
+	return rr_xdr_u32(c, v);
+}
+
+bool ulp_skip_words(struct rr_cursor *c, size_t words)
+{
+	if (words > SIZE_MAX / 4)
+		return false;
+	return rr_skip(c, words * 4);
+}
+
+bool ulp_skip_opaque(struct rr_cursor *c)
+{
+	return rr_xdr_skip_opaque(c, UINT32_MAX);
+}
+
+bool ulp_skip_opaque_max(struct rr_cursor *c, uint32_t max)
+{
+	return rr_xdr_skip_opaque(c, max);
+}
+
+bool ulp_bool(struct rr_cursor *c, bool *v)
+{
+	return rr_xdr_bool(c, v);
+}
+
+bool ulp_count(struct rr_cursor *c, size_t min_size, uint32_t *n)
+{
+	uint32_t v;
+
+	if (!rr_xdr_u32(c, &v))
+		return false;
+	if (min_size && v > rr_cursor_left(c) / min_size)
+		return false;
+	*n = v;
+	return true;
+}
+
+bool ulp_skip_opaque_array(struct rr_cursor *c)
+{
+	uint32_t n;
+
+	if (!ulp_count(c, 4, &n))
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		if (!ulp_skip_opaque(c))
+			return false;
+	return true;
+}
+
+bool ulp_skip_fixed_array(struct rr_cursor *c, size_t size, uint32_t max)
+{
+	uint32_t n;
+
+	if (!ulp_count(c, size, &n))
+		return false;
+	if (max && n > max)
+		return false;
+	return rr_skip(c, (size_t)n * size);
+}
