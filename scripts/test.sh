@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh Debian 12 machine:
+#   1. installs the build and test dependencies (scripts/install-deps.sh),
+#   2. builds and runs every test (unit, generated-capture ground truth,
+#      Wireshark cross-check, real captures, fuzz corpus),
+#   3. builds again with AddressSanitizer + UndefinedBehaviorSanitizer and
+#      runs the suite again,
+#   4. with clang present, runs each libFuzzer harness for a short while.
+# Options: --no-deps (skip step 1), --no-sanitize (skip 3), --no-fuzz (skip 4),
+#          --live (also the QEMU lab tier: ctest -L live; needs root, ~15 min).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+deps=1 sanitize=1 fuzz=1 live=0
+for a in "$@"; do
+  case "$a" in
+    --no-deps) deps=0 ;;
+    --no-sanitize) sanitize=0 ;;
+    --no-fuzz) fuzz=0 ;;
+    --live) live=1 ;;
+    *) echo "test.sh: unknown option $a" >&2; exit 2 ;;
+  esac
+done
+jobs=$(nproc 2>/dev/null || echo 2)
+[ "$deps" = 1 ] && scripts/install-deps.sh
+
+step() { printf '\n== %s ==\n' "$*"; }
+exclude="-LE live"
+[ "$live" = 1 ] && exclude=""
+
+step "build (RelWithDebInfo)"
+cmake -S . -B build -DRR_WERROR=ON >/dev/null
+cmake --build build -j"$jobs"
+step "tests"
+(cd build && ctest --output-on-failure -j"$jobs" $exclude)
+
+if [ "$sanitize" = 1 ]; then
+  step "build with ASan + UBSan"
+  cmake -S . -B build-asan -DRR_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+  cmake --build build-asan -j"$jobs"
+  step "tests under ASan + UBSan"
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+     ctest --output-on-failure -j"$jobs" -LE "live|tshark")
+fi
+
+if [ "$fuzz" = 1 ] && command -v clang >/dev/null; then
+  step "libFuzzer harnesses (clang, ASan + UBSan, 20 s each)"
+  CC=clang cmake -S . -B build-fuzz -DRR_FUZZ=ON -DRR_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+  cmake --build build-fuzz -j"$jobs" --target fuzz-hdr fuzz-capture
+  (cd build-fuzz && ctest --output-on-failure -R '^fuzz_run_')
+fi
+step "all test stages passed"

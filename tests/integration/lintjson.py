@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Shared helpers for the integration checks: run ulb-lint and tshark, read their output."""
+import json
+import os
+import subprocess
+import sys
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    if p.returncode != 0:
+        sys.stderr.write("command failed (%d): %s\n%s\n" % (p.returncode, " ".join(cmd), p.stderr.decode(errors="replace")[-4000:]))
+        raise SystemExit(1)
+    return p.stdout.decode()
+
+
+def lint_dump(lint, capture):
+    """ulb-lint --dump --format json: a list of message records."""
+    out = run([lint, "--dump", "--format", "json", "--quiet", capture])
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def tshark(args):
+    env = dict(os.environ)
+    # Never read a user's preferences or plugins: the built-in dissectors only.
+    env["WIRESHARK_CONFIG_DIR"] = "/nonexistent"
+    return run(["tshark"] + args, env=env)
+
+
+class Failures:
+    def __init__(self, name):
+        self.name = name
+        self.items = []
+
+    def add(self, msg):
+        self.items.append(msg)
+
+    def finish(self, checked):
+        if self.items:
+            for m in self.items[:60]:
+                print("FAIL %s: %s" % (self.name, m))
+            if len(self.items) > 60:
+                print("... and %d more" % (len(self.items) - 60))
+            print("%s: %d problems in %d checks" % (self.name, len(self.items), checked))
+            sys.exit(1)
+        print("%s: %d checks passed" % (self.name, checked))
