@@ -86,6 +86,15 @@ void rr_frames_add(GArray *frames, uint64_t frame)
 	g_array_insert_val(frames, i, frame);
 }
 
+void rr_frames_add_event(GArray *frames, const struct rr_event *ev)
+{
+	uint32_t i;
+
+	rr_frames_add(frames, ev->frame);
+	for (i = 0; i < ev->n_more_frames; i++)
+		rr_frames_add(frames, ev->more_frames[i]);
+}
+
 void rr_deliver(struct rr_engine *eng, struct rr_message *msg)
 {
 	eng->stats.messages++;

@@ -188,7 +188,7 @@ struct rr_seg *rr_seg_add(struct rr_engine *eng, struct rr_call *call, enum rr_s
 void rr_seg_remove(struct rr_engine *eng, struct rr_seg *seg);
 /* Place bytes written to or read from the memory of owner's sender. Returns bytes that landed. */
 uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rkey, uint64_t va,
-		      const uint8_t *data, uint32_t caplen, uint32_t wirelen, uint64_t frame);
+		      const struct rr_event *ev);
 bool rr_flow_has_rkey(struct rr_flow *f, void *rkey_ptr);
 bool rr_seg_complete(const struct rr_seg *seg);
 /* Copy n bytes of segment data from offset off into dst; missing bytes are zero. Returns false if any was missing. */
@@ -203,5 +203,7 @@ void rr_call_free(struct rr_engine *eng, struct rr_call *call);
 
 /* frames helpers (engine.c) */
 void rr_frames_add(GArray *frames, uint64_t frame);
+/* ev->frame and ev->more_frames */
+void rr_frames_add_event(GArray *frames, const struct rr_event *ev);
 
 #endif

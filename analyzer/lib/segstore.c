@@ -166,8 +166,11 @@ static struct rr_seg *seg_at(GPtrArray *list, uint64_t va, uint64_t end, uint64_
 }
 
 uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rkey, uint64_t va,
-		      const uint8_t *data, uint32_t caplen, uint32_t wirelen, uint64_t frame)
+		      const struct rr_event *ev)
 {
+	const uint8_t *data = ev->data;
+	uint32_t caplen = ev->caplen, wirelen = ev->wirelen;
+	uint64_t frame = ev->frame;
 	GPtrArray *list = g_hash_table_lookup(owner->segs, GUINT_TO_POINTER(rkey));
 	uint64_t end = va + wirelen, landed = 0, pos = va;
 
@@ -184,7 +187,7 @@ uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rke
 		stop = MIN(end, seg->s.offset + seg->s.length);
 		seg_off = pos - seg->s.offset;
 		landed += stop - pos;
-		rr_frames_add(seg->frames, frame);
+		rr_frames_add_event(seg->frames, ev);
 		/* Only the captured part of the packet carries bytes. */
 		cap_end = MIN(stop, va + caplen);
 		if (cap_end > pos && seg_buffer(eng, seg, frame)) {

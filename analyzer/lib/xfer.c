@@ -89,7 +89,7 @@ static bool asm_put(struct rr_engine *eng, struct rr_send_asm *a, uint64_t off,
 		memcpy(a->buf->data + off, ev->data, MIN(ev->caplen, ev->wirelen));
 	if (ev->caplen < ev->wirelen)
 		a->truncated = true;
-	rr_frames_add(a->frames, ev->frame);
+	rr_frames_add_event(a->frames, ev);
 	if (ev->kind == RR_EV_SEND_INV) {
 		a->invalidate = true;
 		a->inv_rkey = ev->inv_rkey;
@@ -125,7 +125,7 @@ static void ib_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_ev
 
 	switch (ev->frag) {
 	case RR_FRAG_ONLY:
-		if (ev->caplen >= ev->wirelen) {
+		if (ev->caplen >= ev->wirelen && ev->n_more_frames == 0) {
 			uint64_t frame = ev->frame;
 
 			rr_rebuild_send(eng, f, ev->data, ev->wirelen, &frame, 1, false);
@@ -175,7 +175,7 @@ static void place_or_note(struct rr_engine *eng, struct rr_flow *f, uint32_t rke
 	struct rr_flow *owner = rr_flow_peer_where(eng, f, (rr_flow_pred)rr_flow_has_rkey,
 						   GUINT_TO_POINTER(rkey));
 
-	if (!owner || !rr_seg_place(eng, owner, rkey, va, ev->data, ev->caplen, ev->wirelen, ev->frame))
+	if (!owner || !rr_seg_place(eng, owner, rkey, va, ev))
 		note_unmatched(eng, f, rkey, ev->wirelen, ev, what);
 }
 
@@ -279,8 +279,7 @@ static void ib_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct 
 		return;
 	}
 	/* Responses come from the memory of f's own sender: f owns the segments. */
-	if (!rr_seg_place(eng, f, r->rkey, r->va + (uint64_t)d * pmtu, ev->data, ev->caplen,
-			  ev->wirelen, ev->frame))
+	if (!rr_seg_place(eng, f, r->rkey, r->va + (uint64_t)d * pmtu, ev))
 		note_unmatched(eng, f, r->rkey, ev->wirelen, ev, "RDMA Read Response");
 }
 
@@ -290,7 +289,8 @@ static void iw_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_ev
 	uint64_t total = 0;
 	guint i;
 
-	if (ev->frag == RR_FRAG_ONLY && ev->offset == 0 && !a && ev->caplen >= ev->wirelen) {
+	if (ev->frag == RR_FRAG_ONLY && ev->offset == 0 && !a && ev->caplen >= ev->wirelen &&
+	    ev->n_more_frames == 0) {
 		uint64_t frame = ev->frame;
 
 		rr_rebuild_send(eng, f, ev->data, ev->wirelen, &frame, 1, false);
@@ -369,8 +369,7 @@ static void iw_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct 
 		note_unmatched(eng, f, ev->rkey, ev->wirelen, ev, "RDMA Read Response without its Read Request");
 		return;
 	}
-	if (!rr_seg_place(eng, f, sa.found->rkey, sa.found->va + (ev->offset - sa.found->sink_to),
-			  ev->data, ev->caplen, ev->wirelen, ev->frame))
+	if (!rr_seg_place(eng, f, sa.found->rkey, sa.found->va + (ev->offset - sa.found->sink_to), ev))
 		note_unmatched(eng, f, sa.found->rkey, ev->wirelen, ev, "RDMA Read Response");
 }
 

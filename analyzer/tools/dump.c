@@ -23,10 +23,12 @@ static char *sha256_hex(const struct rr_message *m)
 					   m->payload_len);
 }
 
-/* Program/version/procedure of the message; a reply takes them from its call. */
+/* Program/version/procedure of an RPC message; a reply takes them from its call. */
 static bool rpc_ids(const struct rr_message *m, uint32_t *prog, uint32_t *vers, uint32_t *proc)
 {
-	if (m->dir == RR_DIR_CALL && m->has_rpc) {
+	if (!m->has_rpc)
+		return false;
+	if (m->dir == RR_DIR_CALL) {
 		*prog = m->call.prog;
 		*vers = m->call.vers;
 		*proc = m->call.proc;
@@ -87,13 +89,21 @@ static void json_escape(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* The RPC XID when the message has one; rdma_xid otherwise (RDMA_ERROR, RDMA_DONE). */
+static uint32_t msg_xid(const struct rr_message *m)
+{
+	if (m->has_rpc)
+		return m->dir == RR_DIR_CALL ? m->call.xid : m->reply.xid;
+	return m->xid;
+}
+
 static void dump_json(FILE *out, const struct rr_message *m)
 {
 	uint32_t prog, vers, proc;
 	char *sha = sha256_hex(m);
 	size_t i;
 
-	fprintf(out, "{\"xid\":\"0x%08x\",\"dir\":\"%s\",\"conn\":%u,\"conn_name\":", m->xid,
+	fprintf(out, "{\"xid\":\"0x%08x\",\"dir\":\"%s\",\"conn\":%u,\"conn_name\":", msg_xid(m),
 		m->dir == RR_DIR_CALL ? "call" : "reply", m->conn_id);
 	json_escape(out, m->conn_name ? m->conn_name : "");
 	fprintf(out, ",\"transport\":\"%s\",\"frames\":[", transport_name(m->transport));
@@ -141,7 +151,7 @@ static void dump_text(FILE *out, const struct rr_message *m)
 	}
 	fprintf(out, "%7" PRIu64 "-%-7" PRIu64 " c%-3u %-5s 0x%08x %-10s %8zu %.16s %s%s%s\n",
 		m->n_frames ? m->frames[0] : 0, m->n_frames ? m->frames[m->n_frames - 1] : 0, m->conn_id,
-		m->dir == RR_DIR_CALL ? "call" : "reply", m->xid, rr_hdr_proc_name(m->hdr->proc),
+		m->dir == RR_DIR_CALL ? "call" : "reply", msg_xid(m), rr_hdr_proc_name(m->hdr->proc),
 		m->payload_len, sha, what, m->backchannel ? " [backchannel]" : "",
 		m->complete ? "" : " [incomplete]");
 	g_free(sha);

@@ -65,7 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* A private copy, so a read past the frame is caught. */
 		copy = malloc(n ? n : 1);
 		memcpy(copy, data + pos, n);
-		rr_frame_decode(d, ++frame, frame * 1000, copy, (uint32_t)n, (uint32_t)n);
+		frame++;
+		rr_frame_decode(d, frame, frame * 1000, copy, (uint32_t)n, (uint32_t)n);
 		free(copy);
 		pos += n;
 	}

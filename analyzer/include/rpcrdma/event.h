@@ -144,6 +144,14 @@ struct rr_event {
 
 	uint32_t aeth;            /* RR_EV_ACK: syndrome<<24 | MSN */
 
+	/*
+	 * Other frames that carried bytes of this event's payload, besides
+	 * frame: an iWARP FPDU split across TCP segments, or bytes held back
+	 * until MPA framing was found.  NULL/0 for single-frame events.
+	 */
+	const uint64_t *more_frames;
+	uint32_t n_more_frames;
+
 	const uint8_t *data;      /* payload after all transport headers */
 	uint32_t caplen;          /* bytes in data */
 	uint32_t wirelen;         /* bytes the payload had on the wire */
