@@ -97,6 +97,22 @@ static uint32_t msg_xid(const struct rr_message *m)
 	return m->xid;
 }
 
+/* The chunk shape of the Send's header: distinct read Positions, write chunks, reply chunk. */
+static void json_chunks(FILE *out, const struct rr_hdr *h)
+{
+	uint32_t i, j;
+
+	fputs(",\"read_positions\":[", out);
+	for (i = 0; i < h->n_reads; i++) {
+		for (j = 0; j < i && h->reads[j].position != h->reads[i].position; j++)
+			;
+		if (j == i)
+			fprintf(out, "%s%u", i ? "," : "", h->reads[i].position);
+	}
+	fprintf(out, "],\"write_chunks\":%u,\"reply_chunk\":%s", h->n_write_chunks,
+		h->has_reply ? "true" : "false");
+}
+
 static void dump_json(FILE *out, const struct rr_message *m)
 {
 	uint32_t prog, vers, proc;
@@ -111,7 +127,9 @@ static void dump_json(FILE *out, const struct rr_message *m)
 		fprintf(out, "%s%" PRIu64, i ? "," : "", m->frames[i]);
 	fprintf(out, "],\"first_frame\":%" PRIu64 ",\"last_frame\":%" PRIu64,
 		m->n_frames ? m->frames[0] : 0, m->n_frames ? m->frames[m->n_frames - 1] : 0);
-	fprintf(out, ",\"rdma_proc\":\"%s\"", rr_hdr_proc_name(m->hdr->proc));
+	fprintf(out, ",\"rdma_proc\":\"%s\",\"rdma_hdr_len\":%zu", rr_hdr_proc_name(m->hdr->proc),
+		m->hdr->hdr_len);
+	json_chunks(out, m->hdr);
 	if (rpc_ids(m, &prog, &vers, &proc)) {
 		fprintf(out, ",\"rpc_program\":%u,\"rpc_version\":%u,\"rpc_procedure\":", prog, vers);
 		json_procedure(out, m, prog, vers, proc);
