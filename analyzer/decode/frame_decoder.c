@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * frame_decoder.c - one frame of a given link type in, events out.
+ *
+ * This file owns the decoder object, picks the first layer from the DLT,
+ * and is the single exit for events and diagnostics, so that statistics
+ * (frames with events, truncated frames, malformed headers) are counted in
+ * one place and CAP_TRUNC is said at most once per frame.
+ */
+#include <pcap/pcap.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "decode_int.h"
+
+/* LINKTYPE_RAW is 101 in files; libpcap maps it to DLT_RAW, but fuzzers
+ * and tests may hand us the file value. */
+#define LINKTYPE_RAW_FILE 101
+
+bool rr_frame_decoder_supports(int dlt)
+{
+	switch (dlt) {
+	case DLT_EN10MB:
+	case DLT_LINUX_SLL:
+	case DLT_LINUX_SLL2:
+	case DLT_INFINIBAND:
+	case DLT_ERF:
+	case DLT_RAW:
+	case LINKTYPE_RAW_FILE:
+	case DLT_IPV4:
+	case DLT_IPV6:
+		return true;
+	default:
+		return false;
+	}
+}
+
+struct rr_frame_decoder *rr_frame_decoder_new(int dlt, const struct rr_decode_opts *opts,
+					      rr_event_fn ev_fn, void *ev_ctx,
+					      const struct rr_diag_sink *diag)
+{
+	struct rr_frame_decoder *d;
+
+	if (!rr_frame_decoder_supports(dlt))
+		return NULL;
+	d = g_new0(struct rr_frame_decoder, 1);
+	d->dlt = dlt;
+	if (opts)
+		d->opts = *opts;
+	d->ev_fn = ev_fn;
+	d->ev_ctx = ev_ctx;
+	if (diag)
+		d->diag = *diag;
+	d->tcp = tcp_table_new();
+	d->scratch = g_byte_array_new();
+	return d;
+}
+
+void rr_frame_decode(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_usec,
+		     const uint8_t *pkt, uint32_t caplen, uint32_t wirelen)
+{
+	struct rr_frame_ctx fx = { .d = d, .frame = frame_no, .ts = ts_usec };
+	struct rr_cursor cur;
+
+	if (!d)
+		return;
+	if (wirelen < caplen)       /* a broken writer; trust what we hold */
+		wirelen = caplen;
+	fx.cut = caplen < wirelen;
+	d->stats.frames++;
+	d->last_frame = frame_no;
+	d->last_ts = ts_usec;
+	rr_cursor_init(&cur, pkt, pkt ? caplen : 0);
+
+	switch (d->dlt) {
+	case DLT_EN10MB:
+		link_ethernet(&fx, &cur, wirelen);
+		break;
+	case DLT_LINUX_SLL:
+		link_sll(&fx, &cur, wirelen);
+		break;
+	case DLT_LINUX_SLL2:
+		link_sll2(&fx, &cur, wirelen);
+		break;
+	case DLT_INFINIBAND:
+		ib_native(&fx, &cur, wirelen);
+		break;
+	case DLT_ERF:
+		erf_record(&fx, &cur, wirelen);
+		break;
+	case DLT_RAW:
+	case LINKTYPE_RAW_FILE:
+		link_raw(&fx, &cur, wirelen, 0);
+		break;
+	case DLT_IPV4:
+		link_raw(&fx, &cur, wirelen, 4);
+		break;
+	case DLT_IPV6:
+		link_raw(&fx, &cur, wirelen, 6);
+		break;
+	}
+	if (fx.produced)
+		d->stats.rdma_frames++;
+}
+
+void rr_frame_decoder_finish(struct rr_frame_decoder *d)
+{
+	struct rr_frame_ctx fx;
+
+	if (!d)
+		return;
+	/* Events flushed now belong to the last frame that was read. */
+	fx = (struct rr_frame_ctx){ .d = d, .frame = d->last_frame, .ts = d->last_ts };
+	tcp_finish(&fx);
+}
+
+const struct rr_decode_stats *rr_frame_decoder_stats(const struct rr_frame_decoder *d)
+{
+	return d ? &d->stats : NULL;
+}
+
+void rr_frame_decoder_free(struct rr_frame_decoder *d)
+{
+	if (!d)
+		return;
+	tcp_table_free(d->tcp);
+	g_byte_array_free(d->scratch, TRUE);
+	g_free(d);
+}
+
+void dec_emit(struct rr_frame_ctx *fx, struct rr_event *ev)
+{
+	ev->frame = fx->frame;
+	ev->ts_usec = fx->ts;
+	fx->produced = true;
+	if (fx->d->ev_fn)
+		fx->d->ev_fn(fx->d->ev_ctx, ev);
+}
+
+void dec_trunc(struct rr_frame_ctx *fx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fx->trunc_reported)
+		return;
+	fx->trunc_reported = true;
+	fx->d->stats.truncated++;
+	va_start(ap, fmt);
+	rr_diag_vreport(&fx->d->diag, CAP_TRUNC, fx->frame, fmt, ap);
+	va_end(ap);
+}
+
+void dec_malformed(struct rr_frame_ctx *fx, const char *fmt, ...)
+{
+	va_list ap;
+
+	fx->d->stats.malformed++;
+	va_start(ap, fmt);
+	rr_diag_vreport(&fx->d->diag, CAP_MALFORMED, fx->frame, fmt, ap);
+	va_end(ap);
+}
+
+void dec_report(struct rr_frame_ctx *fx, enum rr_rule_id id, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rr_diag_vreport(&fx->d->diag, id, fx->frame, fmt, ap);
+	va_end(ap);
+}
+
+void dec_short(struct rr_frame_ctx *fx, const char *fmt, ...)
+{
+	char text[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (fx->cut)
+		dec_trunc(fx, "%s: payload not captured (snaplen)", text);
+	else
+		dec_malformed(fx, "%s: frame too short", text);
+}

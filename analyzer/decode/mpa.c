@@ -1,0 +1,747 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mpa.c - MPA (RFC 5044, RFC 6581) framing over one reassembled TCP
+ * direction: the Request/Reply frames, then FPDUs:
+ *
+ *   ULPDU_Length(2) | ULPDU | pad to 4 | CRC32c(4)     + markers
+ *
+ * The CRC field is always there; it is checked when either side asked
+ * for CRCs (C bit) and carries zeros or anything otherwise.  It goes on
+ * the wire as iSCSI sends it (RFC 3720 B.4: least significant byte first),
+ * and covers everything of the FPDU before it, markers included.
+ *
+ * Markers (4 bytes: 16 reserved bits, 16-bit FPDUPTR) sit every 512
+ * octets of TCP sequence space counted from the first octet of the first
+ * FPDU, where the first marker (FPDUPTR 0) is; a marker in the middle of
+ * an FPDU points back to that FPDU's header.  A direction carries markers
+ * when the peer's MPA frame had M set.
+ *
+ * Without the handshake (capture started later: the normal case) a stream
+ * is recognised by its bytes: a chain of FPDUs with sane DDP/RDMAP headers,
+ * first without markers, then with markers at each of the 128 possible
+ * 4-byte phases.  The CRC is "on" when the trailers are valid CRC32c.
+ *
+ * Everything is read from the stream through cursors (stream_cursor);
+ * logical FPDU bytes are gathered around markers and holes by lcopy().
+ */
+#include <string.h>
+
+#include "iwarp.h"
+
+#define MPA_KEY_LEN  16
+#define MPA_HDR_LEN  20
+#define MPA_PD_MAX   512
+#define MARKER_INT   512
+#define MARKER_LEN   4
+#define FPDU_MIN_SPAN 520           /* a chain this long crosses a marker slot */
+#define DETECT_LIMIT (256u << 10)   /* give up on a stream after this much */
+#define DETECT_SCAN  (70u << 10)    /* candidate starts looked at per attempt */
+#define REP_WAIT_LIMIT (64u << 10)  /* initiator data without a Reply in sight */
+#define RESYNC_TAIL  64
+#define HDR_PEEK     48             /* ULPDU length + DDP/RDMAP headers */
+
+#define MPA_FLAG_M 0x80
+#define MPA_FLAG_C 0x40
+#define MPA_FLAG_R 0x20
+#define MPA_FLAG_ENH 0x10           /* RFC 6581 enhanced connection setup */
+
+static const char REQ_KEY[] = "MPA ID Req Frame";
+static const char REP_KEY[] = "MPA ID Rep Frame";
+
+enum fres { FR_OK, FR_MORE, FR_BAD, FR_HOLE, FR_SKIP };
+
+struct fpdu {
+	uint64_t start, hdr, end, crc_at;
+	uint16_t ulen;
+	bool whole, crc_ok, markers_ok;
+	int markers_seen;
+	uint32_t crc_got, crc_want;
+	struct ddp_hdr ddp;
+	const char *why;
+};
+
+static uint64_t next_marker(const struct mpa_cfg *cfg, uint64_t off)
+{
+	uint64_t k;
+
+	if (off <= cfg->marker_base)
+		return cfg->marker_base;
+	k = (off - cfg->marker_base + MARKER_INT - 1) / MARKER_INT;
+	return cfg->marker_base + k * MARKER_INT;
+}
+
+/* Stream offset reached after n logical bytes from cur (markers skipped). */
+static uint64_t lend(const struct mpa_cfg *cfg, uint64_t cur, uint64_t n)
+{
+	if (!cfg->markers)
+		return cur + n;
+	while (n) {
+		uint64_t m = next_marker(cfg, cur);
+
+		if (m == cur) {
+			cur += MARKER_LEN;
+			continue;
+		}
+		if (m - cur >= n)
+			return cur + n;
+		n -= m - cur;
+		cur = m;
+	}
+	return cur;
+}
+
+/* Gather up to n logical bytes from cur into out (appended), stopping at
+ * a hole or at the end of the stream.  Returns how many were gathered. */
+static size_t lcopy(const struct tcp_stream *s, const struct mpa_cfg *cfg, uint64_t cur,
+		    uint64_t n, GByteArray *out)
+{
+	size_t got = 0;
+
+	while (n) {
+		uint64_t run = n;
+		struct rr_cursor c;
+		const uint8_t *p;
+		size_t have;
+
+		if (cfg->markers) {
+			uint64_t m = next_marker(cfg, cur);
+
+			if (m == cur) {
+				cur += MARKER_LEN;
+				continue;
+			}
+			if (m - cur < run)
+				run = m - cur;
+		}
+		have = stream_captured(s, cur, (size_t)run);
+		if (!have || !stream_cursor(s, cur, have, &c) || !rr_get_bytes(&c, have, &p))
+			break;
+		g_byte_array_append(out, p, (guint)have);
+		got += have;
+		if (have < run)
+			break;
+		cur += run;
+		n -= run;
+	}
+	return got;
+}
+
+static uint32_t pad_of(uint32_t ulen)
+{
+	return (4 - ((ulen + 2) & 3)) & 3;
+}
+
+static uint32_t crc_over(const struct tcp_stream *s, uint64_t a, uint64_t b)
+{
+	struct rr_cursor c;
+	uint32_t reg = 0xFFFFFFFFu;
+
+	if (stream_cursor(s, a, (size_t)(b - a), &c))
+		rr_crc32c_cursor(&reg, &c, (size_t)(b - a));
+	return ~reg;
+}
+
+/* Markers inside [f->start, f->end): reserved zero, FPDUPTR pointing back. */
+static void check_markers(const struct tcp_stream *s, const struct mpa_cfg *cfg, struct fpdu *f)
+{
+	f->markers_ok = true;
+	f->markers_seen = 0;
+	if (!cfg->markers)
+		return;
+	for (uint64_t m = next_marker(cfg, f->start); m < f->end; m += MARKER_INT) {
+		struct rr_cursor c;
+		uint16_t rsvd, ptr;
+
+		if (stream_captured(s, m, MARKER_LEN) < MARKER_LEN ||
+		    !stream_cursor(s, m, MARKER_LEN, &c))
+			continue;
+		rr_get_be16(&c, &rsvd);
+		rr_get_be16(&c, &ptr);
+		if (rsvd != 0 || !(m == f->start ? ptr == 0 : (ptr == m - f->hdr || ptr == m - f->start)))
+			f->markers_ok = false;
+		f->markers_seen++;
+	}
+}
+
+/*
+ * One FPDU at stream offset p.  On FR_OK the ULPDU's captured bytes are in
+ * scratch (reset here), f describes the rest.
+ */
+static enum fres fpdu_parse(struct rr_frame_ctx *fx, const struct tcp_stream *s,
+			    const struct mpa_cfg *cfg, uint64_t p, bool strict, struct fpdu *f,
+			    GByteArray *scratch)
+{
+	uint8_t hb[HDR_PEEK];
+	GByteArray *tmp = scratch;
+	struct rr_cursor c;
+	uint32_t total;
+	size_t got, want;
+	enum ddp_result r;
+
+	memset(f, 0, sizeof(*f));
+	f->start = p;
+	f->hdr = (cfg->markers && next_marker(cfg, p) == p) ? p + MARKER_LEN : p;
+	g_byte_array_set_size(tmp, 0);
+	got = lcopy(s, cfg, p, 2, tmp);
+	if (got < 2)
+		return lend(cfg, p, 2) > s->nxt_off ? FR_MORE : FR_HOLE;
+	f->ulen = (uint16_t)(tmp->data[0] << 8 | tmp->data[1]);
+	total = 2u + f->ulen + pad_of(f->ulen) + 4u;
+	f->end = lend(cfg, p, total);
+	f->crc_at = lend(cfg, p, total - 4);
+	if (cfg->markers && next_marker(cfg, f->crc_at) == f->crc_at)
+		f->crc_at += MARKER_LEN;
+
+	want = 2 + (f->ulen < HDR_PEEK - 2 ? f->ulen : HDR_PEEK - 2);
+	g_byte_array_set_size(tmp, 0);
+	got = lcopy(s, cfg, p, want, tmp);
+	memcpy(hb, tmp->data, got);
+	rr_cursor_init(&c, hb, got);
+	rr_skip(&c, 2);
+	r = ddp_parse(&c, f->ulen, strict, &f->ddp, &f->why);
+	if (r == DDP_BAD)
+		return FR_BAD;
+	if (f->end > s->nxt_off)
+		return FR_MORE;
+	if (r == DDP_SHORT)
+		return FR_SKIP;      /* length known, headers not captured */
+
+	f->whole = stream_captured(s, p, (size_t)(f->end - p)) == f->end - p;
+	if (f->whole) {
+		struct rr_cursor t;
+
+		stream_cursor(s, f->crc_at, 4, &t);
+		rr_get_le32(&t, &f->crc_got);
+		f->crc_want = crc_over(s, p, f->crc_at);
+		f->crc_ok = f->crc_want == f->crc_got;
+		if (!f->crc_ok && f->hdr != p) {
+			uint32_t alt = crc_over(s, f->hdr, f->crc_at);
+
+			if (alt == f->crc_got) {
+				f->crc_want = alt;
+				f->crc_ok = true;
+			}
+		}
+	}
+	check_markers(s, cfg, f);
+	if (strict && !f->markers_ok) {
+		f->why = "MPA marker";
+		return FR_BAD;
+	}
+	/* The ULPDU, de-markered, as far as captured. */
+	g_byte_array_set_size(tmp, 0);
+	lcopy(s, cfg, p, 2u + f->ulen, tmp);
+	(void)fx;
+	return FR_OK;
+}
+
+static void set_ignore(struct tcp_stream *s)
+{
+	s->mpa.mode = MPA_IGNORE;
+	stream_drop(s);
+}
+
+/* ---- MPA Request / Reply ------------------------------------------------ */
+
+static void emit_mpa(struct rr_frame_ctx *fx, struct tcp_stream *s, uint8_t kind, uint8_t flags,
+		     uint8_t rev, uint64_t pd_at, uint16_t pd_len)
+{
+	struct rr_event ev;
+	struct rr_cursor c;
+	size_t have;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RR_EV_CM;
+	ev.frag = RR_FRAG_ONLY;
+	stream_flow(s, &ev.flow);
+	ev.cm.kind = kind;
+	ev.cm.mpa_rev = rev;
+	ev.cm.mpa_markers = flags & MPA_FLAG_M;
+	ev.cm.mpa_crc = flags & MPA_FLAG_C;
+	if (rev >= 2 && (flags & MPA_FLAG_ENH) && pd_len >= 4 &&
+	    stream_captured(s, pd_at, 4) == 4 && stream_cursor(s, pd_at, 4, &c)) {
+		uint16_t ird, ord;
+
+		/* RFC 6581: IRD and ORD (14 bits each) lead the private data. */
+		rr_get_be16(&c, &ird);
+		rr_get_be16(&c, &ord);
+		ird &= 0x3FFF;
+		ord &= 0x3FFF;
+		ev.cm.responder_resources = ird > 255 ? 255 : (uint8_t)ird;
+		ev.cm.initiator_depth = ord > 255 ? 255 : (uint8_t)ord;
+		pd_at += 4;
+		pd_len -= 4;
+	}
+	have = stream_captured(s, pd_at, pd_len);
+	if (have && stream_cursor(s, pd_at, have, &c)) {
+		rr_get_bytes(&c, have, &ev.cm.private_data);
+		ev.cm.private_len = (uint32_t)have;
+	}
+	dec_emit(fx, &ev);
+}
+
+/* Reply seen on s: configure both directions (RFC 5044 7.1). */
+static void configure(struct rr_frame_ctx *fx, struct tcp_stream *s, uint8_t rep_flags)
+{
+	struct tcp_stream *peer = stream_peer(fx, s);
+	bool known = peer && peer->mpa.req_seen;
+	bool rep_c = rep_flags & MPA_FLAG_C;
+	int crc = (known && peer->mpa.req_c) || rep_c ? 1 : known ? 0 : -1;
+
+	s->mpa.iwarp = true;
+	s->mpa.mode = MPA_FPDU;
+	s->mpa.cfg.markers = known && peer->mpa.req_m;   /* the initiator asked */
+	s->mpa.cfg_tentative = !known;
+	s->mpa.cfg.marker_base = s->mpa.pos;
+	s->mpa.cfg.crc = crc;
+	s->mpa.align = (int)(s->mpa.pos & 3);
+	if (!peer || peer->mpa.mode == MPA_FPDU || peer->mpa.mode == MPA_IGNORE ||
+	    peer->mpa.mode == MPA_RESYNC)
+		return;
+	peer->mpa.iwarp = true;
+	peer->mpa.mode = peer->mpa.lost ? MPA_RESYNC : MPA_FPDU;
+	peer->mpa.cfg.markers = rep_flags & MPA_FLAG_M;     /* the responder asked */
+	peer->mpa.cfg_tentative = !known;
+	peer->mpa.cfg.marker_base = peer->mpa.pos;
+	peer->mpa.cfg.crc = crc;
+	peer->mpa.align = (int)(peer->mpa.pos & 3);
+	mpa_process(fx, peer, false);
+}
+
+static bool mpa_start(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
+{
+	uint64_t pos = s->mpa.pos;
+	uint8_t key[MPA_KEY_LEN], flags, rev;
+	uint16_t pd_len;
+	struct rr_cursor c;
+	bool req;
+	char name[200];
+
+	if (stream_captured(s, pos, MPA_HDR_LEN) < MPA_HDR_LEN) {
+		if (!final && s->nxt_off - pos < MPA_HDR_LEN)
+			return false;
+		goto not_mpa;
+	}
+	stream_cursor(s, pos, MPA_HDR_LEN, &c);
+	rr_copy_bytes(&c, key, MPA_KEY_LEN);
+	rr_get_u8(&c, &flags);
+	rr_get_u8(&c, &rev);
+	rr_get_be16(&c, &pd_len);
+	if (memcmp(key, REQ_KEY, MPA_KEY_LEN) == 0)
+		req = true;
+	else if (memcmp(key, REP_KEY, MPA_KEY_LEN) == 0)
+		req = false;
+	else
+		goto not_mpa;
+	if (pd_len > MPA_PD_MAX) {
+		stream_name(s, name, sizeof(name));
+		dec_malformed(fx, "iWARP TCP %s frame %" PRIu64 ": MPA %s private data length %u exceeds %u",
+			      name, fx->frame, req ? "Request" : "Reply", pd_len, MPA_PD_MAX);
+		set_ignore(s);
+		return true;
+	}
+	if (s->nxt_off - pos < (uint64_t)MPA_HDR_LEN + pd_len)
+		return final ? (set_ignore(s), true) : false;
+	s->mpa.pos = pos + MPA_HDR_LEN + pd_len;
+	if (req) {
+		s->mpa.iwarp = true;
+		s->mpa.req_seen = true;
+		s->mpa.req_m = flags & MPA_FLAG_M;
+		s->mpa.req_c = flags & MPA_FLAG_C;
+		s->mpa.mode = MPA_WAIT_REP;
+		emit_mpa(fx, s, RR_CM_REQ, flags, rev, pos + MPA_HDR_LEN, pd_len);
+	} else if (flags & MPA_FLAG_R) {
+		struct tcp_stream *peer = stream_peer(fx, s);
+
+		s->mpa.iwarp = true;
+		emit_mpa(fx, s, RR_CM_REJ, flags, rev, pos + MPA_HDR_LEN, pd_len);
+		set_ignore(s);
+		if (peer && peer->mpa.mode == MPA_WAIT_REP)
+			set_ignore(peer);
+		return true;
+	} else {
+		emit_mpa(fx, s, RR_CM_REP, flags, rev, pos + MPA_HDR_LEN, pd_len);
+		configure(fx, s, flags);
+	}
+	stream_consumed(s, s->mpa.pos);
+	return true;
+
+not_mpa:
+	if (stream_heuristic_ok(fx, s))
+		s->mpa.mode = MPA_DETECT;
+	else
+		set_ignore(s);
+	return true;
+}
+
+/* ---- heuristics ----------------------------------------------------------- */
+
+struct chain {
+	int n;              /* FPDUs that parsed */
+	int crc_ok;         /* of them, with a valid CRC32c */
+	int markers;        /* markers checked and found right */
+	uint64_t end;       /* after the last good FPDU */
+	enum fres stop;     /* why the chain stopped */
+};
+
+static void run_chain(struct rr_frame_ctx *fx, const struct tcp_stream *s,
+		      const struct mpa_cfg *cfg, uint64_t p, struct chain *ch)
+{
+	struct fpdu f;
+	GByteArray *scratch = fx->d->scratch;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->end = p;
+	for (int i = 0; i < 64; i++) {
+		ch->stop = fpdu_parse(fx, s, cfg, ch->end, true, &f, scratch);
+		if (ch->stop != FR_OK)
+			return;
+		if (!f.whole) {
+			ch->stop = FR_HOLE;
+			return;
+		}
+		/* Either every trailer is a valid CRC, or none need be. */
+		if (f.crc_ok)
+			ch->crc_ok++;
+		else if (ch->crc_ok) {
+			ch->stop = FR_BAD;
+			return;
+		}
+		ch->markers += f.markers_seen;
+		ch->n++;
+		ch->end = f.end;
+		if (ch->end - p > 4 * FPDU_MIN_SPAN && ch->n >= 3)
+			return;
+	}
+}
+
+/*
+ * strong: long enough that markers, had there been any, would have broken
+ * it.  weak (only when nothing more will come): a short chain that
+ * accounts for every byte to the end of the stream.
+ */
+static bool chain_good(const struct chain *ch, uint64_t p, bool markers, bool weak,
+		       uint64_t data_end)
+{
+	uint64_t span = ch->end - p;
+
+	if (ch->n == 0 || ch->stop == FR_BAD)
+		return false;
+	if (ch->crc_ok && ch->crc_ok != ch->n)
+		return false;
+	if (markers && ch->markers == 0)
+		return false;
+	if (span >= FPDU_MIN_SPAN && (ch->n >= 2 || ch->crc_ok))
+		return true;
+	return weak && ch->end == data_end && (ch->n >= 2 || ch->crc_ok);
+}
+
+static bool prefilter(const struct tcp_stream *s, uint64_t p)
+{
+	struct rr_cursor c;
+	uint16_t len;
+	uint8_t ddp, rdmap;
+
+	if (stream_captured(s, p, 4) < 4 || !stream_cursor(s, p, 4, &c))
+		return false;
+	rr_get_be16(&c, &len);
+	rr_get_u8(&c, &ddp);
+	rr_get_u8(&c, &rdmap);
+	return len >= 14 && (ddp & 0x3F) == 0x01 && (rdmap & 0xF0) == 0x40 &&
+	       (rdmap & 0x0F) <= 7;
+}
+
+static void undecided_add(struct mpa_dir *m, uint64_t p)
+{
+	if (m->n_undecided == (int)G_N_ELEMENTS(m->undecided)) {
+		/* Full: the oldest one has waited longest, forget it. */
+		memmove(m->undecided, m->undecided + 1,
+			sizeof(m->undecided) - sizeof(m->undecided[0]));
+		m->n_undecided--;
+	}
+	m->undecided[m->n_undecided++] = p;
+}
+
+/* Could a marker sit at base (reserved bits zero)? Cheap filter. */
+static bool marker_plausible(const struct tcp_stream *s, uint64_t m)
+{
+	struct rr_cursor c;
+	uint16_t rsvd;
+
+	if (stream_captured(s, m, MARKER_LEN) < MARKER_LEN || !stream_cursor(s, m, 2, &c))
+		return true;    /* not here yet: let the chain decide */
+	rr_get_be16(&c, &rsvd);
+	return rsvd == 0;
+}
+
+/*
+ * Look for a chain of FPDUs.  The marker-less pass is incremental: each
+ * candidate start is judged once, except those whose chain ran into the
+ * end of the data, which are kept (a few) and judged again.  The marker
+ * pass (128 phases per candidate) runs each time the data has doubled.
+ * At the end of the stream, short chains are accepted too, marker-less
+ * ones last.
+ */
+static bool marker_pass(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t from,
+			uint64_t limit, bool weak, struct mpa_cfg *cfg, struct chain *ch,
+			uint64_t *at)
+{
+	cfg->markers = true;
+	for (uint64_t p = from; p + 8 <= limit; p++) {
+		if (!prefilter(s, p) && !prefilter(s, p + MARKER_LEN))
+			continue;
+		for (uint64_t ph = 0; ph < MARKER_INT; ph += 4) {
+			cfg->marker_base = p + ph;
+			if (!marker_plausible(s, p + ph))
+				continue;
+			run_chain(fx, s, cfg, p, ch);
+			if (chain_good(ch, p, true, weak, s->nxt_off)) {
+				*at = p;
+				return true;
+			}
+		}
+	}
+	cfg->markers = false;
+	return false;
+}
+
+static bool detect(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
+{
+	struct mpa_dir *m = &s->mpa;
+	uint64_t from = m->pos, end = s->nxt_off, limit, p;
+	struct mpa_cfg cfg = { .crc = -1 };
+	struct chain ch;
+	int keep = 0;
+
+	if (end <= m->tried_end && !final)
+		return false;
+	m->tried_end = end;
+	limit = end - from > DETECT_SCAN ? from + DETECT_SCAN : end;
+
+	for (int i = 0; i < m->n_undecided; i++) {
+		p = m->undecided[i];
+		run_chain(fx, s, &cfg, p, &ch);
+		if (chain_good(&ch, p, false, false, end))
+			goto found;
+		if (ch.stop != FR_BAD)
+			m->undecided[keep++] = p;
+	}
+	m->n_undecided = keep;
+	if (m->scan_to < from)
+		m->scan_to = from;
+	for (p = m->scan_to; p + 4 <= limit; p++) {
+		if (!prefilter(s, p))
+			continue;
+		run_chain(fx, s, &cfg, p, &ch);
+		if (chain_good(&ch, p, false, false, end))
+			goto found;
+		if (ch.stop != FR_BAD)
+			undecided_add(m, p);
+	}
+	m->scan_to = p;
+
+	/* Markers: once a marker slot must have gone by, then each time the
+	 * data has doubled, and at the end. */
+	if ((end - from >= 2 * MARKER_INT &&
+	     (m->marker_tried <= from || end - from >= 2 * (m->marker_tried - from))) || final) {
+		m->marker_tried = end;
+		if (marker_pass(fx, s, from, limit, false, &cfg, &ch, &p))
+			goto found;
+		if (final && marker_pass(fx, s, from, limit, true, &cfg, &ch, &p))
+			goto found;
+	}
+	if (final) {
+		for (p = from; p + 4 <= limit; p++) {
+			if (!prefilter(s, p))
+				continue;
+			run_chain(fx, s, &cfg, p, &ch);
+			if (chain_good(&ch, p, false, true, end))
+				goto found;
+		}
+	}
+	if (end - from > DETECT_LIMIT || final) {
+		set_ignore(s);
+		return true;
+	}
+	return false;
+
+found:
+	/* Bytes before p belong to an FPDU that began before the capture. */
+	m->cfg = cfg;
+	m->cfg.crc = ch.crc_ok ? 1 : 0;
+	m->pos = p;
+	m->align = (int)(p & 3);
+	m->iwarp = true;
+	m->mode = MPA_FPDU;
+	m->n_undecided = 0;
+	stream_consumed(s, p);
+	return true;
+}
+
+/* ---- in step --------------------------------------------------------------- */
+
+static void fpdu_emit(struct rr_frame_ctx *fx, struct tcp_stream *s, struct fpdu *f)
+{
+	struct rr_cursor c;
+	char name[200];
+
+	if (f->whole && s->mpa.cfg.crc == -1)
+		s->mpa.cfg.crc = f->crc_ok ? 1 : 0;
+	if (f->whole && s->mpa.cfg.crc == 1 && !f->crc_ok) {
+		stream_name(s, name, sizeof(name));
+		fx->d->stats.mpa_crc_bad++;
+		dec_report(fx, CAP_MPA_CRC,
+			   "iWARP TCP %s frame %" PRIu64 ": MPA CRC 0x%08x != computed 0x%08x",
+			   name, fx->frame, f->crc_got, f->crc_want);
+	}
+	rr_cursor_init(&c, fx->d->scratch->data, fx->d->scratch->len);
+	rr_skip(&c, 2 + f->ddp.hdr_len);
+	ddp_emit(fx, s, &f->ddp, &c, f->ulen);
+}
+
+static bool fpdu_step(struct rr_frame_ctx *fx, struct tcp_stream *s)
+{
+	struct fpdu f;
+	char name[200];
+	enum fres r = fpdu_parse(fx, s, &s->mpa.cfg, s->mpa.pos, false, &f, fx->d->scratch);
+
+	switch (r) {
+	case FR_MORE:
+		return false;
+	case FR_BAD:
+		if (s->mpa.cfg_tentative) {
+			s->mpa.cfg_tentative = false;
+			s->mpa.cfg.markers = !s->mpa.cfg.markers;
+			return true;
+		}
+		stream_name(s, name, sizeof(name));
+		dec_malformed(fx, "iWARP TCP %s frame %" PRIu64 ": FPDU of %u bytes: bad %s; resynchronising",
+			      name, fx->frame, f.ulen, f.why ? f.why : "header");
+		s->mpa.mode = MPA_RESYNC;
+		return true;
+	case FR_HOLE:
+		s->mpa.mode = MPA_RESYNC;   /* CAP_TRUNC / CAP_TCP_GAP said why */
+		return true;
+	case FR_SKIP:
+		s->mpa.pos = f.end;
+		return true;
+	case FR_OK:
+		break;
+	}
+	s->mpa.cfg_tentative = false;
+	fpdu_emit(fx, s, &f);
+	s->mpa.pos = f.end;
+	stream_consumed(s, s->mpa.pos);
+	return true;
+}
+
+/* After a loss: the first aligned offset where an FPDU and its successor
+ * make sense. */
+static bool resync(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
+{
+	uint64_t p = s->mpa.pos, end = s->nxt_off;
+	struct fpdu f, g;
+
+	if (s->mpa.align >= 0)
+		p += (uint64_t)((s->mpa.align - (int)(p & 3)) & 3);
+	for (; p + 2 <= end; p += s->mpa.align >= 0 ? 4 : 1) {
+		enum fres r, r2;
+
+		if (stream_captured(s, p, 4) < 4) {
+			uint64_t q = stream_skip_hole(s, p + 1);
+
+			/* Jump over a hole, staying on the FPDU alignment. */
+			if (q > p + 4) {
+				p = q - 4;
+				if (s->mpa.align >= 0)
+					p -= (uint64_t)(((int)(p & 3) - s->mpa.align) & 3);
+			}
+			continue;
+		}
+		r = fpdu_parse(fx, s, &s->mpa.cfg, p, true, &f, fx->d->scratch);
+		if (r == FR_MORE && !final) {
+			s->mpa.pos = p;     /* judge when the rest is here */
+			stream_consumed(s, p);
+			return false;
+		}
+		if (r != FR_OK || (s->mpa.cfg.crc == 1 && f.whole && !f.crc_ok))
+			continue;
+		r2 = fpdu_parse(fx, s, &s->mpa.cfg, f.end, true, &g, fx->d->scratch);
+		if (r2 == FR_BAD)
+			continue;
+		if (r2 == FR_MORE && !final && f.end + 2 <= end) {
+			s->mpa.pos = p;
+			return false;
+		}
+		s->mpa.pos = p;
+		s->mpa.mode = MPA_FPDU;
+		return true;
+	}
+	p = end > s->mpa.pos + RESYNC_TAIL ? end - RESYNC_TAIL : s->mpa.pos;
+	s->mpa.pos = p;
+	stream_consumed(s, p);
+	return false;
+}
+
+void mpa_lost(struct tcp_stream *s, uint64_t new_pos)
+{
+	if (s->mpa.pos >= new_pos)
+		return;
+	s->mpa.pos = new_pos;
+	s->mpa.tried_end = 0;
+	s->mpa.scan_to = new_pos;
+	s->mpa.marker_tried = 0;
+	s->mpa.n_undecided = 0;
+	switch (s->mpa.mode) {
+	case MPA_FPDU:
+		s->mpa.mode = MPA_RESYNC;
+		break;
+	case MPA_START:
+		s->mpa.mode = MPA_DETECT;
+		break;
+	case MPA_WAIT_REP:
+		s->mpa.lost = true;
+		break;
+	default:
+		break;
+	}
+}
+
+void mpa_process(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
+{
+	for (int guard = 0; guard < 1000000; guard++) {
+		bool more;
+
+		if (!s->buf)
+			return;
+		switch (s->mpa.mode) {
+		case MPA_START:
+			more = mpa_start(fx, s, final);
+			break;
+		case MPA_WAIT_REP:
+			more = false;
+			if (s->nxt_off - s->mpa.pos > REP_WAIT_LIMIT || final) {
+				/* No Reply in the capture: look at the bytes. */
+				if (stream_heuristic_ok(fx, s))
+					s->mpa.mode = MPA_DETECT;
+				else
+					set_ignore(s);
+				more = true;
+			}
+			break;
+		case MPA_DETECT:
+			more = detect(fx, s, final);
+			break;
+		case MPA_FPDU:
+			more = fpdu_step(fx, s);
+			break;
+		case MPA_RESYNC:
+			more = resync(fx, s, final);
+			break;
+		default:
+			return;
+		}
+		if (!more)
+			return;
+	}
+}

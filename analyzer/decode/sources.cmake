@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The capture decoder: one file per protocol layer (paths relative to analyzer/).
+set(RR_DECODE_SOURCES
+  decode/pcap_reader.c
+  decode/frame_decoder.c
+  decode/link.c
+  decode/erf.c
+  decode/ip.c
+  decode/roce.c
+  decode/ib.c
+  decode/tcp_stream.c
+  decode/mpa.c
+  decode/ddp_rdmap.c
+  decode/crc.c
+)

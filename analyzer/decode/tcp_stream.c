@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tcp_stream.c - per-direction TCP reassembly under iWARP.
+ *
+ * Each direction keeps:
+ *  - an in-order buffer of the bytes the MPA parser has not consumed yet,
+ *    with "holes": byte ranges we know the length of but never saw (cut by
+ *    the snaplen, or lost by the capture).  Holes are zero-filled so that
+ *    offsets stay simple; stream_captured() tells the parser where they are;
+ *  - out-of-order pieces, sorted and non-overlapping (the first copy of a
+ *    byte wins), capped at OOO_CAP bytes;
+ *  - the starts of TCP segments, where implementations (siw) begin FPDUs,
+ *    which is where resynchronisation looks first.
+ *
+ * A hole before out-of-order data is declared lost (CAP_TCP_GAP) when the
+ * other direction acknowledges past it (the receiver has the bytes, no
+ * retransmission will come), when the out-of-order cap is reached, at
+ * FIN/RST and at the end of the capture.
+ *
+ * Streams that are not iWARP (MPA_IGNORE) keep no bytes at all.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "iwarp.h"
+
+#define OOO_CAP       (4u << 20)   /* out-of-order bytes kept per direction */
+#define OOO_WINDOW    (16u << 20)  /* further ahead than this is a gap now */
+#define HOLE_FILL_MAX (1u << 20)   /* bigger losses reset the buffer */
+#define COMPACT_AT    (64u << 10)
+
+struct ooo_piece {
+	struct ooo_piece *next;
+	uint64_t off;
+	uint32_t wire;          /* bytes of sequence space */
+	uint32_t cap;           /* captured prefix held in data */
+	uint8_t *data;
+};
+
+struct tcp_table {
+	GHashTable *streams;    /* struct stream_key -> struct tcp_stream */
+};
+
+static guint key_hash(gconstpointer k)
+{
+	const struct stream_key *key = k;
+	guint h = 2166136261u;
+	const uint8_t *src = key->src, *dst = key->dst;
+
+	for (int i = 0; i < 16; i++)
+		h = (h ^ src[i] ^ ((guint)dst[i] << 8)) * 16777619u;
+	return h ^ key->sport ^ ((guint)key->dport << 16) ^ key->version;
+}
+
+static gboolean key_equal(gconstpointer a, gconstpointer b)
+{
+	const struct stream_key *x = a, *y = b;
+
+	return x->version == y->version && x->sport == y->sport && x->dport == y->dport &&
+	       memcmp(x->src, y->src, 16) == 0 && memcmp(x->dst, y->dst, 16) == 0;
+}
+
+static void ooo_clear(struct tcp_stream *s)
+{
+	while (s->ooo) {
+		struct ooo_piece *p = s->ooo;
+
+		s->ooo = p->next;
+		g_free(p->data);
+		g_free(p);
+	}
+	s->ooo_bytes = 0;
+}
+
+static void stream_release(struct tcp_stream *s)
+{
+	ooo_clear(s);
+	if (s->buf)
+		g_byte_array_free(s->buf, TRUE);
+	if (s->holes)
+		g_array_free(s->holes, TRUE);
+	if (s->segs)
+		g_array_free(s->segs, TRUE);
+	s->buf = NULL;
+	s->holes = s->segs = NULL;
+}
+
+static void stream_free(gpointer p)
+{
+	stream_release(p);
+	g_free(p);
+}
+
+struct tcp_table *tcp_table_new(void)
+{
+	struct tcp_table *t = g_new0(struct tcp_table, 1);
+
+	t->streams = g_hash_table_new_full(key_hash, key_equal, NULL, stream_free);
+	return t;
+}
+
+void tcp_table_free(struct tcp_table *t)
+{
+	if (!t)
+		return;
+	g_hash_table_destroy(t->streams);
+	g_free(t);
+}
+
+static void make_key(struct stream_key *k, const struct ip_view *ip, uint16_t sport,
+		     uint16_t dport, bool reverse)
+{
+	memset(k, 0, sizeof(*k));
+	k->version = (uint8_t)ip->version;
+	memcpy(k->src, reverse ? ip->dst : ip->src, ip->version == 4 ? 4 : 16);
+	memcpy(k->dst, reverse ? ip->src : ip->dst, ip->version == 4 ? 4 : 16);
+	k->sport = reverse ? dport : sport;
+	k->dport = reverse ? sport : dport;
+}
+
+/* (Re)start a direction at sequence number seq. */
+static void stream_reset(struct tcp_stream *s, uint32_t seq)
+{
+	stream_release(s);
+	s->have_base = true;
+	s->closed = s->fin = false;
+	s->nxt_seq = seq;
+	s->nxt_off = s->buf_off = STREAM_ORIGIN;
+	s->buf = g_byte_array_new();
+	s->holes = g_array_new(FALSE, FALSE, sizeof(struct stream_hole));
+	s->segs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	memset(&s->mpa, 0, sizeof(s->mpa));
+	s->mpa.mode = MPA_START;
+	s->mpa.align = -1;
+	s->mpa.pos = STREAM_ORIGIN;
+	s->mpa.cfg.crc = -1;
+}
+
+void stream_flow(const struct tcp_stream *s, struct rr_flow_key *flow)
+{
+	memset(flow, 0, sizeof(*flow));
+	flow->transport = RR_TRANSPORT_IWARP;
+	flow->src.family = flow->dst.family = s->key.version == 4 ? RR_ADDR_IPV4 : RR_ADDR_IPV6;
+	memcpy(flow->src.bytes, s->key.src, 16);
+	memcpy(flow->dst.bytes, s->key.dst, 16);
+	flow->src.port = s->key.sport;
+	flow->dst.port = s->key.dport;
+	flow->dst_qp = 0;
+}
+
+void stream_name(const struct tcp_stream *s, char *buf, size_t len)
+{
+	char a[80], b[80];
+
+	ip_fmt_endpoint(a, sizeof(a), s->key.version, s->key.src, s->key.sport);
+	ip_fmt_endpoint(b, sizeof(b), s->key.version, s->key.dst, s->key.dport);
+	snprintf(buf, len, "%s -> %s", a, b);
+}
+
+bool stream_heuristic_ok(struct rr_frame_ctx *fx, const struct tcp_stream *s)
+{
+	uint16_t port = fx->d->opts.iwarp_port;
+
+	return port == 0 || s->key.sport == port || s->key.dport == port;
+}
+
+struct tcp_stream *stream_peer(struct rr_frame_ctx *fx, const struct tcp_stream *s)
+{
+	struct stream_key k = s->key;
+
+	memcpy(k.src, s->key.dst, 16);
+	memcpy(k.dst, s->key.src, 16);
+	k.sport = s->key.dport;
+	k.dport = s->key.sport;
+	return g_hash_table_lookup(fx->d->tcp->streams, &k);
+}
+
+bool stream_cursor(const struct tcp_stream *s, uint64_t off, size_t n, struct rr_cursor *c)
+{
+	struct rr_cursor all;
+
+	if (!s->buf || off < s->buf_off || off > s->nxt_off || n > s->nxt_off - off)
+		return false;
+	rr_cursor_init(&all, s->buf->data, s->buf->len);
+	return rr_seek(&all, (size_t)(off - s->buf_off)) && rr_cursor_sub(&all, n, c);
+}
+
+size_t stream_captured(const struct tcp_stream *s, uint64_t off, size_t n)
+{
+	uint64_t end;
+
+	if (!s->buf || off < s->buf_off || off >= s->nxt_off)
+		return 0;
+	end = off + n < s->nxt_off ? off + n : s->nxt_off;
+	for (guint i = 0; i < s->holes->len; i++) {
+		const struct stream_hole *h = &g_array_index(s->holes, struct stream_hole, i);
+
+		if (h->b <= off)
+			continue;
+		if (h->a <= off)
+			return 0;
+		if (h->a < end)
+			end = h->a;
+		break;
+	}
+	return (size_t)(end - off);
+}
+
+uint64_t stream_skip_hole(const struct tcp_stream *s, uint64_t off)
+{
+	for (guint i = 0; s->holes && i < s->holes->len; i++) {
+		const struct stream_hole *h = &g_array_index(s->holes, struct stream_hole, i);
+
+		if (h->a <= off && off < h->b)
+			return h->b;
+	}
+	return off;
+}
+
+bool stream_next_seg(const struct tcp_stream *s, uint64_t from, uint64_t *out)
+{
+	for (guint i = 0; s->segs && i < s->segs->len; i++) {
+		uint64_t o = g_array_index(s->segs, uint64_t, i);
+
+		if (o >= from) {
+			*out = o;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Drop what the parser no longer needs, now and then (memmove cost). */
+void stream_consumed(struct tcp_stream *s, uint64_t off)
+{
+	size_t drop;
+	guint i;
+
+	if (!s->buf || off <= s->buf_off)
+		return;
+	if (off > s->nxt_off)
+		off = s->nxt_off;
+	drop = (size_t)(off - s->buf_off);
+	if (drop < COMPACT_AT && drop < s->buf->len)
+		return;
+	g_byte_array_remove_range(s->buf, 0, (guint)drop);
+	s->buf_off = off;
+	for (i = 0; i < s->holes->len && g_array_index(s->holes, struct stream_hole, i).b <= off; i++)
+		;
+	if (i)
+		g_array_remove_range(s->holes, 0, i);
+	for (i = 0; i < s->segs->len && g_array_index(s->segs, uint64_t, i) < off; i++)
+		;
+	if (i)
+		g_array_remove_range(s->segs, 0, i);
+}
+
+void stream_drop(struct tcp_stream *s)
+{
+	ooo_clear(s);
+	if (s->buf)
+		g_byte_array_set_size(s->buf, 0);
+	if (s->holes)
+		g_array_set_size(s->holes, 0);
+	if (s->segs)
+		g_array_set_size(s->segs, 0);
+	s->buf_off = s->nxt_off;
+}
+
+static bool keeps_bytes(const struct tcp_stream *s)
+{
+	return s->mpa.mode != MPA_IGNORE;
+}
+
+static void add_hole(struct tcp_stream *s, uint64_t a, uint64_t b)
+{
+	struct stream_hole h = { a, b };
+	guint n = s->holes->len;
+
+	if (n && g_array_index(s->holes, struct stream_hole, n - 1).b == a)
+		g_array_index(s->holes, struct stream_hole, n - 1).b = b;
+	else
+		g_array_append_val(s->holes, h);
+}
+
+/* Append in-order bytes: the captured prefix p[0..cap) of wire bytes. */
+static void append(struct tcp_stream *s, const uint8_t *p, uint32_t cap, uint32_t wire)
+{
+	if (keeps_bytes(s)) {
+		g_array_append_val(s->segs, s->nxt_off);
+		if (cap)
+			g_byte_array_append(s->buf, p, cap);
+		if (wire > cap) {
+			static const uint8_t zeros[4096];
+
+			for (uint32_t z = wire - cap; z; ) {
+				uint32_t k = z < sizeof(zeros) ? z : (uint32_t)sizeof(zeros);
+
+				g_byte_array_append(s->buf, zeros, k);
+				z -= k;
+			}
+			add_hole(s, s->nxt_off + cap, s->nxt_off + wire);
+		}
+	} else {
+		s->buf_off = s->nxt_off + wire;
+	}
+	s->nxt_off += wire;
+	s->nxt_seq += wire;
+}
+
+static void report_gap(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t upto,
+		       const char *why)
+{
+	char name[200];
+
+	if (!s->mpa.iwarp && s->mpa.mode != MPA_WAIT_REP)
+		return;     /* not (yet) ours: a gap in someone else's stream */
+	stream_name(s, name, sizeof(name));
+	fx->d->stats.tcp_gaps++;
+	dec_report(fx, CAP_TCP_GAP,
+		   "iWARP TCP %s (frame %" PRIu64 "): %" PRIu64 " bytes at seq %u were not captured (%s)",
+		   name, fx->frame, upto - s->nxt_off, s->nxt_seq, why);
+}
+
+/* Declare [nxt_off, upto) lost. */
+static void gap(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t upto, const char *why)
+{
+	uint64_t n = upto - s->nxt_off;
+
+	if (upto <= s->nxt_off)
+		return;
+	report_gap(fx, s, upto, why);
+	if (!keeps_bytes(s) || n > HOLE_FILL_MAX) {
+		/* Too much to pretend: start the buffer over behind the loss. */
+		if (s->buf)
+			g_byte_array_set_size(s->buf, 0);
+		g_array_set_size(s->holes, 0);
+		g_array_set_size(s->segs, 0);
+		s->nxt_seq += (uint32_t)n;
+		s->nxt_off = s->buf_off = upto;
+		mpa_lost(s, upto);
+		return;
+	}
+	append(s, NULL, 0, (uint32_t)n);
+	/* append() counted a segment start here; a loss is not one. */
+	g_array_set_size(s->segs, s->segs->len - 1);
+}
+
+/* Move out-of-order pieces that now fit into the in-order buffer. */
+static void drain(struct tcp_stream *s)
+{
+	while (s->ooo && s->ooo->off <= s->nxt_off) {
+		struct ooo_piece *p = s->ooo;
+		uint64_t skip = s->nxt_off - p->off;
+
+		s->ooo = p->next;
+		s->ooo_bytes -= p->cap;
+		if (skip < p->wire) {
+			uint32_t cap = skip < p->cap ? p->cap - (uint32_t)skip : 0;
+			struct rr_cursor c;
+			const uint8_t *d = NULL;
+
+			rr_cursor_init(&c, p->data, p->cap);
+			rr_skip(&c, p->cap - cap);
+			rr_get_bytes(&c, cap, &d);
+			append(s, d, cap, p->wire - (uint32_t)skip);
+		}
+		g_free(p->data);
+		g_free(p);
+	}
+}
+
+static void ooo_insert_piece(struct tcp_stream *s, struct ooo_piece **at, uint64_t off,
+			     uint32_t wire, struct rr_cursor *data, uint32_t cap)
+{
+	struct ooo_piece *p = g_new0(struct ooo_piece, 1);
+	const uint8_t *d = NULL;
+
+	p->off = off;
+	p->wire = wire;
+	p->cap = cap;
+	if (cap && rr_get_bytes(data, cap, &d))
+		p->data = g_memdup2(d, cap);
+	else
+		p->cap = 0;
+	s->ooo_bytes += p->cap;
+	p->next = *at;
+	*at = p;
+}
+
+/* Keep [off, off+wire) (captured prefix in data) where no earlier copy is. */
+static void ooo_add(struct tcp_stream *s, uint64_t off, uint32_t wire, struct rr_cursor *data)
+{
+	struct ooo_piece **at = &s->ooo;
+	uint64_t end = off + wire, capend = off + rr_cursor_left(data);
+
+	while (off < end) {
+		uint64_t stop = end;
+
+		while (*at && (*at)->off + (*at)->wire <= off)
+			at = &(*at)->next;
+		if (*at && (*at)->off <= off) {         /* covered: first copy wins */
+			uint64_t skip = (*at)->off + (*at)->wire - off;
+
+			if (skip > end - off)
+				skip = end - off;
+			rr_skip(data, skip < rr_cursor_left(data) ? (size_t)skip : rr_cursor_left(data));
+			off += skip;
+			continue;
+		}
+		if (*at && (*at)->off < stop)
+			stop = (*at)->off;
+		ooo_insert_piece(s, at, off, (uint32_t)(stop - off), data,
+				 capend > off ? (uint32_t)((capend < stop ? capend : stop) - off) : 0);
+		at = &(*at)->next;
+		off = stop;
+	}
+}
+
+/* Retransmitted bytes we still hold: are they the same? */
+static void compare_old(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t off,
+			struct rr_cursor *data, size_t n)
+{
+	struct rr_cursor old;
+	const uint8_t *a, *b;
+	size_t have;
+	char name[200];
+
+	if (off < s->buf_off || !keeps_bytes(s))
+		return;
+	have = stream_captured(s, off, n);
+	if (!have || !stream_cursor(s, off, have, &old) || !rr_get_bytes(&old, have, &a))
+		return;
+	{
+		struct rr_cursor c = *data;
+
+		if (!rr_get_bytes(&c, have, &b))
+			return;
+	}
+	if (memcmp(a, b, have) == 0)
+		return;
+	stream_name(s, name, sizeof(name));
+	dec_report(fx, CAP_DUP,
+		   "TCP %s frame %" PRIu64 ": retransmitted bytes at seq %u differ from the first copy, which is kept",
+		   name, fx->frame, (uint32_t)(s->nxt_seq - (uint32_t)(s->nxt_off - off)));
+}
+
+static void close_stream(struct rr_frame_ctx *fx, struct tcp_stream *s, uint8_t kind)
+{
+	if (s->mpa.iwarp) {
+		struct rr_event ev;
+
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = RR_EV_CM;
+		ev.frag = RR_FRAG_ONLY;
+		stream_flow(s, &ev.flow);
+		ev.cm.kind = kind;
+		dec_emit(fx, &ev);
+	}
+	stream_release(s);
+	s->closed = true;
+}
+
+/* Everything still pending is lost: declare the holes, parse, flush. */
+static void flush(struct rr_frame_ctx *fx, struct tcp_stream *s, const char *why)
+{
+	while (s->ooo) {
+		gap(fx, s, s->ooo->off, why);
+		drain(s);
+	}
+	mpa_process(fx, s, true);
+}
+
+static void data_in(struct rr_frame_ctx *fx, struct tcp_stream *s, uint32_t seq,
+		    struct rr_cursor *payload, uint32_t wire)
+{
+	int32_t delta = (int32_t)(seq - s->nxt_seq);
+	uint64_t off, end;
+
+	if (delta < 0 && (uint64_t)(-(int64_t)delta) > s->nxt_off - STREAM_ORIGIN + (1u << 30))
+		return;     /* from before anything we know */
+	off = s->nxt_off + (int64_t)delta;
+	end = off + wire;
+	if (end <= s->nxt_off) {                    /* pure retransmission */
+		compare_old(fx, s, off, payload, rr_cursor_left(payload));
+		return;
+	}
+	if (off < s->nxt_off) {                     /* overlap: trim the front */
+		size_t trim = (size_t)(s->nxt_off - off);
+		size_t have = rr_cursor_left(payload);
+
+		compare_old(fx, s, off, payload, trim < have ? trim : have);
+		rr_skip(payload, trim < have ? trim : have);
+		wire -= (uint32_t)trim;
+		off = s->nxt_off;
+	}
+	if (off == s->nxt_off) {
+		const uint8_t *p = NULL;
+		uint32_t cap = (uint32_t)rr_cursor_left(payload);
+
+		if (cap > wire)
+			cap = wire;
+		rr_get_bytes(payload, cap, &p);
+		append(s, p, cap, wire);
+		drain(s);
+		return;
+	}
+	if (!keeps_bytes(s)) {
+		/* Nobody reads this stream: skip ahead without keeping bytes. */
+		s->nxt_seq = seq + wire;
+		s->nxt_off = s->buf_off = end;
+		return;
+	}
+	if (off - s->nxt_off > OOO_WINDOW) {
+		gap(fx, s, off, "sequence jump");
+		data_in(fx, s, seq, payload, wire);
+		return;
+	}
+	ooo_add(s, off, wire, payload);
+	while (s->ooo_bytes > OOO_CAP && s->ooo) {
+		gap(fx, s, s->ooo->off, "out-of-order data beyond the reassembly limit");
+		drain(s);
+	}
+}
+
+void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct tcp_view *tcp,
+		 struct rr_cursor *payload, uint32_t wire)
+{
+	GHashTable *tab = fx->d->tcp->streams;
+	struct stream_key k;
+	struct tcp_stream *s, *r;
+	bool cut = rr_cursor_left(payload) < wire;
+
+	/* The other direction acknowledging bytes we never saw: they are lost. */
+	make_key(&k, ip, tcp->sport, tcp->dport, true);
+	r = g_hash_table_lookup(tab, &k);
+	if (r && r->have_base && !r->closed && (tcp->flags & TCPF_ACK)) {
+		int32_t ahead = (int32_t)(tcp->ack - r->nxt_seq);
+
+		if (ahead > 0) {
+			uint64_t upto = r->nxt_off + (uint64_t)ahead;
+
+			if (r->ooo && r->ooo->off < upto)
+				upto = r->ooo->off;
+			gap(fx, r, upto, "acknowledged by the receiver");
+			drain(r);
+			mpa_process(fx, r, false);
+		}
+	}
+
+	make_key(&k, ip, tcp->sport, tcp->dport, false);
+	s = g_hash_table_lookup(tab, &k);
+	if (!s) {
+		if (!wire && !(tcp->flags & TCPF_SYN))
+			return;
+		s = g_new0(struct tcp_stream, 1);
+		s->key = k;
+		g_hash_table_insert(tab, &s->key, s);
+	}
+	if (tcp->flags & TCPF_SYN) {
+		stream_reset(s, tcp->seq + 1);
+		return;
+	}
+	if (s->closed)
+		return;
+	if (!s->have_base) {
+		if (!wire)
+			return;
+		stream_reset(s, tcp->seq);
+	}
+	if (cut)
+		dec_trunc(fx, "TCP frame %" PRIu64 ": %zu of %u payload bytes captured (snaplen)",
+			  fx->frame, rr_cursor_left(payload), wire);
+	if (wire)
+		data_in(fx, s, tcp->seq, payload, wire);
+	if (tcp->flags & TCPF_RST) {
+		flush(fx, s, "connection reset");
+		close_stream(fx, s, RR_CM_RESET);
+		return;
+	}
+	if (tcp->flags & TCPF_FIN) {
+		s->fin = true;
+		s->fin_off = s->nxt_off + (uint64_t)(int64_t)(int32_t)(tcp->seq + wire - s->nxt_seq);
+	}
+	mpa_process(fx, s, false);
+	if (s->fin && s->nxt_off >= s->fin_off) {
+		flush(fx, s, "connection closed");
+		close_stream(fx, s, RR_CM_DREQ);
+	}
+}
+
+void tcp_finish(struct rr_frame_ctx *fx)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, fx->d->tcp->streams);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct tcp_stream *s = v;
+
+		if (s->have_base && !s->closed)
+			flush(fx, s, "end of capture");
+	}
+}
