@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* pcap / pcapng writer with deterministic timestamps; records which truth
+ * messages each frame carried and applies capture-stage truncation. */
+#ifndef PG_CAP_H
+#define PG_CAP_H
+
+#include "pg_truth.h"
+
+typedef struct pg_cap pg_cap;
+
+pg_cap *pg_cap_open(const char *path, const pg_scenario *s, pg_truth *t, char **err);
+/* Write one link-layer frame; owners are truth ids of the messages whose
+ * bytes it carries. Returns the 1-based frame number. */
+uint32_t pg_cap_frame(pg_cap *c, const uint8_t *data, size_t len, const int *owners,
+		      size_t nowners);
+/* Idle time between exchanges. */
+void pg_cap_gap(pg_cap *c, uint32_t usec);
+uint32_t pg_cap_count(const pg_cap *c);
+bool pg_cap_close(pg_cap *c, char **err);
+
+#endif

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rpcrdma-pcapgen: deterministic RPC-over-RDMA capture generator, the test
+ * oracle for the rpcrdma-toolkit decoder. See docs/pcapgen.md.
+ */
+#include "pg_gen.h"
+#include "pg_inject.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fputs("usage: rpcrdma-pcapgen [--link TYPE] [--handshake|--no-handshake]\n"
+	      "                       [--format pcap|pcapng] [--mtu N] [--seed N]\n"
+	      "                       SCENARIO -o OUT.pcap --truth OUT.json\n"
+	      "       rpcrdma-pcapgen --list-links | --list-injectors\n"
+	      "Command-line options override the scenario's settings.\n", f);
+}
+
+static int bad_usage(const char *msg, const char *arg)
+{
+	fprintf(stderr, "rpcrdma-pcapgen: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+	usage(stderr);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *scn = NULL, *out = NULL, *truth = NULL, *link = NULL, *format = NULL;
+	const char *mtu = NULL, *seed = NULL;
+	int handshake = -1, rc;
+	pg_scenario *s;
+	char *err = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool has_next = i + 1 < argc;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--list-links")) {
+			for (int k = 0; k < pg_link_count(); k++)
+				printf("%s\n", pg_link_at(k)->name);
+			return 0;
+		} else if (!strcmp(a, "--list-injectors")) {
+			for (size_t k = 0; pg_injector_at(k); k++)
+				printf("%-22s %s\n", pg_injector_at(k)->name, pg_injector_at(k)->help);
+			return 0;
+		} else if (!strcmp(a, "--handshake")) {
+			handshake = 1;
+		} else if (!strcmp(a, "--no-handshake")) {
+			handshake = 0;
+		} else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && has_next) {
+			out = argv[++i];
+		} else if (!strcmp(a, "--truth") && has_next) {
+			truth = argv[++i];
+		} else if (!strcmp(a, "--link") && has_next) {
+			link = argv[++i];
+		} else if (!strcmp(a, "--format") && has_next) {
+			format = argv[++i];
+		} else if (!strcmp(a, "--mtu") && has_next) {
+			mtu = argv[++i];
+		} else if (!strcmp(a, "--seed") && has_next) {
+			seed = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			return bad_usage("unknown or incomplete option", a);
+		} else if (!scn) {
+			scn = a;
+		} else {
+			return bad_usage("more than one scenario", a);
+		}
+	}
+	if (!scn || !out || !truth)
+		return bad_usage("need SCENARIO, -o OUT and --truth OUT.json", NULL);
+
+	s = pg_scenario_load(scn, &err);
+	if (!s) {
+		fprintf(stderr, "%s\n", err);
+		g_free(err);
+		return 2;
+	}
+	if (link && !(s->link = pg_link_by_name(link))) {
+		pg_scenario_free(s);
+		return bad_usage("unknown link type (see --list-links)", link);
+	}
+	if (handshake >= 0)
+		s->handshake = handshake;
+	if (format) {
+		if (!strcmp(format, "pcap"))
+			s->format = PG_FMT_PCAP;
+		else if (!strcmp(format, "pcapng"))
+			s->format = PG_FMT_PCAPNG;
+		else {
+			pg_scenario_free(s);
+			return bad_usage("--format must be pcap or pcapng", format);
+		}
+	}
+	if (mtu) {
+		char *end;
+		unsigned long v = strtoul(mtu, &end, 0);
+		if (*end || v < 256 || v > 9216) {
+			pg_scenario_free(s);
+			return bad_usage("--mtu out of range 256..9216", mtu);
+		}
+		s->mtu = (uint32_t)v;
+		s->mtu_line = 0;
+	}
+	if (seed) {
+		char *end;
+		s->seed = strtoull(seed, &end, 0);
+		if (*end) {
+			pg_scenario_free(s);
+			return bad_usage("--seed is not a number", seed);
+		}
+	}
+	if (!pg_scenario_finish(s, &err)) {
+		fprintf(stderr, "%s\n", err);
+		g_free(err);
+		pg_scenario_free(s);
+		return 2;
+	}
+	rc = pg_generate(s, out, truth, &err);
+	if (rc)
+		fprintf(stderr, "%s\n", err ? err : "rpcrdma-pcapgen: failed");
+	g_free(err);
+	pg_scenario_free(s);
+	return rc;
+}

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* RPC headers (RFC 5531) and NFSv3 (RFC 1813) messages. */
+#include "pg_nfs.h"
+
+#include "pg_buf.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const words[] = {
+	"alpha", "bravo", "cedar", "delta", "ember", "fjord", "gamma", "harbor", "iris",
+	"juniper", "kelp", "lumen", "maple", "nectar", "onyx", "pebble", "quartz", "raven",
+	"sierra", "tundra", "umber", "vortex", "willow", "xenon", "yarrow", "zephyr",
+};
+
+void pg_nfs_state_init(pg_nfs_state *st, uint64_t seed)
+{
+	memset(st, 0, sizeof(*st));
+	st->rng = pg_rng_derive(seed, 0x4e4653, 0);
+	/* Linux knfsd style: fh version 1, auth type 0, fsid type, fileid type */
+	const uint8_t hdr[4] = { 0x01, 0x00, 0x07, 0x01 };
+	memcpy(st->root_fh, hdr, 4);
+	pg_rng_fill(&st->rng, st->root_fh + 4, sizeof(st->root_fh) - 4);
+	memcpy(st->dir_fh, hdr, 4);
+	pg_rng_fill(&st->rng, st->dir_fh + 4, sizeof(st->dir_fh) - 4);
+	memcpy(st->file_fh, st->dir_fh, 12);
+	pg_rng_fill(&st->rng, st->file_fh + 12, sizeof(st->file_fh) - 12);
+	memcpy(st->link_fh, st->dir_fh, 12);
+	pg_rng_fill(&st->rng, st->link_fh + 12, sizeof(st->link_fh) - 12);
+	pg_rng_fill(&st->rng, st->sessionid, sizeof(st->sessionid));
+	pg_rng_fill(&st->rng, st->stateid_other, sizeof(st->stateid_other));
+	pg_rng_fill(&st->rng, st->verifier, sizeof(st->verifier));
+	st->seqid = pg_rng_range(&st->rng, 1, 5000);
+	st->cb_seqid = 1;
+	st->fileid_base = 0x100000 + pg_rng_range(&st->rng, 0, 0xfffff);
+	st->time_base = 1600000000u + pg_rng_range(&st->rng, 0, 90000000u);
+	snprintf(st->machine, sizeof(st->machine), "client-%s%u",
+		 words[pg_rng_range(&st->rng, 0, G_N_ELEMENTS(words) - 1)],
+		 pg_rng_range(&st->rng, 1, 99));
+}
+
+void pg_rpc_call_hdr(GByteArray *b, const pg_nfs_state *st, uint32_t xid, uint32_t prog,
+		     uint32_t vers, uint32_t proc, bool auth_sys)
+{
+	pb_be32(b, xid);
+	pb_be32(b, 0); /* CALL */
+	pb_be32(b, 2); /* RPC version */
+	pb_be32(b, prog);
+	pb_be32(b, vers);
+	pb_be32(b, proc);
+	if (auth_sys) {
+		GByteArray *c = g_byte_array_new();
+		pb_be32(c, st->time_base); /* stamp */
+		pb_xdr_string(c, st->machine);
+		pb_be32(c, 1000); /* uid */
+		pb_be32(c, 1000); /* gid */
+		pb_be32(c, 2);    /* gids<16> */
+		pb_be32(c, 1000);
+		pb_be32(c, 27);
+		pb_be32(b, 1); /* AUTH_SYS */
+		pb_xdr_opaque(b, c->data, c->len);
+		g_byte_array_free(c, TRUE);
+	} else {
+		pb_be32(b, 0);
+		pb_be32(b, 0);
+	}
+	pb_be32(b, 0); /* verifier AUTH_NONE */
+	pb_be32(b, 0);
+}
+
+void pg_rpc_reply_hdr(GByteArray *b, uint32_t xid)
+{
+	pb_be32(b, xid);
+	pb_be32(b, 1); /* REPLY */
+	pb_be32(b, 0); /* MSG_ACCEPTED */
+	pb_be32(b, 0); /* verifier AUTH_NONE */
+	pb_be32(b, 0);
+	pb_be32(b, 0); /* SUCCESS */
+}
+
+void pg_rand_name(pg_rng *r, char *out, uint32_t len)
+{
+	static const char cs[] = "abcdefghijklmnopqrstuvwxyz0123456789_-.";
+	const char *w = words[pg_rng_range(r, 0, G_N_ELEMENTS(words) - 1)];
+	uint32_t i = 0;
+	for (; i < len && w[i]; i++)
+		out[i] = w[i];
+	for (; i < len; i++)
+		out[i] = cs[pg_rng_range(r, 0, sizeof(cs) - 2)];
+	out[len] = '\0';
+}
+
+/* Symlink text: directory-like components so a misplaced byte is visible. */
+void pg_rand_path(pg_rng *r, char *out, uint32_t len)
+{
+	uint32_t i = 0;
+	if (len >= 3) {
+		memcpy(out, "../", 3);
+		i = 3;
+	}
+	while (i < len) {
+		uint32_t n = pg_rng_range(r, 3, 12);
+		if (n > len - i)
+			n = len - i;
+		pg_rand_name(r, out + i, n);
+		i += n;
+		if (i < len)
+			out[i++] = '/';
+	}
+	if (len && out[len - 1] == '/')
+		out[len - 1] = 'z';
+	out[len] = '\0';
+}
+
+uint8_t *pg_rand_data(pg_rng *r, uint32_t len)
+{
+	uint8_t *p = g_malloc(len ? len : 1);
+	pg_rng_fill(r, p, len);
+	return p;
+}
+
+void pg_ddp_add(pg_rpcmsg *m, size_t off, uint32_t len, int slot)
+{
+	pg_ddp d = { off, len, slot };
+	g_array_append_val(m->ddp, d);
+}
+
+/* ---- NFSv3 ---------------------------------------------------------- */
+
+static void nfstime3(GByteArray *b, pg_rng *r, uint32_t base)
+{
+	pb_be32(b, base + pg_rng_range(r, 0, 3600));
+	pb_be32(b, pg_rng_range(r, 0, 999999999));
+}
+
+static void fattr3(GByteArray *b, const pg_nfs_state *st, pg_rng *r, uint32_t type,
+		   uint64_t size, uint64_t fileid)
+{
+	pb_be32(b, type);
+	pb_be32(b, type == PG_NF_DIR ? 0755 : type == PG_NF_LNK ? 0777 : 0644);
+	pb_be32(b, type == PG_NF_DIR ? 2 : 1);
+	pb_be32(b, 1000);
+	pb_be32(b, 1000);
+	pb_be64(b, size);
+	pb_be64(b, (size + 4095) & ~(uint64_t)4095);
+	pb_be32(b, 0); /* rdev */
+	pb_be32(b, 0);
+	pb_be64(b, 0x8a1c5e02d3f4b6a7ull); /* fsid */
+	pb_be64(b, fileid);
+	nfstime3(b, r, st->time_base);
+	nfstime3(b, r, st->time_base);
+	nfstime3(b, r, st->time_base);
+}
+
+static void post_op_attr(GByteArray *b, const pg_nfs_state *st, pg_rng *r, bool present,
+			 uint32_t type, uint64_t size, uint64_t fileid)
+{
+	pb_xdr_bool(b, present);
+	if (present)
+		fattr3(b, st, r, type, size, fileid);
+}
+
+static void wcc_data(GByteArray *b, const pg_nfs_state *st, pg_rng *r, uint32_t type,
+		     uint64_t size, uint64_t fileid)
+{
+	pb_xdr_bool(b, true); /* pre_op_attr */
+	pb_be64(b, size);
+	nfstime3(b, r, st->time_base);
+	nfstime3(b, r, st->time_base);
+	post_op_attr(b, st, r, true, type, size, fileid);
+}
+
+static void sattr3_mode(GByteArray *b, uint32_t mode)
+{
+	pb_xdr_bool(b, true);
+	pb_be32(b, mode);
+	pb_xdr_bool(b, false); /* uid */
+	pb_xdr_bool(b, false); /* gid */
+	pb_xdr_bool(b, false); /* size */
+	pb_be32(b, 0);         /* atime: DONT_CHANGE */
+	pb_be32(b, 0);         /* mtime: DONT_CHANGE */
+}
+
+static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pair *out)
+{
+	const pg_nfsop *op = &g_array_index(it->ops, pg_nfsop, 0);
+	GByteArray *c = out->call.msg, *y = out->reply.msg;
+	uint64_t fid = st->fileid_base + pg_rng_range(r, 1, 5000);
+	bool ok = op->status == 0;
+	char name[256], *path;
+	uint8_t *data;
+	uint32_t u;
+
+	switch (op->op) {
+	case NFS3_NULL:
+		break;
+	case NFS3_GETATTR:
+		pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));
+		pb_be32(y, op->status);
+		if (ok)
+			fattr3(y, st, r, PG_NF_REG, op->offset + 65536, fid);
+		break;
+	case NFS3_READ:
+		pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));
+		pb_be64(c, op->offset);
+		pb_be32(c, op->count);
+		u = op->count;
+		g_array_append_val(out->slots, u);
+		pb_be32(y, op->status);
+		post_op_attr(y, st, r, ok, PG_NF_REG, op->offset + op->len + 4096, fid);
+		if (ok) {
+			pb_be32(y, op->len);
+			pb_xdr_bool(y, op->eof);
+			data = pg_rand_data(r, op->len);
+			pg_ddp_add(&out->reply, pb_xdr_opaque(y, data, op->len), op->len, 0);
+			g_free(data);
+		}
+		break;
+	case NFS3_WRITE:
+		pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));
+		pb_be64(c, op->offset);
+		pb_be32(c, op->len);
+		pb_be32(c, 2); /* FILE_SYNC */
+		data = pg_rand_data(r, op->len);
+		pg_ddp_add(&out->call, pb_xdr_opaque(c, data, op->len), op->len, -1);
+		g_free(data);
+		pb_be32(y, op->status);
+		wcc_data(y, st, r, PG_NF_REG, op->offset + op->len, fid);
+		if (ok) {
+			pb_be32(y, op->len);
+			pb_be32(y, 2);
+			pb_bytes(y, st->verifier, 8);
+		}
+		break;
+	case NFS3_READLINK:
+		pb_xdr_opaque(c, st->link_fh, sizeof(st->link_fh));
+		u = PG_MAX_PATH;
+		g_array_append_val(out->slots, u);
+		pb_be32(y, op->status);
+		post_op_attr(y, st, r, true, PG_NF_LNK, op->len, fid);
+		if (ok) {
+			path = g_malloc(op->len + 1);
+			pg_rand_path(r, path, op->len);
+			pg_ddp_add(&out->reply, pb_xdr_opaque(y, path, op->len), op->len, 0);
+			g_free(path);
+		}
+		break;
+	case NFS3_SYMLINK:
+		pb_xdr_opaque(c, st->dir_fh, sizeof(st->dir_fh));
+		pg_rand_name(r, name, pg_rng_range(r, 6, 20));
+		pb_xdr_string(c, name);
+		sattr3_mode(c, 0777);
+		path = g_malloc(op->len + 1);
+		pg_rand_path(r, path, op->len);
+		pg_ddp_add(&out->call, pb_xdr_opaque(c, path, op->len), op->len, -1);
+		g_free(path);
+		pb_be32(y, op->status);
+		if (ok) {
+			pb_xdr_bool(y, true);
+			pb_xdr_opaque(y, st->link_fh, sizeof(st->link_fh));
+			post_op_attr(y, st, r, true, PG_NF_LNK, op->len, fid);
+		}
+		wcc_data(y, st, r, PG_NF_DIR, 4096, st->fileid_base);
+		break;
+	case NFS3_READDIR:
+		pb_xdr_opaque(c, st->dir_fh, sizeof(st->dir_fh));
+		pb_be64(c, 0);  /* cookie */
+		pb_zero(c, 8);  /* cookieverf */
+		pb_be32(c, 32768);
+		pb_be32(y, op->status);
+		post_op_attr(y, st, r, true, PG_NF_DIR, 4096, st->fileid_base);
+		if (ok) {
+			pb_bytes(y, st->verifier, 8);
+			for (uint32_t i = 0; i < op->len; i++) {
+				pb_xdr_bool(y, true);
+				pb_be64(y, st->fileid_base + 1 + i);
+				pg_rand_name(r, name, pg_rng_range(r, 5, 24));
+				pb_xdr_string(y, name);
+				pb_be64(y, (uint64_t)(i + 1) * 0x200 + 0x7fff0000ull);
+			}
+			pb_xdr_bool(y, false);
+			pb_xdr_bool(y, op->eof);
+		}
+		break;
+	default:
+		pg_bug("NFSv3 procedure %u", op->op);
+	}
+}
+
+void pg_nfs_build(pg_nfs_state *st, const pg_item *it, uint32_t xid, pg_rng *rng,
+		  pg_rpc_pair *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->call.msg = g_byte_array_new();
+	out->reply.msg = g_byte_array_new();
+	out->call.ddp = g_array_new(FALSE, FALSE, sizeof(pg_ddp));
+	out->reply.ddp = g_array_new(FALSE, FALSE, sizeof(pg_ddp));
+	out->slots = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	out->procedure = it->proc;
+	if (it->kind == PG_ITEM_CB) {
+		out->backchannel = true;
+		out->program = PG_PROG_NFS_CB;
+		out->version = 1;
+		pg_rpc_call_hdr(out->call.msg, st, xid, PG_PROG_NFS_CB, 1, it->proc, false);
+		pg_rpc_reply_hdr(out->reply.msg, xid);
+		if (it->proc == 1)
+			pg_nfs4_cb_build(st, it, rng, out);
+		return;
+	}
+	out->program = PG_PROG_NFS;
+	out->version = it->nfsver == PG_V3 ? 3 : 4;
+	pg_rpc_call_hdr(out->call.msg, st, xid, PG_PROG_NFS, out->version, it->proc, true);
+	pg_rpc_reply_hdr(out->reply.msg, xid);
+	if (it->nfsver == PG_V3)
+		nfs3_build(st, it, rng, out);
+	else if (it->proc == 1)
+		pg_nfs4_build(st, it, rng, out);
+}
+
+void pg_rpc_pair_clear(pg_rpc_pair *p)
+{
+	if (p->call.msg)
+		g_byte_array_free(p->call.msg, TRUE);
+	if (p->reply.msg)
+		g_byte_array_free(p->reply.msg, TRUE);
+	if (p->call.ddp)
+		g_array_free(p->call.ddp, TRUE);
+	if (p->reply.ddp)
+		g_array_free(p->reply.ddp, TRUE);
+	if (p->slots)
+		g_array_free(p->slots, TRUE);
+	if (p->opnames)
+		g_ptr_array_free(p->opnames, TRUE);
+	memset(p, 0, sizeof(*p));
+}
