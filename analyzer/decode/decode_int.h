@@ -26,6 +26,14 @@ struct rr_frame_ctx {
 	bool cut;             /* caplen < wirelen: the capture dropped the tail */
 	bool trunc_reported;  /* CAP_TRUNC goes out at most once per frame */
 	bool produced;        /* at least one event came out of this frame */
+	/*
+	 * The frame that carried the last byte of the event being emitted
+	 * when that is not this frame (iWARP bytes held until MPA framing was
+	 * found), and the other frames that carried its bytes.
+	 */
+	uint64_t ev_frame;
+	const uint64_t *more_frames;
+	uint32_t n_more_frames;
 };
 
 struct tcp_table;

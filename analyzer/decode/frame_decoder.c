@@ -130,8 +130,10 @@ void rr_frame_decoder_free(struct rr_frame_decoder *d)
 
 void dec_emit(struct rr_frame_ctx *fx, struct rr_event *ev)
 {
-	ev->frame = fx->frame;
+	ev->frame = fx->ev_frame ? fx->ev_frame : fx->frame;
 	ev->ts_usec = fx->ts;
+	ev->more_frames = fx->more_frames;
+	ev->n_more_frames = fx->n_more_frames;
 	fx->produced = true;
 	if (fx->d->ev_fn)
 		fx->d->ev_fn(fx->d->ev_ctx, ev);

@@ -64,6 +64,8 @@ struct tcp_stream {
 	uint64_t buf_off;
 	GArray *holes;          /* struct stream_hole, sorted, not captured */
 	GArray *segs;           /* uint64_t stream offsets where TCP segments began */
+	GArray *seg_frames;     /* uint64_t frame number of each of segs */
+	uint64_t cur_frame;     /* frame whose payload is being taken in */
 	struct ooo_piece *ooo;  /* sorted, non-overlapping */
 	size_t ooo_bytes;
 	struct mpa_dir mpa;
@@ -79,6 +81,12 @@ bool stream_cursor(const struct tcp_stream *s, uint64_t off, size_t n, struct rr
 size_t stream_captured(const struct tcp_stream *s, uint64_t off, size_t n);
 /* off, or the end of the hole off lies in. */
 uint64_t stream_skip_hole(const struct tcp_stream *s, uint64_t off);
+/*
+ * Frame numbers of the TCP segments that carried bytes of [a, b), in
+ * order, without repeats; at most max.  Returns how many.
+ */
+uint32_t stream_frames(const struct tcp_stream *s, uint64_t a, uint64_t b, uint64_t *out,
+		       uint32_t max);
 /* Next segment start >= from, if any. */
 bool stream_next_seg(const struct tcp_stream *s, uint64_t from, uint64_t *out);
 /* Forget every byte kept (the stream turned out not to be iWARP). */

@@ -505,6 +505,61 @@ static bool marker_pass(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t 
 	return false;
 }
 
+/* The other direction of this TCP connection is already in step with MPA. */
+static bool peer_in_step(struct rr_frame_ctx *fx, const struct tcp_stream *s)
+{
+	const struct tcp_stream *peer = stream_peer(fx, s);
+
+	return peer && peer->mpa.iwarp && peer->mpa.mode == MPA_FPDU;
+}
+
+/*
+ * Once one direction is known to be iWARP, the other is too: a single
+ * whole FPDU starting at a TCP segment boundary and ending exactly at the
+ * end of the data is enough.  Waiting for a longer chain would hold this
+ * direction's events back behind the other's (a call behind its reply).
+ */
+static bool detect_beside_peer(struct rr_frame_ctx *fx, struct tcp_stream *s, struct mpa_cfg *cfg,
+			       struct chain *ch, uint64_t *at)
+{
+	const struct tcp_stream *peer = stream_peer(fx, s);
+	uint64_t p = s->mpa.pos, end = s->nxt_off;
+
+	/* With markers the phase must be searched for: leave that to the full detection. */
+	if (!peer_in_step(fx, s) || peer->mpa.cfg.markers)
+		return false;
+	/* Candidates: segment starts, where an FPDU most often begins. */
+	while (p < end) {
+		if (prefilter(s, p)) {
+			run_chain(fx, s, cfg, p, ch);
+			if (ch->n >= 1 && ch->stop != FR_BAD && ch->end == end &&
+			    (peer->mpa.cfg.crc != 1 || ch->crc_ok == ch->n)) {
+				*at = p;
+				return true;
+			}
+		}
+		if (!stream_next_seg(s, p + 1, &p))
+			break;
+	}
+	return false;
+}
+
+/* Step with the FPDU framing found at p. */
+static void lock_on(struct tcp_stream *s, const struct mpa_cfg *cfg, const struct chain *ch, uint64_t p)
+{
+	struct mpa_dir *m = &s->mpa;
+
+	/* Bytes before p belong to an FPDU that began before the capture. */
+	m->cfg = *cfg;
+	m->cfg.crc = ch->crc_ok ? 1 : 0;
+	m->pos = p;
+	m->align = (int)(p & 3);
+	m->iwarp = true;
+	m->mode = MPA_FPDU;
+	m->n_undecided = 0;
+	stream_consumed(s, p);
+}
+
 static bool detect(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 {
 	struct mpa_dir *m = &s->mpa;
@@ -517,6 +572,9 @@ static bool detect(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 		return false;
 	m->tried_end = end;
 	limit = end - from > DETECT_SCAN ? from + DETECT_SCAN : end;
+
+	if (detect_beside_peer(fx, s, &cfg, &ch, &p))
+		goto found;
 
 	for (int i = 0; i < m->n_undecided; i++) {
 		p = m->undecided[i];
@@ -566,15 +624,18 @@ static bool detect(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 	return false;
 
 found:
-	/* Bytes before p belong to an FPDU that began before the capture. */
-	m->cfg = cfg;
-	m->cfg.crc = ch.crc_ok ? 1 : 0;
-	m->pos = p;
-	m->align = (int)(p & 3);
-	m->iwarp = true;
-	m->mode = MPA_FPDU;
-	m->n_undecided = 0;
-	stream_consumed(s, p);
+	lock_on(s, &cfg, &ch, p);
+	/* Lock the other direction on too, now that it needs just one FPDU;
+	 * fpdu_step_merged() then lets the two out in frame order. */
+	{
+		struct tcp_stream *peer = stream_peer(fx, s);
+		struct mpa_cfg pcfg = { .crc = -1 };
+		uint64_t pp;
+
+		if (peer && peer->buf && peer->mpa.mode == MPA_DETECT &&
+		    detect_beside_peer(fx, peer, &pcfg, &ch, &pp))
+			lock_on(peer, &pcfg, &ch, pp);
+	}
 	return true;
 }
 
@@ -582,6 +643,8 @@ found:
 
 static void fpdu_emit(struct rr_frame_ctx *fx, struct tcp_stream *s, struct fpdu *f)
 {
+	uint64_t frames[64];
+	uint32_t n, i, k;
 	struct rr_cursor c;
 	char name[200];
 
@@ -596,7 +659,18 @@ static void fpdu_emit(struct rr_frame_ctx *fx, struct tcp_stream *s, struct fpdu
 	}
 	rr_cursor_init(&c, fx->d->scratch->data, fx->d->scratch->len);
 	rr_skip(&c, 2 + f->ddp.hdr_len);
+	/* Every TCP segment the FPDU spans carried part of it. */
+	n = stream_frames(s, f->start, f->end, frames, G_N_ELEMENTS(frames));
+	/* The event belongs to the frame of its last byte, even when found later. */
+	fx->ev_frame = n ? frames[n - 1] : 0;
+	for (i = 0, k = 0; i + 1 < n; i++)
+		frames[k++] = frames[i];
+	fx->more_frames = frames;
+	fx->n_more_frames = k;
 	ddp_emit(fx, s, &f->ddp, &c, f->ulen);
+	fx->ev_frame = 0;
+	fx->more_frames = NULL;
+	fx->n_more_frames = 0;
 }
 
 static bool fpdu_step(struct rr_frame_ctx *fx, struct tcp_stream *s)
@@ -633,6 +707,38 @@ static bool fpdu_step(struct rr_frame_ctx *fx, struct tcp_stream *s)
 	s->mpa.pos = f.end;
 	stream_consumed(s, s->mpa.pos);
 	return true;
+}
+
+/* The frame that holds the last byte of the next whole FPDU, if one is there. */
+static bool next_fpdu_frame(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t *frame)
+{
+	struct fpdu f;
+	uint64_t frames[64];
+	uint32_t n;
+
+	if (s->mpa.mode != MPA_FPDU ||
+	    fpdu_parse(fx, s, &s->mpa.cfg, s->mpa.pos, false, &f, fx->d->scratch) != FR_OK || !f.whole)
+		return false;
+	n = stream_frames(s, f.start, f.end, frames, G_N_ELEMENTS(frames));
+	*frame = n ? frames[n - 1] : fx->frame;
+	return true;
+}
+
+/*
+ * Step whichever direction of the connection has the older next FPDU.
+ * Normally only one direction has a whole FPDU waiting; after a direction
+ * was found late, both may, and their events must come out in frame order
+ * (a call before its reply, a Read Request before its responses).
+ */
+static bool fpdu_step_merged(struct rr_frame_ctx *fx, struct tcp_stream *s)
+{
+	struct tcp_stream *peer = stream_peer(fx, s);
+	uint64_t fs, fp;
+
+	if (peer && peer->buf && next_fpdu_frame(fx, peer, &fp) &&
+	    (!next_fpdu_frame(fx, s, &fs) || fp < fs))
+		return fpdu_step(fx, peer);
+	return fpdu_step(fx, s);
 }
 
 /* After a loss: the first aligned offset where an FPDU and its successor
@@ -733,7 +839,7 @@ void mpa_process(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 			more = detect(fx, s, final);
 			break;
 		case MPA_FPDU:
-			more = fpdu_step(fx, s);
+			more = fpdu_step_merged(fx, s);
 			break;
 		case MPA_RESYNC:
 			more = resync(fx, s, final);

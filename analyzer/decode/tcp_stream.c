@@ -35,6 +35,7 @@ struct ooo_piece {
 	uint32_t wire;          /* bytes of sequence space */
 	uint32_t cap;           /* captured prefix held in data */
 	uint8_t *data;
+	uint64_t frame;         /* the frame that carried it */
 };
 
 struct tcp_table {
@@ -81,6 +82,9 @@ static void stream_release(struct tcp_stream *s)
 		g_array_free(s->holes, TRUE);
 	if (s->segs)
 		g_array_free(s->segs, TRUE);
+	if (s->seg_frames)
+		g_array_free(s->seg_frames, TRUE);
+	s->seg_frames = NULL;
 	s->buf = NULL;
 	s->holes = s->segs = NULL;
 }
@@ -129,6 +133,7 @@ static void stream_reset(struct tcp_stream *s, uint32_t seq)
 	s->buf = g_byte_array_new();
 	s->holes = g_array_new(FALSE, FALSE, sizeof(struct stream_hole));
 	s->segs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	s->seg_frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	memset(&s->mpa, 0, sizeof(s->mpa));
 	s->mpa.mode = MPA_START;
 	s->mpa.align = -1;
@@ -251,8 +256,30 @@ void stream_consumed(struct tcp_stream *s, uint64_t off)
 		g_array_remove_range(s->holes, 0, i);
 	for (i = 0; i < s->segs->len && g_array_index(s->segs, uint64_t, i) < off; i++)
 		;
-	if (i)
-		g_array_remove_range(s->segs, 0, i);
+	/* Keep the segment that holds off: its frame carries bytes after off too. */
+	if (i > 1) {
+		g_array_remove_range(s->segs, 0, i - 1);
+		g_array_remove_range(s->seg_frames, 0, i - 1);
+	}
+}
+
+uint32_t stream_frames(const struct tcp_stream *s, uint64_t a, uint64_t b, uint64_t *out,
+		       uint32_t max)
+{
+	uint32_t n = 0;
+	guint i;
+
+	for (i = 0; s->segs && i < s->segs->len && n < max; i++) {
+		uint64_t start = g_array_index(s->segs, uint64_t, i);
+		uint64_t end = i + 1 < s->segs->len ? g_array_index(s->segs, uint64_t, i + 1) : UINT64_MAX;
+		uint64_t fr = g_array_index(s->seg_frames, uint64_t, i);
+
+		if (end <= a || start >= b || fr == 0)
+			continue;
+		if (n == 0 || out[n - 1] != fr)
+			out[n++] = fr;
+	}
+	return n;
 }
 
 void stream_drop(struct tcp_stream *s)
@@ -264,6 +291,8 @@ void stream_drop(struct tcp_stream *s)
 		g_array_set_size(s->holes, 0);
 	if (s->segs)
 		g_array_set_size(s->segs, 0);
+	if (s->seg_frames)
+		g_array_set_size(s->seg_frames, 0);
 	s->buf_off = s->nxt_off;
 }
 
@@ -284,10 +313,12 @@ static void add_hole(struct tcp_stream *s, uint64_t a, uint64_t b)
 }
 
 /* Append in-order bytes: the captured prefix p[0..cap) of wire bytes. */
-static void append(struct tcp_stream *s, const uint8_t *p, uint32_t cap, uint32_t wire)
+static void append(struct tcp_stream *s, const uint8_t *p, uint32_t cap, uint32_t wire,
+		   uint64_t frame)
 {
 	if (keeps_bytes(s)) {
 		g_array_append_val(s->segs, s->nxt_off);
+		g_array_append_val(s->seg_frames, frame);
 		if (cap)
 			g_byte_array_append(s->buf, p, cap);
 		if (wire > cap) {
@@ -336,14 +367,16 @@ static void gap(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t upto, co
 			g_byte_array_set_size(s->buf, 0);
 		g_array_set_size(s->holes, 0);
 		g_array_set_size(s->segs, 0);
+		g_array_set_size(s->seg_frames, 0);
 		s->nxt_seq += (uint32_t)n;
 		s->nxt_off = s->buf_off = upto;
 		mpa_lost(s, upto);
 		return;
 	}
-	append(s, NULL, 0, (uint32_t)n);
+	append(s, NULL, 0, (uint32_t)n, 0);
 	/* append() counted a segment start here; a loss is not one. */
 	g_array_set_size(s->segs, s->segs->len - 1);
+	g_array_set_size(s->seg_frames, s->seg_frames->len - 1);
 }
 
 /* Move out-of-order pieces that now fit into the in-order buffer. */
@@ -363,7 +396,7 @@ static void drain(struct tcp_stream *s)
 			rr_cursor_init(&c, p->data, p->cap);
 			rr_skip(&c, p->cap - cap);
 			rr_get_bytes(&c, cap, &d);
-			append(s, d, cap, p->wire - (uint32_t)skip);
+			append(s, d, cap, p->wire - (uint32_t)skip, p->frame);
 		}
 		g_free(p->data);
 		g_free(p);
@@ -378,6 +411,7 @@ static void ooo_insert_piece(struct tcp_stream *s, struct ooo_piece **at, uint64
 
 	p->off = off;
 	p->wire = wire;
+	p->frame = s->cur_frame;
 	p->cap = cap;
 	if (cap && rr_get_bytes(data, cap, &d))
 		p->data = g_memdup2(d, cap);
@@ -477,6 +511,7 @@ static void data_in(struct rr_frame_ctx *fx, struct tcp_stream *s, uint32_t seq,
 	int32_t delta = (int32_t)(seq - s->nxt_seq);
 	uint64_t off, end;
 
+	s->cur_frame = fx->frame;
 	if (delta < 0 && (uint64_t)(-(int64_t)delta) > s->nxt_off - STREAM_ORIGIN + (1u << 30))
 		return;     /* from before anything we know */
 	off = s->nxt_off + (int64_t)delta;
@@ -501,7 +536,7 @@ static void data_in(struct rr_frame_ctx *fx, struct tcp_stream *s, uint32_t seq,
 		if (cap > wire)
 			cap = wire;
 		rr_get_bytes(payload, cap, &p);
-		append(s, p, cap, wire);
+		append(s, p, cap, wire, fx->frame);
 		drain(s);
 		return;
 	}

@@ -176,6 +176,7 @@ static struct rr_flow *flow_lookup(struct rr_engine *eng, const struct rr_flow_k
 					(GDestroyNotify)g_ptr_array_unref);
 	f->iw_sends = g_hash_table_new(g_direct_hash, g_direct_equal);
 	g_queue_init(&f->read_reqs);
+	g_queue_init(&f->early_resps);
 	f->conn = conn_new(eng, k.transport);
 	f->conn->flow[0] = f;
 	f->side = 0;
@@ -477,6 +478,7 @@ static void flow_reset(struct rr_engine *eng, struct rr_flow *f)
 	memset(&f->write, 0, sizeof(f->write));
 	while (!g_queue_is_empty(&f->read_reqs))
 		g_free(g_queue_pop_head(&f->read_reqs));
+	rr_xfer_drop_early(eng, f);
 	f->req_psn_valid = false;
 	f->closed = false;
 }
@@ -506,6 +508,13 @@ void rr_flow_free(struct rr_flow *f)
 		g_free(g_queue_pop_head(&f->read_reqs));
 	if (f->unmatched_keys)
 		g_ptr_array_unref(f->unmatched_keys);
+	while (!g_queue_is_empty(&f->early_resps)) {
+		struct rr_early_resp *e = g_queue_pop_head(&f->early_resps);
+
+		g_free(e->data);
+		g_free(e->frames);
+		g_free(e);
+	}
 	g_free(f);
 }
 

@@ -72,6 +72,19 @@ struct rr_read_req {
 
 #define RR_MAX_READ_REQS 1024
 
+/*
+ * An iWARP Read Response seen before its Read Request: when one direction's
+ * MPA framing is found late, or the capture interleaved the directions out
+ * of order.  Held (bounded) until the request shows up.
+ */
+struct rr_early_resp {
+	struct rr_event ev;       /* data and more_frames point into the copies below */
+	uint8_t *data;
+	uint64_t *frames;
+};
+
+#define RR_MAX_EARLY_RESP 256
+
 struct rr_flow {
 	struct rr_flow_key key;
 	struct rr_conn *conn;     /* always set; paired when conn->flow[1-side] is set */
@@ -85,6 +98,7 @@ struct rr_flow {
 	GHashTable *iw_sends;             /* iWARP: msn -> struct rr_send_asm* */
 	struct rr_write_asm write;        /* IB */
 	GQueue read_reqs;                 /* struct rr_read_req*, newest last */
+	GQueue early_resps;               /* iWARP: struct rr_early_resp*, oldest first */
 
 	GHashTable *calls;        /* xid -> struct rr_call*: calls sent on this flow */
 	GHashTable *segs;         /* handle -> GPtrArray of struct rr_seg*: memory of this flow's sender */
@@ -181,6 +195,8 @@ void rr_conn_note_call(struct rr_engine *eng, struct rr_flow *f, uint32_t prog);
 /* xfer.c */
 void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev);
 void rr_send_asm_clear(struct rr_engine *eng, struct rr_send_asm *a);
+/* Report and drop Read Responses whose request never came. */
+void rr_xfer_drop_early(struct rr_engine *eng, struct rr_flow *f);
 
 /* segstore.c */
 struct rr_seg *rr_seg_add(struct rr_engine *eng, struct rr_call *call, enum rr_seg_role role,

@@ -358,6 +358,67 @@ static bool has_sink(struct rr_flow *cand, void *arg)
 	return false;
 }
 
+static void free_early(struct rr_engine *eng, struct rr_early_resp *e)
+{
+	rr_budget_give(eng, e->ev.caplen);
+	g_free(e->data);
+	g_free(e->frames);
+	g_free(e);
+}
+
+/* Keep a copy of a Read Response whose request has not been seen yet. */
+static bool hold_early(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
+{
+	struct rr_early_resp *e;
+
+	if (g_queue_get_length(&f->early_resps) >= RR_MAX_EARLY_RESP ||
+	    !rr_budget_take(eng, ev->caplen, ev->frame, "an early RDMA Read Response"))
+		return false;
+	e = g_new0(struct rr_early_resp, 1);
+	e->ev = *ev;
+	e->data = g_memdup2(ev->data, ev->caplen);
+	e->frames = g_memdup2(ev->more_frames, ev->n_more_frames * sizeof(uint64_t));
+	e->ev.data = e->data;
+	e->ev.more_frames = e->frames;
+	g_queue_push_tail(&f->early_resps, e);
+	return true;
+}
+
+void rr_xfer_drop_early(struct rr_engine *eng, struct rr_flow *f)
+{
+	struct rr_early_resp *e;
+
+	while ((e = g_queue_pop_head(&f->early_resps))) {
+		note_unmatched(eng, f, e->ev.rkey, e->ev.wirelen, &e->ev,
+			       "RDMA Read Response without its Read Request");
+		free_early(eng, e);
+	}
+}
+
+static void iw_place_resp(struct rr_engine *eng, struct rr_flow *f, const struct rr_read_req *r,
+			  const struct rr_event *ev);
+
+/* A Read Request arrived: place the responses that came before it. */
+static void iw_replay_early(struct rr_engine *eng, struct rr_flow *reader, const struct rr_read_req *r)
+{
+	struct rr_flow *owner = rr_flow_peer(reader);
+	GList *l, *next;
+
+	if (!owner)
+		return;
+	for (l = owner->early_resps.head; l; l = next) {
+		struct rr_early_resp *e = l->data;
+
+		next = l->next;
+		if (e->ev.rkey != r->sink_stag || e->ev.offset < r->sink_to ||
+		    e->ev.offset - r->sink_to >= r->len)
+			continue;
+		g_queue_delete_link(&owner->early_resps, l);
+		iw_place_resp(eng, owner, r, &e->ev);
+		free_early(eng, e);
+	}
+}
+
 static void iw_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
 {
 	struct sink_arg sa = { ev->rkey, ev->offset, NULL };
@@ -366,11 +427,20 @@ static void iw_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct 
 	if (reader && !sa.found)
 		has_sink(reader, &sa);
 	if (!sa.found) {
-		note_unmatched(eng, f, ev->rkey, ev->wirelen, ev, "RDMA Read Response without its Read Request");
+		if (!hold_early(eng, f, ev))
+			note_unmatched(eng, f, ev->rkey, ev->wirelen, ev,
+				       "RDMA Read Response without its Read Request");
 		return;
 	}
-	if (!rr_seg_place(eng, f, sa.found->rkey, sa.found->va + (ev->offset - sa.found->sink_to), ev))
-		note_unmatched(eng, f, sa.found->rkey, ev->wirelen, ev, "RDMA Read Response");
+	iw_place_resp(eng, f, sa.found, ev);
+}
+
+static void iw_place_resp(struct rr_engine *eng, struct rr_flow *f, const struct rr_read_req *r,
+			  const struct rr_event *ev)
+{
+	/* The sink buffer maps back to the source segment the request named. */
+	if (!rr_seg_place(eng, f, r->rkey, r->va + (ev->offset - r->sink_to), ev))
+		note_unmatched(eng, f, r->rkey, ev->wirelen, ev, "RDMA Read Response");
 }
 
 void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
@@ -395,6 +465,8 @@ void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_eve
 		break;
 	case RR_EV_READ_REQ:
 		remember_read_req(f, ev);
+		if (iwarp)
+			iw_replay_early(eng, f, g_queue_peek_tail(&f->read_reqs));
 		break;
 	case RR_EV_READ_RESP:
 		if (iwarp)
