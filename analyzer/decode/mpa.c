@@ -36,6 +36,7 @@
 #define FPDU_MIN_SPAN 520           /* a chain this long crosses a marker slot */
 #define DETECT_LIMIT (256u << 10)   /* give up on a stream after this much */
 #define DETECT_SCAN  (70u << 10)    /* candidate starts looked at per attempt */
+#define HOLD_FOR_PEER (1u << 20)    /* bytes one direction waits for the other's framing */
 #define REP_WAIT_LIMIT (64u << 10)  /* initiator data without a Reply in sight */
 #define RESYNC_TAIL  64
 #define HDR_PEEK     48             /* ULPDU length + DDP/RDMAP headers */
@@ -730,10 +731,19 @@ static bool next_fpdu_frame(struct rr_frame_ctx *fx, struct tcp_stream *s, uint6
  * was found late, both may, and their events must come out in frame order
  * (a call before its reply, a Read Request before its responses).
  */
-static bool fpdu_step_merged(struct rr_frame_ctx *fx, struct tcp_stream *s)
+static bool fpdu_step_merged(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 {
 	struct tcp_stream *peer = stream_peer(fx, s);
 	uint64_t fs, fp;
+
+	/*
+	 * The other direction still has bytes whose framing is not known yet
+	 * (markers need a kilobyte or so to be found): wait for it, within
+	 * HOLD_FOR_PEER, so its older events are not overtaken by ours.
+	 */
+	if (!final && peer && peer->buf && peer->mpa.mode == MPA_DETECT &&
+	    peer->nxt_off > peer->mpa.pos && s->nxt_off - s->mpa.pos < HOLD_FOR_PEER)
+		return false;
 
 	if (peer && peer->buf && next_fpdu_frame(fx, peer, &fp) &&
 	    (!next_fpdu_frame(fx, s, &fs) || fp < fs))
@@ -839,7 +849,7 @@ void mpa_process(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 			more = detect(fx, s, final);
 			break;
 		case MPA_FPDU:
-			more = fpdu_step_merged(fx, s);
+			more = fpdu_step_merged(fx, s, final);
 			break;
 		case MPA_RESYNC:
 			more = resync(fx, s, final);
