@@ -741,9 +741,15 @@ static bool fpdu_step_merged(struct rr_frame_ctx *fx, struct tcp_stream *s, bool
 	 * (markers need a kilobyte or so to be found): wait for it, within
 	 * HOLD_FOR_PEER, so its older events are not overtaken by ours.
 	 */
-	if (!final && peer && peer->buf && peer->mpa.mode == MPA_DETECT &&
-	    peer->nxt_off > peer->mpa.pos && s->nxt_off - s->mpa.pos < HOLD_FOR_PEER)
-		return false;
+	if (peer && peer->buf && peer->mpa.mode == MPA_DETECT && peer->nxt_off > peer->mpa.pos) {
+		if (final) {
+			/* Last chance for the peer: its detection then steps both in order. */
+			mpa_process(fx, peer, true);
+			return true;
+		}
+		if (s->nxt_off - s->mpa.pos < HOLD_FOR_PEER)
+			return false;
+	}
 
 	if (peer && peer->buf && next_fpdu_frame(fx, peer, &fp) &&
 	    (!next_fpdu_frame(fx, s, &fs) || fp < fs))

@@ -10,6 +10,7 @@ void rr_engine_default_limits(struct rr_engine_limits *lim)
 	lim->max_segment_bytes = 64u << 20;
 	lim->max_buffered_bytes = (uint64_t)1 << 30;
 	lim->max_send_bytes = 16u << 20;
+	lim->max_message_bytes = 64u << 20;
 	lim->max_flows = 65536;
 }
 

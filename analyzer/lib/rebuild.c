@@ -106,22 +106,86 @@ static struct rr_seg *call_seg(const struct rr_call *call, enum rr_seg_role role
 	return NULL;
 }
 
-static void append_seg(GByteArray *out, const struct rr_seg *seg, uint64_t n, bool *complete)
-{
-	guint at = out->len;
+/*
+ * A message being rebuilt.  Lengths come from headers (segment lengths,
+ * result length words) and may be absurd while the bytes never arrive, so
+ * every growth is checked against the engine's message limit.
+ */
+struct mbuf {
+	GByteArray *b;
+	uint64_t limit;
+	bool over;
+	bool complete;
+};
 
-	n = MIN(n, seg->s.length);
-	g_byte_array_set_size(out, (guint)(at + n));
-	if (!rr_seg_read(seg, 0, out->data + at, n))
-		*complete = false;
+static void mb_init(struct mbuf *m, const struct rr_engine *eng)
+{
+	m->b = g_byte_array_new();
+	m->limit = eng->lim.max_message_bytes;
+	m->over = false;
+	m->complete = true;
 }
 
-static void append_zeros(GByteArray *out, size_t n)
+static uint8_t *mb_grow(struct mbuf *m, uint64_t n)
 {
-	guint at = out->len;
+	guint at = m->b->len;
 
-	g_byte_array_set_size(out, (guint)(at + n));
-	memset(out->data + at, 0, n);
+	if (m->over || n > m->limit - at) {
+		m->over = true;
+		m->complete = false;
+		return NULL;
+	}
+	if (n == 0)
+		return NULL;    /* nothing to write; data may still be NULL */
+	g_byte_array_set_size(m->b, (guint)(at + n));
+	return m->b->data + at;
+}
+
+static void mb_bytes(struct mbuf *m, const uint8_t *p, size_t n)
+{
+	uint8_t *d = mb_grow(m, n);
+
+	if (d && n)
+		memcpy(d, p, n);
+}
+
+/* n bytes of base from off; base may be NULL when n is 0. */
+static void mb_slice(struct mbuf *m, const uint8_t *base, size_t off, size_t n)
+{
+	if (n)
+		mb_bytes(m, base + off, n);
+}
+
+static void mb_zeros(struct mbuf *m, uint64_t n)
+{
+	uint8_t *d = mb_grow(m, n);
+
+	if (d)
+		memset(d, 0, n);
+}
+
+/* The first n bytes of a segment; missing ones are zero and make it incomplete. */
+static void mb_seg(struct mbuf *m, const struct rr_seg *seg, uint64_t n)
+{
+	uint8_t *d;
+
+	n = MIN(n, seg ? seg->s.length : 0);
+	if (!seg) {
+		m->complete = false;
+		return;
+	}
+	d = mb_grow(m, n);
+	if (d && !rr_seg_read(seg, 0, d, n))
+		m->complete = false;
+}
+
+static void mb_done(struct mbuf *m, struct rr_engine *eng, uint32_t xid, uint64_t frame)
+{
+	if (m->over)
+		rr_diag_report(&eng->diag, ENG_LIMIT, frame,
+			       "XID 0x%08x: the rebuilt message would pass the %" G_GUINT64_FORMAT
+			       "-byte message limit; it is cut there",
+			       xid, m->limit);
 }
 
 static void collect_frames(GArray *dst, const struct rr_call *call, bool reads)
@@ -177,23 +241,22 @@ static void message_init(struct rr_message *m, struct rr_flow *f, const struct r
 static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 {
 	const struct rr_hdr *hdr = call->hdr;
-	GByteArray *full = g_byte_array_new();
-	GByteArray *inl = NULL;
+	struct mbuf full, inl;
 	const uint8_t *in;
 	size_t in_len, ip = 0;
-	bool complete = !call->send_truncated;
+	bool complete = !call->send_truncated, nomsg = hdr->proc == RR_RDMA_NOMSG;
 	GArray *frames, *positions;
 	struct rr_message m;
 	uint32_t i, k;
 
-	if (hdr->proc == RR_RDMA_NOMSG) {
-		inl = g_byte_array_new();
+	mb_init(&full, eng);
+	mb_init(&inl, eng);
+	if (nomsg) {
 		for (i = 0; i < hdr->n_reads; i++)
 			if (hdr->reads[i].position == 0)
-				append_seg(inl, call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length,
-					   &complete);
-		in = inl->data;
-		in_len = inl->len;
+				mb_seg(&inl, call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
+		in = inl.b->data;
+		in_len = inl.b->len;
 	} else {
 		in = call->inline_buf;
 		in_len = call->inline_len;
@@ -216,27 +279,31 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 		uint64_t chunk_len = 0;
 		size_t need;
 
-		if (pos < full->len || pos - full->len > in_len - ip) {
+		if (pos < full.b->len || pos - full.b->len > in_len - ip) {
 			rr_diag_report(&eng->diag, RR_026_POS_RANGE, call->first_frame,
 				       "read chunk Position %u of XID 0x%08x lies outside the Payload stream (%zu bytes rebuilt, %zu inline bytes left)",
-				       pos, call->xid, (size_t)full->len, in_len - ip);
+				       pos, call->xid, (size_t)full.b->len, in_len - ip);
 			complete = false;
 			break;
 		}
-		need = pos - full->len;
-		g_byte_array_append(full, in + ip, (guint)need);
+		need = pos - full.b->len;
+		mb_slice(&full, in, ip, need);
 		ip += need;
 		for (i = 0; i < hdr->n_reads; i++) {
 			if (hdr->reads[i].position != pos)
 				continue;
-			append_seg(full, call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length,
-				   &complete);
+			mb_seg(&full, call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
 			chunk_len += hdr->reads[i].seg.length;
 		}
-		append_zeros(full, rr_xdr_pad(chunk_len));
+		mb_zeros(&full, rr_xdr_pad(chunk_len));
+		if (full.over)
+			break;
 	}
-	g_byte_array_append(full, in + ip, (guint)(in_len - ip));
+	mb_slice(&full, in, ip, in_len - ip);
 	g_array_unref(positions);
+	complete = complete && full.complete && inl.complete;
+	mb_done(&full, eng, call->xid, call->first_frame);
+	mb_done(&inl, eng, call->xid, call->first_frame);
 
 	frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	for (i = 0; i < call->frames->len; i++)
@@ -244,8 +311,8 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	collect_frames(frames, call, true);
 
 	message_init(&m, call->flow, hdr, RR_DIR_CALL);
-	m.payload = full->data;
-	m.payload_len = full->len;
+	m.payload = full.b->data;
+	m.payload_len = full.b->len;
 	m.complete = complete;
 	m.frames = (const uint64_t *)(void *)frames->data;
 	m.n_frames = frames->len;
@@ -267,9 +334,8 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	rr_deliver(eng, &m);
 
 	g_array_unref(frames);
-	g_byte_array_unref(full);
-	if (inl)
-		g_byte_array_unref(inl);
+	g_byte_array_unref(full.b);
+	g_byte_array_unref(inl.b);
 }
 
 void rr_call_try_complete(struct rr_engine *eng, struct rr_call *call)
@@ -419,26 +485,24 @@ static bool on_ddp_result(void *arg, const struct rr_ddp_item *item)
 }
 
 /* The bytes RDMA-Written into write chunk k, as the reply's returned lengths say. */
-static void append_write_chunk(GByteArray *out, const struct rr_call *call, const struct rr_hdr *rhdr,
-			       uint32_t k, uint32_t want, bool *complete)
+static void append_write_chunk(struct mbuf *out, const struct rr_call *call, const struct rr_hdr *rhdr,
+			       uint32_t k, uint32_t want)
 {
 	const struct rr_write_chunk *rc = &rhdr->writes[k];
-	guint start = out->len;
+	guint start = out->b->len;
 	uint32_t i;
 
-	for (i = 0; i < rc->count && out->len - start < want; i++) {
+	for (i = 0; i < rc->count && out->b->len - start < want && !out->over; i++) {
 		const struct rr_seg *seg = call_seg(call, RR_SEG_WRITE, k, i);
-		uint64_t n = MIN(rr_hdr_wseg(rhdr, rc, i)->length, want - (out->len - start));
+		uint64_t n = MIN(rr_hdr_wseg(rhdr, rc, i)->length, want - (out->b->len - start));
 
-		if (!seg) {
-			*complete = false;
+		if (!seg)
 			break;
-		}
-		append_seg(out, seg, n, complete);
+		mb_seg(out, seg, n);
 	}
-	if (out->len - start < want) {
-		append_zeros(out, want - (out->len - start));
-		*complete = false;
+	if (out->b->len - start < want) {
+		mb_zeros(out, want - (out->b->len - start));
+		out->complete = false;
 	}
 }
 
@@ -446,7 +510,8 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 			  const uint8_t *data, size_t len, const uint64_t *frames, size_t n_frames,
 			  bool truncated, struct rr_call *call)
 {
-	GByteArray *inl = NULL, *full = NULL;
+	struct mbuf inl, full;
+	bool rebuilt = false;
 	const uint8_t *in = NULL;
 	size_t in_len = 0;
 	bool complete = !truncated;
@@ -459,8 +524,9 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 		rr_frames_add(fr, frames[i]);
 	message_init(&m, f, hdr, RR_DIR_REPLY);
 
+	mb_init(&inl, eng);
+	mb_init(&full, eng);
 	if (hdr->proc == RR_RDMA_NOMSG) {
-		inl = g_byte_array_new();
 		for (i = 0; call && i < hdr->reply.count; i++) {
 			const struct rr_seg *seg = call_seg(call, RR_SEG_REPLY, 0, i);
 
@@ -468,12 +534,12 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 				complete = false;
 				break;
 			}
-			append_seg(inl, seg, rr_hdr_wseg(hdr, &hdr->reply, i)->length, &complete);
+			mb_seg(&inl, seg, rr_hdr_wseg(hdr, &hdr->reply, i)->length);
 		}
 		if (!call)
 			complete = false;
-		in = inl->data;
-		in_len = inl->len;
+		in = inl.b->data;
+		in_len = inl.b->len;
 	} else if (rr_hdr_proc_has_payload(hdr->proc)) {
 		in = data + hdr->hdr_len;
 		in_len = len - hdr->hdr_len;
@@ -496,18 +562,18 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 			rr_diag_report(&eng->diag, ENG_ULP, frames[0],
 				       "reply XID 0x%08x: the results could not be walked (%s), so Write chunk data may be missing",
 				       hdr->xid, rr_ulp_result_name(res));
-		full = g_byte_array_new();
+		rebuilt = true;
 		for (i = 0; i < rc.ins->len; i++) {
 			const struct insertion *in_i = &g_array_index(rc.ins, struct insertion, i);
 
 			if (in_i->pos < ip || in_i->pos > in_len)
 				continue;
-			g_byte_array_append(full, in + ip, (guint)(in_i->pos - ip));
+			mb_slice(&full, in, ip, in_i->pos - ip);
 			ip = in_i->pos;
-			append_write_chunk(full, call, hdr, in_i->chunk, in_i->length, &complete);
-			append_zeros(full, rr_xdr_pad(in_i->length));
+			append_write_chunk(&full, call, hdr, in_i->chunk, in_i->length);
+			mb_zeros(&full, rr_xdr_pad(in_i->length));
 		}
-		g_byte_array_append(full, in + ip, (guint)(in_len - ip));
+		mb_slice(&full, in, ip, in_len - ip);
 		/* Every non-empty chunk must have found its result. */
 		for (k = 0; k < hdr->n_write_chunks; k++) {
 			bool placed = false;
@@ -518,8 +584,8 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 				complete = false;
 		}
 		g_array_unref(rc.ins);
-		m.payload = full->data;
-		m.payload_len = full->len;
+		m.payload = full.b->data;
+		m.payload_len = full.b->len;
 	} else {
 		if (chunks_used)
 			complete = false;
@@ -536,12 +602,15 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 	}
 	m.frames = (const uint64_t *)(void *)fr->data;
 	m.n_frames = fr->len;
+	complete = complete && inl.complete && full.complete;
+	mb_done(&inl, eng, hdr->xid, frames[0]);
+	mb_done(&full, eng, hdr->xid, frames[0]);
 	m.complete = complete;
 	if (m.payload_len) {
 		struct rr_ulp_info saved = m.ulp;
 
 		describe(&m, m.call_ulp);
-		if (full)
+		if (rebuilt)
 			m.ulp = saved.n_ops || !m.has_ulp ? saved : m.ulp;
 		if (hdr->proc == RR_RDMA_NOMSG && m.has_rpc && m.reply.xid != hdr->xid)
 			rr_diag_report(&eng->diag, RR_002_XID, frames[0],
@@ -551,10 +620,8 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 	rr_deliver(eng, &m);
 
 	g_array_unref(fr);
-	if (inl)
-		g_byte_array_unref(inl);
-	if (full)
-		g_byte_array_unref(full);
+	g_byte_array_unref(inl.b);
+	g_byte_array_unref(full.b);
 }
 
 void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const uint8_t *data, size_t len,

@@ -43,7 +43,7 @@ def compare(scn, truth, got, fail):
             fail.add("%s: %s %s not found by ulb-lint" % (scn, w["dir"], w["xid"]))
             continue
         g = lst.pop(0)
-        if w.get("complete", True) is False:
+        if w.get("payload_on_wire", True) is False or w.get("complete", True) is False:
             # Chunk data that never went on the wire (e.g. a call answered
             # with ERR_CHUNK before the server read it): only "incomplete" is right.
             checks += 1

@@ -13,6 +13,11 @@ pg_cap *pg_cap_open(const char *path, const pg_scenario *s, pg_truth *t, char **
  * bytes it carries. Returns the 1-based frame number. */
 uint32_t pg_cap_frame(pg_cap *c, const uint8_t *data, size_t len, const int *owners,
 		      size_t nowners);
+/*
+ * While on, frames are written but credited to no message: retransmitted
+ * copies carry nothing a receiver uses (it keeps the first copy).
+ */
+void pg_cap_replay(pg_cap *c, bool on);
 /* Idle time between exchanges. */
 void pg_cap_gap(pg_cap *c, uint32_t usec);
 uint32_t pg_cap_count(const pg_cap *c);

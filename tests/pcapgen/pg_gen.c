@@ -185,6 +185,7 @@ static int add_truth(gen *g, const pg_item *it, const pg_rdmamsg *m, const pg_rp
 		     uint32_t xid, bool call, int sender, bool not_on_wire)
 {
 	pg_tmsg_info ti = { 0 };
+	GPtrArray *reply_ops = NULL;
 	int id;
 	ti.xid = xid;
 	ti.rdma_xid = m->xid;
@@ -198,12 +199,21 @@ static int add_truth(gen *g, const pg_item *it, const pg_rdmamsg *m, const pg_rp
 		ti.version = rp->version;
 		ti.procedure = rp->procedure;
 		ti.opnames = rp->opnames;
+		if (!call && rp->opnames && rp->reply_nops < rp->opnames->len) {
+			/* The reply names the ops it answers: up to the first failure. */
+			reply_ops = g_ptr_array_new();
+			for (guint k = 0; k < rp->reply_nops; k++)
+				g_ptr_array_add(reply_ops, rp->opnames->pdata[k]);
+			ti.opnames = reply_ops;
+		}
 		ti.payload = call ? rp->call.msg : rp->reply.msg;
 		ti.backchannel = rp->backchannel;
 	}
 	ti.line = it->line;
 	ti.not_on_wire = not_on_wire;
 	id = pg_truth_add(g->truth, &ti);
+	if (reply_ops)
+		g_ptr_array_free(reply_ops, TRUE);
 	pg_truth_chunks(g->truth, id, m);
 	return id;
 }

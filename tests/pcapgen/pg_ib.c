@@ -136,7 +136,9 @@ static void replay(pg_ib *ib, int from, const pg_op *op, uint32_t first_psn)
 	copy.bad_crc = 0;
 	ib->psn[from] = first_psn;
 	pg_cap_gap(ib->base.ctx->cap, 500);
+	pg_cap_replay(ib->base.ctx->cap, true);
 	post_send_or_write(ib, from, &copy);
+	pg_cap_replay(ib->base.ctx->cap, false);
 	ib->psn[from] = saved;
 	ib->msn[!from] = msn;
 }

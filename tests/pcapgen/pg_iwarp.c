@@ -272,7 +272,9 @@ static void flush(pg_iw *w, int from)
 		emit_seg(w, from, g_array_index(segs, seg_t, i));
 		if (dup[i]) {
 			pg_cap_gap(w->base.ctx->cap, 300);
+			pg_cap_replay(w->base.ctx->cap, true);
 			emit_seg(w, from, g_array_index(segs, seg_t, i));
+			pg_cap_replay(w->base.ctx->cap, false);
 		}
 	}
 	w->side[from].nxt += w->stream->len;

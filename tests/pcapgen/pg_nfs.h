@@ -28,6 +28,7 @@ typedef struct {
 	GArray *slots; /* uint32_t */
 	uint32_t program, version, procedure;
 	GPtrArray *opnames; /* COMPOUND operation names, else NULL */
+	uint32_t reply_nops; /* COMPOUND: results in the reply (it stops at the first error) */
 	bool backchannel;
 } pg_rpc_pair;
 

@@ -275,6 +275,7 @@ void pg_nfs4_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pair *
 	}
 	pb_put_be32(y, status_at, last);
 	pb_put_be32(y, count_at, nres);
+	out->reply_nops = nres;
 }
 
 void pg_nfs4_cb_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pair *out)
@@ -343,4 +344,5 @@ void pg_nfs4_cb_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pai
 	}
 	pb_put_be32(y, status_at, last);
 	pb_put_be32(y, count_at, nres);
+	out->reply_nops = nres;
 }

@@ -266,8 +266,7 @@ def ib_messages(frames, pmtu_hint, conn):
         op, d, x = f.opcode, f.raw, f.ext
         key = (f.dqp, f.psn)
         if op in (0x00, 0x01, 0x02, 0x04, 0x16, 0x17):
-            if key in owner:  # a retransmission of a packet already seen
-                owner[key].frames.add(f.num)
+            if key in owner:  # a retransmission: the receiver keeps the first copy
                 continue
             if op in (0x00, 0x04, 0x17):
                 m = Msg()
@@ -325,7 +324,14 @@ def iwarp_messages(frames, truth_link):
         base = (st["isn"] + 1) if st["isn"] is not None else st["segs"][0][0]
         if st["isn"] is None:  # no SYN: the earliest sequence number seen
             base = min(st["segs"], key=lambda s: ((s[0] - base + (1 << 31)) % (1 << 32)))[0]
-        rel = [((s - base) % (1 << 32), p, n) for s, p, n in st["segs"]]
+        rel = []
+        seen = []  # byte ranges already carried: a retransmitted copy adds no frame
+        for s, p, n in st["segs"]:
+            r = (s - base) % (1 << 32)
+            if any(a <= r and r + len(p) <= b for a, b in seen):
+                continue
+            seen.append((r, r + len(p)))
+            rel.append((r, p, n))
         size = max(r + len(p) for r, p, n in rel)
         stream = bytearray(size)
         for r, p, n in rel:

@@ -555,6 +555,36 @@ static void test_hostile(void **state)
 	rr_wbuf_free(&m);
 }
 
+/*
+ * A Long Call whose Position-Zero segment claims 4 GiB and never arrives:
+ * the rebuild stops at the message limit instead of allocating 4 GiB.
+ */
+static void test_absurd_segment(void **state)
+{
+	struct rr_flow_key c2s = roce(1, 2, 0x12), s2c = roce(2, 1, 0x11);
+	struct rr_wbuf m;
+	struct rr_hdr h;
+	uint8_t *b;
+	size_t n;
+
+	rr_hdr_init(&h, 0x900, 128, RR_RDMA_NOMSG);
+	rr_hdr_add_read(&h, 0, 0x91, 0xffffffffu, 0);
+	b = send_buf(&h, NULL, 0, &n);
+	ib_send(c2s, 1, b, n, 4096);
+	free(b);
+	rr_wbuf_init(&m, 0);
+	rpc_reply_hdr(&m, 0x900);
+	rr_hdr_init(&h, 0x900, 32, RR_RDMA_MSG);
+	b = send_buf(&h, m.data, m.len, &n);
+	ib_send(s2c, 1, b, n, 4096);        /* the reply forces the call out */
+	free(b);
+	assert_int_equal(got.n, 2);
+	assert_false(got.m[0].complete);
+	assert_true(got.m[0].len <= (64u << 20));
+	assert_int_equal(got.diags[ENG_LIMIT], 1);
+	rr_wbuf_free(&m);
+}
+
 /* Plain verbs traffic (rping-like text) is not RPC-over-RDMA and is not reported. */
 static void test_not_rpcrdma(void **state)
 {
@@ -576,6 +606,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_duplicate_send, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iwarp, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_absurd_segment, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_rpcrdma, setup, teardown),
 	};
 

@@ -41,6 +41,7 @@ struct rr_engine_limits {
 	uint32_t max_segment_bytes;      /* largest segment buffered (default 64 MiB) */
 	uint64_t max_buffered_bytes;     /* all chunk and Send data held at once (default 1 GiB) */
 	uint32_t max_send_bytes;         /* largest multi-packet Send (default 16 MiB) */
+	uint64_t max_message_bytes;      /* largest rebuilt RPC message (default 64 MiB) */
 	uint32_t max_flows;              /* one-way flows tracked (default 65536) */
 };
 
