@@ -159,7 +159,7 @@ static void dump_text(FILE *out, const struct rr_message *m)
 				n += snprintf(what + n, sizeof(what) - (size_t)n, "%s%s", i ? "," : "",
 					      op_name(prog, m->ulp.ops[i], buf, sizeof(buf)));
 		} else {
-			const char *name = prog == RR_NFS_PROGRAM && vers == 3 ? rr_nfs3_proc_name(proc) : NULL;
+			const char *name = rr_ulp_proc_name(prog, vers, proc);
 
 			if (name)
 				snprintf(what + n, sizeof(what) - (size_t)n, "%s", name);
