@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""ulb-lint as a user meets it: stdin, pcapng, bad input.
+
+  - reading '-' (stdin) gives the same records as reading the file;
+  - a capture cut in the middle of a record: exit 2, an error naming the
+    file, and every message before the cut still printed;
+  - a missing file, a text file, an unknown option: exit 2 and one clear
+    line on stderr, nothing on stdout, no crash;
+  - the input file is never modified.
+"""
+import argparse
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+
+from lintjson import Failures, run
+
+
+def lint(args, stdin=None):
+    p = subprocess.run(args, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lint", required=True)
+    ap.add_argument("--pcapgen", required=True)
+    ap.add_argument("--scenario", required=True)
+    a = ap.parse_args()
+    fail = Failures("cli")
+    checks = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        cap = os.path.join(tmp, "c.pcapng")
+        run([a.pcapgen, "--link", "rocev2", "--format", "pcapng", a.scenario, "-o", cap,
+             "--truth", os.path.join(tmp, "t.json")])
+        with open(cap, "rb") as f:
+            data = f.read()
+        before = hashlib.sha256(data).hexdigest()
+
+        rc, out_file, _ = lint([a.lint, "--dump", "--format", "json", "--quiet", cap])
+        rc2, out_stdin, _ = lint([a.lint, "--dump", "--format", "json", "--quiet", "-"], stdin=data)
+        checks += 2
+        if rc != 0 or rc2 != 0 or not out_file.strip():
+            fail.add("file/stdin runs failed (%d, %d)" % (rc, rc2))
+        if out_file != out_stdin:
+            fail.add("stdin gives other records than the file")
+
+        # Cut in the middle of the last record.
+        cut = os.path.join(tmp, "cut.pcapng")
+        with open(cut, "wb") as f:
+            f.write(data[:len(data) - 37])
+        rc, out, err = lint([a.lint, "--dump", "--format", "json", "--quiet", cut])
+        checks += 3
+        if rc != 2:
+            fail.add("truncated capture: exit %d, want 2" % rc)
+        if "cut.pcapng" not in err:
+            fail.add("truncated capture: the error does not name the file: %r" % err)
+        if len(out.splitlines()) < len(out_file.splitlines()) - 2:
+            fail.add("truncated capture: messages before the cut were lost (%d of %d)" %
+                     (len(out.splitlines()), len(out_file.splitlines())))
+
+        text = os.path.join(tmp, "notes.txt")
+        with open(text, "w") as f:
+            f.write("this is not a capture\n" * 10)
+        for args, what in (([os.path.join(tmp, "missing.pcap")], "missing file"),
+                           ([text], "text file"),
+                           (["--format", "xml", cap], "unknown format"),
+                           (["--bogus", cap], "unknown option"),
+                           ([], "no file")):
+            rc, out, err = lint([a.lint, "--dump"] + args)
+            checks += 1
+            if rc != 2 or out.strip() or not err.strip() or "Traceback" in err:
+                fail.add("%s: exit %d, stdout %r, stderr %r" % (what, rc, out[:80], err[:200]))
+
+        checks += 1
+        with open(cap, "rb") as f:
+            if hashlib.sha256(f.read()).hexdigest() != before:
+                fail.add("the input capture was modified")
+    fail.finish(checks)
+
+
+if __name__ == "__main__":
+    main()
