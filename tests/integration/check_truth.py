@@ -9,13 +9,12 @@ sent: XID, direction, RDMA proc, RPC program/version/procedure, the frames
 that carried it, and the Payload length and SHA-256.
 """
 import argparse
-import glob
 import json
 import os
 import sys
 import tempfile
 
-from lintjson import Failures, lint_dump, run
+from lintjson import Failures, lint_dump, rebuild_scenarios, run
 
 FIELDS = ("dir", "rdma_proc", "rpc_program", "rpc_version", "rpc_procedure",
           "payload_len", "payload_sha256", "frames", "first_frame", "last_frame")
@@ -77,9 +76,7 @@ def main():
     a = ap.parse_args()
     fail = Failures("truth %s handshake=%s" % (a.link, a.handshake))
     checks = 0
-    # inject-*.scn carry deliberate violations: they test the lint, not the rebuild.
-    scns = sorted(s for s in glob.glob(os.path.join(a.scenarios, "*.scn"))
-                  if not os.path.basename(s).startswith("inject"))
+    scns = rebuild_scenarios(a.scenarios)
     if not scns:
         print("no scenarios in " + a.scenarios)
         sys.exit(1)

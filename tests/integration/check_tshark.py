@@ -17,11 +17,10 @@ means depends on the shape:
     (check_truth.py) is what vouches for ulb-lint there.
 """
 import argparse
-import glob
 import os
 import tempfile
 
-from lintjson import Failures, lint_dump, run, tshark
+from lintjson import Failures, lint_dump, rebuild_scenarios, run, tshark
 
 
 def main():
@@ -33,8 +32,7 @@ def main():
     a = ap.parse_args()
     fail = Failures("tshark %s" % a.link)
     checks = compared = skipped = 0
-    scns = sorted(s for s in glob.glob(os.path.join(a.scenarios, "*.scn"))
-                  if not os.path.basename(s).startswith("inject"))
+    scns = rebuild_scenarios(a.scenarios)
     with tempfile.TemporaryDirectory() as tmp:
         for scn in scns:
             base = os.path.splitext(os.path.basename(scn))[0]

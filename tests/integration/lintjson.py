@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Shared helpers for the integration checks: run ulb-lint and tshark, read their output."""
+import glob
 import json
 import os
 import subprocess
@@ -12,6 +13,13 @@ def run(cmd, **kw):
         sys.stderr.write("command failed (%d): %s\n%s\n" % (p.returncode, " ".join(cmd), p.stderr.decode(errors="replace")[-4000:]))
         raise SystemExit(1)
     return p.stdout.decode()
+
+
+def rebuild_scenarios(folder):
+    """The scenarios that test rebuilding: inject-*.scn carry deliberate
+    violations and are the lint's business."""
+    return sorted(s for s in glob.glob(os.path.join(folder, "*.scn"))
+                  if not os.path.basename(s).startswith("inject"))
 
 
 def lint_dump(lint, capture):
