@@ -482,25 +482,25 @@ static void test_duplicate_send(void **state)
 static void test_iwarp(void **state)
 {
 	struct rr_flow_key c2s = iwarp(1, 40000, 2, 20049), s2c = iwarp(2, 20049, 1, 40000);
-	uint8_t wdata[1000];
+	uint8_t wdata[1001];
 	struct rr_wbuf full, inl;
 	struct rr_hdr h;
 	struct rr_event ev;
 	uint8_t *b;
 	size_t n;
 
-	/* NFSv3 WRITE of 1000 bytes through a read chunk at its Position. */
+	/* NFSv3 WRITE of 1001 bytes through a read chunk at its Position (pad restored). */
 	fill(wdata, sizeof(wdata), 5);
 	rr_wbuf_init(&full, 0);
 	rpc_call_hdr(&full, 0x700, 100003, 3, 7);
 	rr_xdr_put_opaque(&full, "FH", 2);
-	rr_put_be64(&full, 0); rr_put_be32(&full, 1000); rr_put_be32(&full, 2);
-	rr_put_be32(&full, 1000);
+	rr_put_be64(&full, 0); rr_put_be32(&full, 1001); rr_put_be32(&full, 2);
+	rr_put_be32(&full, 1001);
 	rr_wbuf_init(&inl, 0);
 	rr_put_bytes(&inl, full.data, full.len);
 	rr_xdr_put_fixed(&full, wdata, sizeof(wdata));
 	rr_hdr_init(&h, 0x700, 128, RR_RDMA_MSG);
-	rr_hdr_add_read(&h, (uint32_t)inl.len, 0x77, 1000, 0x5000);
+	rr_hdr_add_read(&h, (uint32_t)inl.len, 0x77, 1001, 0x5000);
 	b = send_buf(&h, inl.data, inl.len, &n);
 	ev = ev_base(c2s, RR_EV_SEND, RR_FRAG_MIDDLE, 0, b, 40);
 	ev.has_offset = true; ev.msn = 1; ev.offset = 0;
@@ -512,13 +512,13 @@ static void test_iwarp(void **state)
 	assert_int_equal(got.n, 0);
 
 	ev = ev_base(s2c, RR_EV_READ_REQ, RR_FRAG_ONLY, 0, NULL, 0);
-	ev.has_reth = true; ev.rkey = 0x77; ev.va = 0x5000; ev.dma_len = 1000;
+	ev.has_reth = true; ev.rkey = 0x77; ev.va = 0x5000; ev.dma_len = 1001;
 	ev.sink_stag = 0x99; ev.sink_to = 0x100000;
 	feed(&ev);
 	ev = ev_base(c2s, RR_EV_READ_RESP, RR_FRAG_MIDDLE, 0, wdata, 600);
 	ev.has_offset = true; ev.rkey = 0x99; ev.offset = 0x100000;
 	feed(&ev);
-	ev = ev_base(c2s, RR_EV_READ_RESP, RR_FRAG_LAST, 0, wdata + 600, 400);
+	ev = ev_base(c2s, RR_EV_READ_RESP, RR_FRAG_LAST, 0, wdata + 600, 401);
 	ev.has_offset = true; ev.rkey = 0x99; ev.offset = 0x100000 + 600;
 	feed(&ev);
 	assert_int_equal(got.n, 1);
