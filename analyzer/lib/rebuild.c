@@ -558,7 +558,8 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 		rr_cursor_init(&cur, in, in_len);
 		if (rr_rpc_decode_reply(&cur, &rep))
 			res = rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &rc, &m.ulp);
-		if (res != RR_ULP_OK)
+		/* A reply the capture cut short cannot be walked; CAP-TRUNC said so. */
+		if (res != RR_ULP_OK && complete && inl.complete)
 			rr_diag_report(&eng->diag, ENG_ULP, frames[0],
 				       "reply XID 0x%08x: the results could not be walked (%s), so Write chunk data may be missing",
 				       hdr->xid, rr_ulp_result_name(res));
