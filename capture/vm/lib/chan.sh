@@ -1,0 +1,44 @@
+# Host side of the command channel: each guest has a 9p share $RUN/<guest>;
+# commands are files in its cmd/ folder, run by guest/agent.sh.
+# shellcheck shell=bash
+
+_CMD_SEQ=0
+
+# gstart GUEST NAME 'shell text' : queue a command, do not wait. Sets GCMD.
+gstart() {
+    local name=$2 text=$3 dir="$RUN/$1/cmd"
+    _CMD_SEQ=$((_CMD_SEQ + 1))
+    GCMD="$dir/$(printf %03d $_CMD_SEQ)-$name"
+    printf 'set -u\n%s\n' "$text" >"$GCMD.tmp"
+    mv "$GCMD.tmp" "$GCMD.sh"
+}
+
+# gwait CMDPATH TIMEOUT : wait for a queued command; returns its exit code (124 on timeout).
+gwait() {
+    local c=$1 t=$2 i=0
+    while [ ! -e "$c.rc" ]; do
+        sleep 1; i=$((i + 1))
+        if [ "$i" -ge "$t" ]; then log "timeout after ${t}s: $(basename "$c")"; return 124; fi
+        qemu_alive || die "a guest died (see serial logs)"
+    done
+    return "$(cat "$c.rc")"
+}
+
+# gexec GUEST NAME TIMEOUT 'shell text' : run and wait; output stays in the .log file.
+gexec() {
+    gstart "$1" "$2" "$4"
+    gwait "$GCMD" "$3"
+}
+
+# gout : print the output of the last command
+gout() { cat "$GCMD.log" 2>/dev/null; }
+
+# gmust GUEST NAME TIMEOUT 'text' : like gexec, but a failure stops the lab.
+gmust() {
+    local rc=0
+    gexec "$@" || rc=$?
+    if [ "$rc" != 0 ]; then
+        tail -n 40 "$GCMD.log" >&2 2>/dev/null
+        die "$1: '$2' exited $rc"
+    fi
+}
