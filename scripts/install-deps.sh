@@ -12,7 +12,7 @@ pkgs=(build-essential cmake pkg-config libglib2.0-dev libpcap-dev libcmocka-dev
       tshark libwireshark-dev wireshark-dev
       rdma-core libibverbs-dev librdmacm-dev ibverbs-providers util-linux)
 if [ "$lab" = 1 ]; then
-  pkgs+=(qemu-system-x86 qemu-utils debootstrap e2fsprogs cpio zstd)
+  pkgs+=(qemu-system-x86 qemu-utils debootstrap e2fsprogs iproute2 cpio zstd)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

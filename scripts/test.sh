@@ -5,27 +5,33 @@
 #      Wireshark cross-check, real captures, fuzz corpus),
 #   3. builds again with AddressSanitizer + UndefinedBehaviorSanitizer and
 #      runs the suite again,
-#   4. with clang present, runs each libFuzzer harness for a short while.
+#   4. with clang present, runs each libFuzzer harness for a short while,
+#   5. as root, runs the live tier: the QEMU lab (rxe, NFSv4.1, reduced
+#      workload; ~2 min with its image cached, ~6 min building it) and the
+#      real-capture checks on its fresh captures.
 # Options: --no-deps (skip step 1), --no-sanitize (skip 3), --no-fuzz (skip 4),
-#          --live (also the QEMU lab tier: ctest -L live; needs root, ~15 min).
+#          --no-live (skip 5), --live-full (step 5 with every transport and
+#          NFS version, ~15 min more).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-deps=1 sanitize=1 fuzz=1 live=0
+deps=1 sanitize=1 fuzz=1 live=quick
 for a in "$@"; do
   case "$a" in
     --no-deps) deps=0 ;;
     --no-sanitize) sanitize=0 ;;
     --no-fuzz) fuzz=0 ;;
-    --live) live=1 ;;
+    --no-live) live=no ;;
+    --live-full) live=full ;;
     *) echo "test.sh: unknown option $a" >&2; exit 2 ;;
   esac
 done
 jobs=$(nproc 2>/dev/null || echo 2)
-[ "$deps" = 1 ] && scripts/install-deps.sh
+if [ "$deps" = 1 ]; then
+  if [ "$live" != no ]; then scripts/install-deps.sh --lab; else scripts/install-deps.sh; fi
+fi
 
 step() { printf '\n== %s ==\n' "$*"; }
 exclude="-LE live"
-[ "$live" = 1 ] && exclude=""
 
 step "build (RelWithDebInfo)"
 cmake -S . -B build -DRR_WERROR=ON >/dev/null
@@ -47,5 +53,15 @@ if [ "$fuzz" = 1 ] && command -v clang >/dev/null; then
   CC=clang cmake -S . -B build-fuzz -DRR_FUZZ=ON -DRR_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
   cmake --build build-fuzz -j"$jobs" --target fuzz-hdr fuzz-capture
   (cd build-fuzz && ctest --output-on-failure -R '^fuzz_run_')
+fi
+if [ "$live" != no ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    step "live tier skipped: the QEMU lab needs root"
+  else
+    step "live tier: QEMU lab ($live) and checks of its fresh captures"
+    sel="-R ^live_lab_quick$"
+    [ "$live" = full ] && sel="-L live"
+    (cd build && ctest --output-on-failure $sel)
+  fi
 fi
 step "all test stages passed"
