@@ -16,50 +16,14 @@
  * an FPDU points back to that FPDU's header.  A direction carries markers
  * when the peer's MPA frame had M set.
  *
- * Without the handshake (capture started later: the normal case) a stream
- * is recognised by its bytes: a chain of FPDUs with sane DDP/RDMAP headers,
- * first without markers, then with markers at each of the 128 possible
- * 4-byte phases.  The CRC is "on" when the trailers are valid CRC32c.
+ * Without the handshake, mpa_detect.c finds the framing first.
  *
  * Everything is read from the stream through cursors (stream_cursor);
  * logical FPDU bytes are gathered around markers and holes by lcopy().
  */
 #include <string.h>
 
-#include "iwarp.h"
-
-#define MPA_KEY_LEN  16
-#define MPA_HDR_LEN  20
-#define MPA_PD_MAX   512
-#define MARKER_INT   512
-#define MARKER_LEN   4
-#define FPDU_MIN_SPAN 520           /* a chain this long crosses a marker slot */
-#define DETECT_LIMIT (256u << 10)   /* give up on a stream after this much */
-#define DETECT_SCAN  (70u << 10)    /* candidate starts looked at per attempt */
-#define HOLD_FOR_PEER (1u << 20)    /* bytes one direction waits for the other's framing */
-#define REP_WAIT_LIMIT (64u << 10)  /* initiator data without a Reply in sight */
-#define RESYNC_TAIL  64
-#define HDR_PEEK     48             /* ULPDU length + DDP/RDMAP headers */
-
-#define MPA_FLAG_M 0x80
-#define MPA_FLAG_C 0x40
-#define MPA_FLAG_R 0x20
-#define MPA_FLAG_ENH 0x10           /* RFC 6581 enhanced connection setup */
-
-static const char REQ_KEY[] = "MPA ID Req Frame";
-static const char REP_KEY[] = "MPA ID Rep Frame";
-
-enum fres { FR_OK, FR_MORE, FR_BAD, FR_HOLE, FR_SKIP };
-
-struct fpdu {
-	uint64_t start, hdr, end, crc_at;
-	uint16_t ulen;
-	bool whole, crc_ok, markers_ok;
-	int markers_seen;
-	uint32_t crc_got, crc_want;
-	struct ddp_hdr ddp;
-	const char *why;
-};
+#include "mpa_int.h"
 
 static uint64_t next_marker(const struct mpa_cfg *cfg, uint64_t off)
 {
@@ -168,7 +132,7 @@ static void check_markers(const struct tcp_stream *s, const struct mpa_cfg *cfg,
  * One FPDU at stream offset p.  On FR_OK the ULPDU's captured bytes are in
  * scratch (reset here), f describes the rest.
  */
-static enum fres fpdu_parse(struct rr_frame_ctx *fx, const struct tcp_stream *s,
+enum fres fpdu_parse(struct rr_frame_ctx *fx, const struct tcp_stream *s,
 			    const struct mpa_cfg *cfg, uint64_t p, bool strict, struct fpdu *f,
 			    GByteArray *scratch)
 {
@@ -236,7 +200,7 @@ static enum fres fpdu_parse(struct rr_frame_ctx *fx, const struct tcp_stream *s,
 	return FR_OK;
 }
 
-static void set_ignore(struct tcp_stream *s)
+void set_ignore(struct tcp_stream *s)
 {
 	s->mpa.mode = MPA_IGNORE;
 	stream_drop(s);
@@ -372,271 +336,6 @@ not_mpa:
 		s->mpa.mode = MPA_DETECT;
 	else
 		set_ignore(s);
-	return true;
-}
-
-/* ---- heuristics ----------------------------------------------------------- */
-
-struct chain {
-	int n;              /* FPDUs that parsed */
-	int crc_ok;         /* of them, with a valid CRC32c */
-	int markers;        /* markers checked and found right */
-	uint64_t end;       /* after the last good FPDU */
-	enum fres stop;     /* why the chain stopped */
-};
-
-static void run_chain(struct rr_frame_ctx *fx, const struct tcp_stream *s,
-		      const struct mpa_cfg *cfg, uint64_t p, struct chain *ch)
-{
-	struct fpdu f;
-	GByteArray *scratch = fx->d->scratch;
-
-	memset(ch, 0, sizeof(*ch));
-	ch->end = p;
-	for (int i = 0; i < 64; i++) {
-		ch->stop = fpdu_parse(fx, s, cfg, ch->end, true, &f, scratch);
-		if (ch->stop != FR_OK)
-			return;
-		if (!f.whole) {
-			ch->stop = FR_HOLE;
-			return;
-		}
-		/* Either every trailer is a valid CRC, or none need be. */
-		if (f.crc_ok)
-			ch->crc_ok++;
-		else if (ch->crc_ok) {
-			ch->stop = FR_BAD;
-			return;
-		}
-		ch->markers += f.markers_seen;
-		ch->n++;
-		ch->end = f.end;
-		if (ch->end - p > 4 * FPDU_MIN_SPAN && ch->n >= 3)
-			return;
-	}
-}
-
-/*
- * strong: long enough that markers, had there been any, would have broken
- * it.  weak (only when nothing more will come): a short chain that
- * accounts for every byte to the end of the stream.
- */
-static bool chain_good(const struct chain *ch, uint64_t p, bool markers, bool weak,
-		       uint64_t data_end)
-{
-	uint64_t span = ch->end - p;
-
-	if (ch->n == 0 || ch->stop == FR_BAD)
-		return false;
-	if (ch->crc_ok && ch->crc_ok != ch->n)
-		return false;
-	if (markers && ch->markers == 0)
-		return false;
-	if (span >= FPDU_MIN_SPAN && (ch->n >= 2 || ch->crc_ok))
-		return true;
-	return weak && ch->end == data_end && (ch->n >= 2 || ch->crc_ok);
-}
-
-static bool prefilter(const struct tcp_stream *s, uint64_t p)
-{
-	struct rr_cursor c;
-	uint16_t len;
-	uint8_t ddp, rdmap;
-
-	if (stream_captured(s, p, 4) < 4 || !stream_cursor(s, p, 4, &c))
-		return false;
-	rr_get_be16(&c, &len);
-	rr_get_u8(&c, &ddp);
-	rr_get_u8(&c, &rdmap);
-	return len >= 14 && (ddp & 0x3F) == 0x01 && (rdmap & 0xF0) == 0x40 &&
-	       (rdmap & 0x0F) <= 7;
-}
-
-static void undecided_add(struct mpa_dir *m, uint64_t p)
-{
-	if (m->n_undecided == (int)G_N_ELEMENTS(m->undecided)) {
-		/* Full: the oldest one has waited longest, forget it. */
-		memmove(m->undecided, m->undecided + 1,
-			sizeof(m->undecided) - sizeof(m->undecided[0]));
-		m->n_undecided--;
-	}
-	m->undecided[m->n_undecided++] = p;
-}
-
-/* Could a marker sit at base (reserved bits zero)? Cheap filter. */
-static bool marker_plausible(const struct tcp_stream *s, uint64_t m)
-{
-	struct rr_cursor c;
-	uint16_t rsvd;
-
-	if (stream_captured(s, m, MARKER_LEN) < MARKER_LEN || !stream_cursor(s, m, 2, &c))
-		return true;    /* not here yet: let the chain decide */
-	rr_get_be16(&c, &rsvd);
-	return rsvd == 0;
-}
-
-/*
- * Look for a chain of FPDUs.  The marker-less pass is incremental: each
- * candidate start is judged once, except those whose chain ran into the
- * end of the data, which are kept (a few) and judged again.  The marker
- * pass (128 phases per candidate) runs each time the data has doubled.
- * At the end of the stream, short chains are accepted too, marker-less
- * ones last.
- */
-static bool marker_pass(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t from,
-			uint64_t limit, bool weak, struct mpa_cfg *cfg, struct chain *ch,
-			uint64_t *at)
-{
-	cfg->markers = true;
-	for (uint64_t p = from; p + 8 <= limit; p++) {
-		if (!prefilter(s, p) && !prefilter(s, p + MARKER_LEN))
-			continue;
-		for (uint64_t ph = 0; ph < MARKER_INT; ph += 4) {
-			cfg->marker_base = p + ph;
-			if (!marker_plausible(s, p + ph))
-				continue;
-			run_chain(fx, s, cfg, p, ch);
-			if (chain_good(ch, p, true, weak, s->nxt_off)) {
-				*at = p;
-				return true;
-			}
-		}
-	}
-	cfg->markers = false;
-	return false;
-}
-
-/* The other direction of this TCP connection is already in step with MPA. */
-static bool peer_in_step(struct rr_frame_ctx *fx, const struct tcp_stream *s)
-{
-	const struct tcp_stream *peer = stream_peer(fx, s);
-
-	return peer && peer->mpa.iwarp && peer->mpa.mode == MPA_FPDU;
-}
-
-/*
- * Once one direction is known to be iWARP, the other is too: a single
- * whole FPDU starting at a TCP segment boundary and ending exactly at the
- * end of the data is enough.  Waiting for a longer chain would hold this
- * direction's events back behind the other's (a call behind its reply).
- */
-static bool detect_beside_peer(struct rr_frame_ctx *fx, struct tcp_stream *s, struct mpa_cfg *cfg,
-			       struct chain *ch, uint64_t *at)
-{
-	const struct tcp_stream *peer = stream_peer(fx, s);
-	uint64_t p = s->mpa.pos, end = s->nxt_off;
-
-	/* With markers the phase must be searched for: leave that to the full detection. */
-	if (!peer_in_step(fx, s) || peer->mpa.cfg.markers)
-		return false;
-	/* Candidates: segment starts, where an FPDU most often begins. */
-	while (p < end) {
-		if (prefilter(s, p)) {
-			run_chain(fx, s, cfg, p, ch);
-			if (ch->n >= 1 && ch->stop != FR_BAD && ch->end == end &&
-			    (peer->mpa.cfg.crc != 1 || ch->crc_ok == ch->n)) {
-				*at = p;
-				return true;
-			}
-		}
-		if (!stream_next_seg(s, p + 1, &p))
-			break;
-	}
-	return false;
-}
-
-/* Step with the FPDU framing found at p. */
-static void lock_on(struct tcp_stream *s, const struct mpa_cfg *cfg, const struct chain *ch, uint64_t p)
-{
-	struct mpa_dir *m = &s->mpa;
-
-	/* Bytes before p belong to an FPDU that began before the capture. */
-	m->cfg = *cfg;
-	m->cfg.crc = ch->crc_ok ? 1 : 0;
-	m->pos = p;
-	m->align = (int)(p & 3);
-	m->iwarp = true;
-	m->mode = MPA_FPDU;
-	m->n_undecided = 0;
-	stream_consumed(s, p);
-}
-
-static bool detect(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
-{
-	struct mpa_dir *m = &s->mpa;
-	uint64_t from = m->pos, end = s->nxt_off, limit, p;
-	struct mpa_cfg cfg = { .crc = -1 };
-	struct chain ch;
-	int keep = 0;
-
-	if (end <= m->tried_end && !final)
-		return false;
-	m->tried_end = end;
-	limit = end - from > DETECT_SCAN ? from + DETECT_SCAN : end;
-
-	if (detect_beside_peer(fx, s, &cfg, &ch, &p))
-		goto found;
-
-	for (int i = 0; i < m->n_undecided; i++) {
-		p = m->undecided[i];
-		run_chain(fx, s, &cfg, p, &ch);
-		if (chain_good(&ch, p, false, false, end))
-			goto found;
-		if (ch.stop != FR_BAD)
-			m->undecided[keep++] = p;
-	}
-	m->n_undecided = keep;
-	if (m->scan_to < from)
-		m->scan_to = from;
-	for (p = m->scan_to; p + 4 <= limit; p++) {
-		if (!prefilter(s, p))
-			continue;
-		run_chain(fx, s, &cfg, p, &ch);
-		if (chain_good(&ch, p, false, false, end))
-			goto found;
-		if (ch.stop != FR_BAD)
-			undecided_add(m, p);
-	}
-	m->scan_to = p;
-
-	/* Markers: once a marker slot must have gone by, then each time the
-	 * data has doubled, and at the end. */
-	if ((end - from >= 2 * MARKER_INT &&
-	     (m->marker_tried <= from || end - from >= 2 * (m->marker_tried - from))) || final) {
-		m->marker_tried = end;
-		if (marker_pass(fx, s, from, limit, false, &cfg, &ch, &p))
-			goto found;
-		if (final && marker_pass(fx, s, from, limit, true, &cfg, &ch, &p))
-			goto found;
-	}
-	if (final) {
-		for (p = from; p + 4 <= limit; p++) {
-			if (!prefilter(s, p))
-				continue;
-			run_chain(fx, s, &cfg, p, &ch);
-			if (chain_good(&ch, p, false, true, end))
-				goto found;
-		}
-	}
-	if (end - from > DETECT_LIMIT || final) {
-		set_ignore(s);
-		return true;
-	}
-	return false;
-
-found:
-	lock_on(s, &cfg, &ch, p);
-	/* Lock the other direction on too, now that it needs just one FPDU;
-	 * fpdu_step_merged() then lets the two out in frame order. */
-	{
-		struct tcp_stream *peer = stream_peer(fx, s);
-		struct mpa_cfg pcfg = { .crc = -1 };
-		uint64_t pp;
-
-		if (peer && peer->buf && peer->mpa.mode == MPA_DETECT &&
-		    detect_beside_peer(fx, peer, &pcfg, &ch, &pp))
-			lock_on(peer, &pcfg, &ch, pp);
-	}
 	return true;
 }
 
@@ -852,7 +551,7 @@ void mpa_process(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 			}
 			break;
 		case MPA_DETECT:
-			more = detect(fx, s, final);
+			more = mpa_detect(fx, s, final);
 			break;
 		case MPA_FPDU:
 			more = fpdu_step_merged(fx, s, final);

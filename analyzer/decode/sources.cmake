@@ -10,6 +10,7 @@ set(RR_DECODE_SOURCES
   decode/ib.c
   decode/tcp_stream.c
   decode/mpa.c
+  decode/mpa_detect.c
   decode/ddp_rdmap.c
   decode/crc.c
 )
