@@ -51,7 +51,7 @@ fi
 if [ "$fuzz" = 1 ] && command -v clang >/dev/null; then
   step "libFuzzer harnesses (clang, ASan + UBSan, 20 s each)"
   CC=clang cmake -S . -B build-fuzz -DRR_FUZZ=ON -DRR_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-  cmake --build build-fuzz -j"$jobs" --target fuzz-hdr fuzz-capture
+  cmake --build build-fuzz -j"$jobs" --target fuzz-hdr fuzz-ulp fuzz-capture
   (cd build-fuzz && ctest --output-on-failure -R '^fuzz_run_')
 fi
 if [ "$live" != no ]; then
