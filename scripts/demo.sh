@@ -10,10 +10,11 @@ cmake -S . -B build >/dev/null
 cmake --build build -j"$(nproc 2>/dev/null || echo 2)" --target ulb-lint >/dev/null
 capture=sample-pcaps/real/nfs41-rxe.pcap
 args=()
-for a in "$@"; do
-  case "$a" in
-    -*) args+=("$a") ;;
-    *) capture="$a" ;;
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --format) args+=("$1" "${2:?--format needs text or json}"); shift 2 ;;
+    -*) args+=("$1"); shift ;;
+    *) capture="$1"; shift ;;
   esac
 done
 exec build/bin/ulb-lint --dump "${args[@]}" "$capture"
