@@ -7,12 +7,15 @@
  * carries only the destination QP), so the two directions of a connection
  * are paired here:
  *  - iWARP: the reverse TCP 4-tuple is the other direction.
- *  - IB/RoCE: a new flow A->B(qp x) is paired at once with the only
- *    unpaired flow B->A when there is exactly one and no other unpaired
- *    A->B flow competes for it; otherwise the flows stay unpaired until
- *    traffic proves the pairing: a reply whose XID matches a call, an RDMA
- *    Read or Write whose R_Key a call advertised, a Read Response whose PSN
- *    answers a Read Request (see rr_flow_peer_where()).
+ *  - IB/RoCE: a new flow A->B(qp x) is paired at once, tentatively, with
+ *    the only unpaired flow B->A when there is exactly one and no other
+ *    unpaired A->B flow competes for it; otherwise the flows stay unpaired.
+ *    Traffic proves or disproves a pairing: a reply whose XID matches a
+ *    call, an RDMA Read or Write whose R_Key a call advertised, a Read
+ *    Response whose PSN answers a Read Request (rr_flow_peer_where()).
+ *    When another flow holds the evidence, a tentative pair is split and
+ *    the flows are paired as the evidence says (NFS nconnect: several
+ *    connections between the same two hosts).
  *  - With the handshake (IB CM REQ/REP, MPA Request/Reply) the pairing and
  *    the requester role come from it directly.
  */
@@ -115,6 +118,39 @@ static bool flow_unpaired(const struct rr_flow *f)
 	return rr_flow_peer(f) == NULL;
 }
 
+/* Take f out of its two-flow connection into a new connection of its own. */
+static void conn_split(struct rr_engine *eng, struct rr_flow *f)
+{
+	struct rr_conn *old = f->conn, *c;
+
+	if (flow_unpaired(f))
+		return;
+	old->flow[f->side] = NULL;
+	c = conn_new(eng, f->key.transport);
+	c->carried_rpcrdma = old->carried_rpcrdma;
+	if (old->requester >= 0)
+		c->requester = old->requester == f->side ? 0 : 1;
+	c->flow[0] = f;
+	f->side = 0;
+	f->conn = c;
+	old->tentative = false;
+	conn_rename(old);
+}
+
+/* Can g be given to f as its peer: free, or only tentatively paired? */
+static bool flow_available(const struct rr_flow *g)
+{
+	return flow_unpaired(g) || g->conn->tentative;
+}
+
+static void pair_proved(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *b)
+{
+	conn_split(eng, a);
+	conn_split(eng, b);
+	rr_conn_pair(eng, a, b);
+	a->conn->tentative = false;
+}
+
 /* Eager pairing: only when the choice is unambiguous (see the top comment). */
 static void pair_if_unambiguous(struct rr_engine *eng, struct rr_flow *f)
 {
@@ -151,6 +187,7 @@ static void pair_if_unambiguous(struct rr_engine *eng, struct rr_flow *f)
 			return;
 	}
 	rr_conn_pair(eng, only, f);
+	f->conn->tentative = true;
 }
 
 static struct rr_flow *flow_lookup(struct rr_engine *eng, const struct rr_flow_key *key,
@@ -206,21 +243,28 @@ struct rr_flow *rr_flow_peer_where(struct rr_engine *eng, struct rr_flow *f, rr_
 	GPtrArray *rev;
 	guint i;
 
-	if (peer)
+	if (peer && !f->conn->tentative)
 		return peer;
+	if (peer && pred(peer, arg)) {
+		f->conn->tentative = false;
+		return peer;
+	}
+	/* Unpaired, or tentatively paired with a flow that lacks the evidence. */
 	rev = flows_between(eng, &f->key, true);
 	for (i = 0; rev && i < rev->len; i++) {
 		struct rr_flow *g = g_ptr_array_index(rev, i);
 
+		if (g == peer)
+			continue;
 		if (f->key.transport == RR_TRANSPORT_IWARP &&
 		    (g->key.src.port != f->key.dst.port || g->key.dst.port != f->key.src.port))
 			continue;
-		if (flow_unpaired(g) && pred(g, arg)) {
-			rr_conn_pair(eng, g, f);
+		if (flow_available(g) && pred(g, arg)) {
+			pair_proved(eng, g, f);
 			return g;
 		}
 	}
-	return NULL;
+	return peer;
 }
 
 static void format_addr(GString *s, const struct rr_addr *a)
@@ -378,10 +422,15 @@ static void handle_ib_cm(struct rr_engine *eng, const struct rr_event *ev)
 		f2 = flow_lookup(eng, &k2, false);
 		if (!f1 || !f2)
 			break;
-		rr_conn_pair(eng, f1, f2);
+		/* The handshake wins over any pairing guessed before (QP numbers are reused). */
+		if (rr_flow_peer(f1) != f2)
+			pair_proved(eng, f1, f2);
 		c = f1->conn;
 		if (c != f2->conn)
 			break;
+		c->tentative = false;
+		/* A new connection starts new PSN sequences. */
+		f1->req_psn_valid = f2->req_psn_valid = false;
 		set_requester(c, f1->side);
 		if (p->has_pd) {
 			c->has_cm_pd = true;
@@ -472,8 +521,7 @@ static void flow_reset(struct rr_engine *eng, struct rr_flow *f)
 	g_hash_table_iter_init(&it, f->iw_sends);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
 		g_hash_table_iter_steal(&it);
-		rr_send_asm_clear(eng, v);
-		g_free(v);
+		rr_send_asm_free(eng, v);
 	}
 	memset(&f->write, 0, sizeof(f->write));
 	while (!g_queue_is_empty(&f->read_reqs))
@@ -495,8 +543,24 @@ void rr_conn_teardown(struct rr_engine *eng, struct rr_conn *c)
 
 void rr_flow_free(struct rr_flow *f)
 {
+	GHashTableIter it;
+	gpointer v;
+
 	g_hash_table_destroy(f->calls);
 	g_hash_table_destroy(f->segs);
+	/* The engine is going away: no budget to give back. */
+	g_hash_table_iter_init(&it, f->iw_sends);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct rr_send_asm *a = v;
+
+		if (a->buf)
+			g_byte_array_unref(a->buf);
+		if (a->frames)
+			g_array_unref(a->frames);
+		if (a->cover)
+			g_array_unref(a->cover);
+		g_free(a);
+	}
 	g_hash_table_destroy(f->iw_sends);
 	if (f->send.buf)
 		g_byte_array_unref(f->send.buf);

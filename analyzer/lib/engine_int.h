@@ -111,6 +111,7 @@ struct rr_conn {
 	uint8_t transport;
 	struct rr_flow *flow[2];
 	int requester;            /* side index, -1 until known */
+	bool tentative;           /* paired on first sight, not yet proved by traffic */
 	bool from_handshake;
 	bool carried_rpcrdma;
 	/* RFC 8797 private data, when the handshake was captured */
@@ -135,7 +136,8 @@ struct rr_seg {
 	uint32_t chunk;           /* write chunk index; read: index into hdr reads */
 	uint32_t index;           /* segment index inside its chunk */
 	struct rr_segment s;
-	uint8_t *buf;             /* s.length bytes, allocated at the first placement */
+	uint8_t *buf;             /* grows with the highest byte placed, up to s.length */
+	uint64_t buf_len;
 	GArray *cover;            /* struct rr_range, sorted, merged */
 	uint64_t covered;
 	GArray *frames;           /* uint64_t, unique */
@@ -195,6 +197,8 @@ void rr_conn_note_call(struct rr_engine *eng, struct rr_flow *f, uint32_t prog);
 /* xfer.c */
 void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev);
 void rr_send_asm_clear(struct rr_engine *eng, struct rr_send_asm *a);
+/* Clear and free a heap-allocated (iWARP) partial Send. */
+void rr_send_asm_free(struct rr_engine *eng, struct rr_send_asm *a);
 /* Report and drop Read Responses whose request never came. */
 void rr_xfer_drop_early(struct rr_engine *eng, struct rr_flow *f);
 

@@ -114,14 +114,23 @@ static struct rr_seg *call_seg(const struct rr_call *call, enum rr_seg_role role
 struct mbuf {
 	GByteArray *b;
 	uint64_t limit;
+	uint64_t made_up;     /* zeros standing for bytes that never arrived */
 	bool over;
 	bool complete;
 };
+
+/*
+ * Bytes that never arrived are zeros in the rebuilt message, so that what
+ * follows keeps its place; but a header or a result length word can claim
+ * far more than was ever sent, so only this much is made up per message.
+ */
+#define RR_MAX_MADE_UP ((uint64_t)1 << 20)
 
 static void mb_init(struct mbuf *m, const struct rr_engine *eng)
 {
 	m->b = g_byte_array_new();
 	m->limit = eng->lim.max_message_bytes;
+	m->made_up = 0;
 	m->over = false;
 	m->complete = true;
 }
@@ -164,6 +173,20 @@ static void mb_zeros(struct mbuf *m, uint64_t n)
 		memset(d, 0, n);
 }
 
+/* Account for n missing bytes; false (and the message is cut) past the cap. */
+static bool mb_may_make_up(struct mbuf *m, uint64_t n)
+{
+	if (n > RR_MAX_MADE_UP - m->made_up) {
+		m->over = true;
+		m->complete = false;
+		return false;
+	}
+	m->made_up += n;
+	if (n)
+		m->complete = false;
+	return true;
+}
+
 /* The first n bytes of a segment; missing ones are zero and make it incomplete. */
 static void mb_seg(struct mbuf *m, const struct rr_seg *seg, uint64_t n)
 {
@@ -174,6 +197,8 @@ static void mb_seg(struct mbuf *m, const struct rr_seg *seg, uint64_t n)
 		m->complete = false;
 		return;
 	}
+	if (seg->covered < n && !mb_may_make_up(m, n - seg->covered))
+		return;
 	d = mb_grow(m, n);
 	if (d && !rr_seg_read(seg, 0, d, n))
 		m->complete = false;
@@ -183,9 +208,10 @@ static void mb_done(struct mbuf *m, struct rr_engine *eng, uint32_t xid, uint64_
 {
 	if (m->over)
 		rr_diag_report(&eng->diag, ENG_LIMIT, frame,
-			       "XID 0x%08x: the rebuilt message would pass the %" G_GUINT64_FORMAT
-			       "-byte message limit; it is cut there",
-			       xid, m->limit);
+			       "XID 0x%08x: rebuilding would pass the %" G_GUINT64_FORMAT
+			       "-byte message limit or make up more than %" G_GUINT64_FORMAT
+			       " bytes that never arrived; the message is cut there",
+			       xid, m->limit, (uint64_t)RR_MAX_MADE_UP);
 }
 
 static void collect_frames(GArray *dst, const struct rr_call *call, bool reads)
@@ -418,14 +444,19 @@ static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr
 		GHashTableIter it;
 		gpointer v;
 
-		rr_diag_report(&eng->diag, ENG_LIMIT, frames[0],
-			       "more than %u outstanding calls on %s: an unanswered call is dropped",
-			       eng->lim.max_calls_per_flow, rr_conn_name(f->conn));
+		struct rr_call *oldest = NULL;
+
+		/* The oldest outstanding call is the one whose reply was most likely lost. */
 		g_hash_table_iter_init(&it, f->calls);
-		if (g_hash_table_iter_next(&it, NULL, &v)) {
-			rr_call_flush(eng, v);
-			drop_call(eng, v);
-		}
+		while (g_hash_table_iter_next(&it, NULL, &v))
+			if (!oldest || ((struct rr_call *)v)->first_frame < oldest->first_frame)
+				oldest = v;
+		rr_diag_report(&eng->diag, ENG_LIMIT, frames[0],
+			       "more than %u outstanding calls on %s: the oldest, XID 0x%08x (frame %" G_GUINT64_FORMAT "), is dropped",
+			       eng->lim.max_calls_per_flow, rr_conn_name(f->conn), oldest->xid,
+			       oldest->first_frame);
+		rr_call_flush(eng, oldest);
+		drop_call(eng, oldest);
 	}
 	if (!rr_budget_take(eng, sizeof(*hdr) + inline_len, frames[0], "a call"))
 		return;
@@ -500,10 +531,8 @@ static void append_write_chunk(struct mbuf *out, const struct rr_call *call, con
 			break;
 		mb_seg(out, seg, n);
 	}
-	if (out->b->len - start < want) {
+	if (out->b->len - start < want && mb_may_make_up(out, want - (out->b->len - start)))
 		mb_zeros(out, want - (out->b->len - start));
-		out->complete = false;
-	}
 }
 
 static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,

@@ -48,7 +48,7 @@ void rr_seg_remove(struct rr_engine *eng, struct rr_seg *seg)
 			g_hash_table_remove(segs, GUINT_TO_POINTER(seg->s.handle));
 	}
 	if (seg->buf) {
-		rr_budget_give(eng, seg->s.length);
+		rr_budget_give(eng, seg->buf_len);
 		g_free(seg->buf);
 	}
 	g_array_unref(seg->cover);
@@ -105,6 +105,7 @@ bool rr_seg_read(const struct rr_seg *seg, uint64_t off, uint8_t *dst, uint64_t 
 		memset(dst, 0, n);
 		return n == 0;
 	}
+	/* Coverage never reaches past buf_len: bytes beyond were never placed. */
 	for (i = 0; i < seg->cover->len && pos < end; i++) {
 		const struct rr_range *r = &g_array_index(seg->cover, struct rr_range, i);
 		uint64_t a = MAX(pos, r->start), b = MIN(end, r->end);
@@ -125,24 +126,29 @@ bool rr_seg_read(const struct rr_seg *seg, uint64_t off, uint8_t *dst, uint64_t 
 	return all;
 }
 
-static bool seg_buffer(struct rr_engine *eng, struct rr_seg *seg, uint64_t frame)
+/* Room for bytes up to end; grows geometrically, never past the segment. */
+static bool seg_buffer(struct rr_engine *eng, struct rr_seg *seg, uint64_t end, uint64_t frame)
 {
-	if (seg->buf)
+	uint64_t want;
+
+	if (end <= seg->buf_len)
 		return true;
 	if (seg->refused)
 		return false;
-	if (seg->s.length > eng->lim.max_segment_bytes) {
+	if (end > eng->lim.max_segment_bytes) {
 		rr_diag_report(&eng->diag, ENG_LIMIT, frame,
-			       "segment R_Key 0x%08x of XID 0x%08x is %u bytes, over the %u-byte limit: not rebuilt",
-			       seg->s.handle, seg->call->xid, seg->s.length, eng->lim.max_segment_bytes);
+			       "segment R_Key 0x%08x of XID 0x%08x receives bytes past the %u-byte segment limit: not rebuilt",
+			       seg->s.handle, seg->call->xid, eng->lim.max_segment_bytes);
 		seg->refused = true;
 		return false;
 	}
-	if (!rr_budget_take(eng, seg->s.length, frame, "a chunk segment")) {
+	want = MAX(end, MIN((uint64_t)seg->s.length, MAX(seg->buf_len * 2, (uint64_t)65536)));
+	if (!rr_budget_take(eng, want - seg->buf_len, frame, "a chunk segment")) {
 		seg->refused = true;
 		return false;
 	}
-	seg->buf = g_malloc(seg->s.length ? seg->s.length : 1);
+	seg->buf = g_realloc(seg->buf, want);
+	seg->buf_len = want;
 	return true;
 }
 
@@ -190,7 +196,7 @@ uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rke
 		rr_frames_add_event(seg->frames, ev);
 		/* Only the captured part of the packet carries bytes. */
 		cap_end = MIN(stop, va + caplen);
-		if (cap_end > pos && seg_buffer(eng, seg, frame)) {
+		if (cap_end > pos && seg_buffer(eng, seg, seg_off + (cap_end - pos), frame)) {
 			memcpy(seg->buf + seg_off, data + (pos - va), cap_end - pos);
 			cover_add(seg, seg_off, seg_off + (cap_end - pos));
 		}

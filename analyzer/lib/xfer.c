@@ -40,6 +40,18 @@ static void note_unmatched(struct rr_engine *eng, struct rr_flow *f, uint32_t rk
 		       what, rkey, rr_conn_name(f->conn));
 }
 
+void rr_send_asm_free(struct rr_engine *eng, struct rr_send_asm *a)
+{
+	rr_send_asm_clear(eng, a);
+	if (a->buf)
+		g_byte_array_unref(a->buf);
+	if (a->frames)
+		g_array_unref(a->frames);
+	if (a->cover)
+		g_array_unref(a->cover);
+	g_free(a);
+}
+
 void rr_send_asm_clear(struct rr_engine *eng, struct rr_send_asm *a)
 {
 	if (a->buf) {
@@ -104,10 +116,19 @@ static void asm_deliver(struct rr_engine *eng, struct rr_flow *f, struct rr_send
 	rr_send_asm_clear(eng, a);
 }
 
+/*
+ * How far back a retransmission can reach: a requester resends from the
+ * oldest unacknowledged packet, which is within its send window.  A packet
+ * further behind than this starts a new PSN sequence (a new connection on
+ * the same QP numbers, or a capture that missed a jump), not a duplicate.
+ */
+#define RR_PSN_RETRANSMIT_WINDOW 0x10000u
+
 /* IB: is this request-stream packet a retransmission of one already seen? */
 static bool ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
 {
-	if (f->req_psn_valid && !rr_psn_after(f->req_last_psn, ev->psn)) {
+	if (f->req_psn_valid && !rr_psn_after(f->req_last_psn, ev->psn) &&
+	    rr_psn_dist(ev->psn, f->req_last_psn) < RR_PSN_RETRANSMIT_WINDOW) {
 		eng->stats.dup_packets++;
 		rr_diag_report(&eng->diag, CAP_DUP, ev->frame,
 			       "PSN 0x%06x on %s was already seen (retransmission or duplicate)",
@@ -283,6 +304,33 @@ static void ib_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct 
 		note_unmatched(eng, f, r->rkey, ev->wirelen, ev, "RDMA Read Response");
 }
 
+/* At the cap: the partial Send furthest behind the new MSN lost its last piece. */
+static void drop_stalest_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
+{
+	struct rr_send_asm *worst = NULL;
+	uint32_t worst_age = 0;
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, f->iw_sends);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct rr_send_asm *a = v;
+		uint32_t age = ev->msn - a->msn;   /* MSNs wrap at 2^32 */
+
+		if (!worst || age > worst_age) {
+			worst = a;
+			worst_age = age;
+		}
+	}
+	if (!worst)
+		return;
+	rr_diag_report(&eng->diag, ENG_INCOMPLETE, ev->frame,
+		       "%d partial Sends on %s: MSN %u, still missing pieces, is dropped",
+		       RR_MAX_IW_SENDS, rr_conn_name(f->conn), worst->msn);
+	g_hash_table_remove(f->iw_sends, GUINT_TO_POINTER(worst->msn));
+	rr_send_asm_free(eng, worst);
+}
+
 static void iw_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
 {
 	struct rr_send_asm *a = g_hash_table_lookup(f->iw_sends, GUINT_TO_POINTER(ev->msn));
@@ -297,12 +345,8 @@ static void iw_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_ev
 		return;
 	}
 	if (!a) {
-		if (g_hash_table_size(f->iw_sends) >= RR_MAX_IW_SENDS) {
-			rr_diag_report(&eng->diag, ENG_LIMIT, ev->frame,
-				       "more than %d partial Sends on %s: MSN %u ignored",
-				       RR_MAX_IW_SENDS, rr_conn_name(f->conn), ev->msn);
-			return;
-		}
+		if (g_hash_table_size(f->iw_sends) >= RR_MAX_IW_SENDS)
+			drop_stalest_send(eng, f, ev);
 		a = g_new0(struct rr_send_asm, 1);
 		a->msn = ev->msn;
 		a->cover = g_array_new(FALSE, FALSE, sizeof(struct rr_range));
@@ -310,8 +354,7 @@ static void iw_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_ev
 	}
 	if (!asm_put(eng, a, ev->offset, ev)) {
 		g_hash_table_remove(f->iw_sends, GUINT_TO_POINTER(ev->msn));
-		rr_send_asm_clear(eng, a);
-		g_free(a);
+		rr_send_asm_free(eng, a);
 		return;
 	}
 	g_array_append_val(a->cover, ((struct rr_range){ ev->offset, ev->offset + ev->wirelen }));
@@ -327,12 +370,7 @@ static void iw_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_ev
 		return;
 	g_hash_table_remove(f->iw_sends, GUINT_TO_POINTER(ev->msn));
 	asm_deliver(eng, f, a);
-	g_array_unref(a->cover);
-	if (a->buf)
-		g_byte_array_unref(a->buf);
-	if (a->frames)
-		g_array_unref(a->frames);
-	g_free(a);
+	rr_send_asm_free(eng, a);
 }
 
 /* iWARP: the Read Request whose sink buffer holds (stag, to). */

@@ -54,7 +54,13 @@ struct rr_message {
 	uint32_t xid;
 	enum rr_msg_dir dir;
 	bool backchannel;             /* sent in the backward direction (RFC 8166 7) */
-	uint32_t conn_id;             /* 1-based; stable for the life of the engine */
+	/*
+	 * 1-based connection number.  Without the handshake, two flows first
+	 * seen as separate connections may later be proved one (a reply
+	 * matches a call); the older number is kept from then on, so messages
+	 * delivered before that carry the other one.
+	 */
+	uint32_t conn_id;
 	const char *conn_name;        /* "rocev2 10.0.0.1 qp 0x11 <-> 10.0.0.2 qp 0x12" */
 	uint8_t transport;            /* enum rr_transport */
 
