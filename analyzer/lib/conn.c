@@ -118,21 +118,28 @@ static bool flow_unpaired(const struct rr_flow *f)
 	return rr_flow_peer(f) == NULL;
 }
 
-/* Take f out of its two-flow connection into a new connection of its own. */
+/*
+ * Undo f's pairing.  The connection and its id stay with the flow it was
+ * made for (messages were reported under that id); the flow that joined it
+ * moves to a new connection of its own.
+ */
 static void conn_split(struct rr_engine *eng, struct rr_flow *f)
 {
 	struct rr_conn *old = f->conn, *c;
+	struct rr_flow *leaver;
 
 	if (flow_unpaired(f))
 		return;
-	old->flow[f->side] = NULL;
-	c = conn_new(eng, f->key.transport);
+	leaver = old->home == f ? rr_flow_peer(f) : f;
+	old->flow[leaver->side] = NULL;
+	c = conn_new(eng, leaver->key.transport);
+	c->home = leaver;
 	c->carried_rpcrdma = old->carried_rpcrdma;
 	if (old->requester >= 0)
-		c->requester = old->requester == f->side ? 0 : 1;
-	c->flow[0] = f;
-	f->side = 0;
-	f->conn = c;
+		c->requester = old->requester == leaver->side ? 0 : 1;
+	c->flow[0] = leaver;
+	leaver->side = 0;
+	leaver->conn = c;
 	old->tentative = false;
 	conn_rename(old);
 }
@@ -216,6 +223,7 @@ static struct rr_flow *flow_lookup(struct rr_engine *eng, const struct rr_flow_k
 	g_queue_init(&f->early_resps);
 	f->conn = conn_new(eng, k.transport);
 	f->conn->flow[0] = f;
+	f->conn->home = f;
 	f->side = 0;
 	g_hash_table_insert(eng->flows, &f->key, f);
 

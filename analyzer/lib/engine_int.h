@@ -110,6 +110,7 @@ struct rr_conn {
 	uint32_t id;
 	uint8_t transport;
 	struct rr_flow *flow[2];
+	struct rr_flow *home;     /* the flow the connection (and its id) was made for */
 	int requester;            /* side index, -1 until known */
 	bool tentative;           /* paired on first sight, not yet proved by traffic */
 	bool from_handshake;
