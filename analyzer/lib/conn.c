@@ -390,6 +390,24 @@ static void set_requester(struct rr_conn *c, int side)
 	conn_rename(c);
 }
 
+#define RR_MAX_CM_PENDING 4096
+
+/* Bounded: past the cap, handshakes that never completed are forgotten first. */
+static void cm_pending_room(struct rr_engine *eng)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	if (g_hash_table_size(eng->cm_pending) < RR_MAX_CM_PENDING)
+		return;
+	g_hash_table_iter_init(&it, eng->cm_pending);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		if (!((struct rr_cm_pending *)v)->conn_id)
+			g_hash_table_iter_remove(&it);
+	if (g_hash_table_size(eng->cm_pending) >= RR_MAX_CM_PENDING)
+		g_hash_table_remove_all(eng->cm_pending);
+}
+
 static void handle_ib_cm(struct rr_engine *eng, const struct rr_event *ev)
 {
 	const struct rr_cm_info *cm = &ev->cm;
@@ -397,8 +415,7 @@ static void handle_ib_cm(struct rr_engine *eng, const struct rr_event *ev)
 
 	switch (cm->kind) {
 	case RR_CM_REQ:
-		if (g_hash_table_size(eng->cm_pending) >= 4096)
-			g_hash_table_remove_all(eng->cm_pending);
+		cm_pending_room(eng);
 		p = g_new0(struct rr_cm_pending, 1);
 		p->transport = ev->flow.transport;
 		p->active = ev->flow.src;
@@ -452,6 +469,7 @@ static void handle_ib_cm(struct rr_engine *eng, const struct rr_event *ev)
 		}
 		p->conn_id = c->id;
 		/* DREQ may name either end's comm id. */
+		cm_pending_room(eng);
 		g_hash_table_replace(eng->cm_pending, GUINT_TO_POINTER(cm->local_comm_id),
 				     g_memdup2(p, sizeof(*p)));
 		break;

@@ -226,6 +226,13 @@ static void ib_write(struct rr_engine *eng, struct rr_flow *f, const struct rr_e
 		return;
 	}
 	off = (uint64_t)rr_psn_dist(w->first_psn, ev->psn) * w->pmtu;
+	/* Past the RETH's length: a later Write whose first packet was lost. */
+	if (off + ev->wirelen > w->dma_len) {
+		w->active = false;
+		note_unmatched(eng, f, w->rkey, ev->wirelen, ev,
+			       "RDMA Write continuation past its first packet's DMA length");
+		return;
+	}
 	place_or_note(eng, f, w->rkey, w->va + off, ev, "RDMA Write");
 	if (ev->frag == RR_FRAG_LAST)
 		w->active = false;

@@ -183,6 +183,44 @@ static void test_claimed_length_not_made_up(void **state)
 	rr_wbuf_free(&rep);
 }
 
+/*
+ * A Write whose middle and last packets were lost, then packets of a later
+ * Write whose first packet was lost: they lie past the first Write's RETH
+ * length and must not be placed as if they continued it.
+ */
+static void test_write_continuation_bound(void **state)
+{
+	struct rr_flow_key c2s = roce(1, 2, 0x12), s2c = roce(2, 1, 0x11);
+	static uint8_t a[1024], bb[1024];
+	struct rr_wbuf call;
+	struct rr_event ev;
+	struct rr_hdr h;
+	uint8_t *b;
+	size_t n;
+
+	rr_wbuf_init(&call, 0);
+	rpc_call_hdr(&call, 0x300, 100003, 3, 6);
+	rr_xdr_put_opaque(&call, "FH", 2);
+	rr_put_be64(&call, 0);
+	rr_put_be32(&call, 8192);
+	rr_hdr_init(&h, 0x300, 128, RR_RDMA_MSG);
+	rr_hdr_add_write_chunk(&h);
+	rr_hdr_add_wseg(&h, 0xabc, 8192, 0x7000);
+	b = send_buf(&h, call.data, call.len, &n);
+	ib_send(c2s, 10, b, n, 4096);
+	free(b);
+	ev = ev_base(s2c, RR_EV_WRITE, RR_FRAG_FIRST, 100, a, sizeof(a));
+	ev.has_reth = true;
+	ev.rkey = 0xabc;
+	ev.va = 0x7000;
+	ev.dma_len = 3072;
+	feed(&ev);                                   /* PSNs 101 and 102 are lost */
+	ev = ev_base(s2c, RR_EV_WRITE, RR_FRAG_MIDDLE, 104, bb, sizeof(bb));
+	feed(&ev);                                   /* a later Write, its FIRST (103) lost */
+	assert_int_equal(got.diags[ENG_UNMATCHED_RDMA], 1);
+	rr_wbuf_free(&call);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +230,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_evict_oldest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iwarp_stale_sends, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_claimed_length_not_made_up, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_continuation_bound, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
