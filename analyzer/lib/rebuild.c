@@ -540,7 +540,6 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 			  bool truncated, struct rr_call *call)
 {
 	struct mbuf inl, full;
-	bool rebuilt = false;
 	const uint8_t *in = NULL;
 	size_t in_len = 0;
 	bool complete = !truncated;
@@ -579,6 +578,7 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 
 	if (chunks_used && call && call->has_ulp) {
 		struct reply_ctx rc = { eng, hdr, frames[0], g_array_new(FALSE, FALSE, sizeof(struct insertion)) };
+		struct rr_ulp_info where;   /* this walk only finds the insertion points */
 		struct rr_rpc_reply rep;
 		struct rr_cursor cur;
 		enum rr_ulp_result res = RR_ULP_MALFORMED;
@@ -586,13 +586,12 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 
 		rr_cursor_init(&cur, in, in_len);
 		if (rr_rpc_decode_reply(&cur, &rep))
-			res = rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &rc, &m.ulp);
+			res = rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &rc, &where);
 		/* A reply the capture cut short cannot be walked; CAP-TRUNC said so. */
 		if (res != RR_ULP_OK && complete && inl.complete)
 			rr_diag_report(&eng->diag, ENG_ULP, frames[0],
 				       "reply XID 0x%08x: the results could not be walked (%s), so Write chunk data may be missing",
 				       hdr->xid, rr_ulp_result_name(res));
-		rebuilt = true;
 		for (i = 0; i < rc.ins->len; i++) {
 			const struct insertion *in_i = &g_array_index(rc.ins, struct insertion, i);
 
@@ -637,11 +636,7 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 	mb_done(&full, eng, hdr->xid, frames[0]);
 	m.complete = complete;
 	if (m.payload_len) {
-		struct rr_ulp_info saved = m.ulp;
-
 		describe(&m, m.call_ulp);
-		if (rebuilt)
-			m.ulp = saved.n_ops || !m.has_ulp ? saved : m.ulp;
 		if (hdr->proc == RR_RDMA_NOMSG && m.has_rpc && m.reply.xid != hdr->xid)
 			rr_diag_report(&eng->diag, RR_002_XID, frames[0],
 				       "rdma_xid 0x%08x differs from the XID 0x%08x at the start of the Reply chunk",
