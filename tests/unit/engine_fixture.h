@@ -287,6 +287,29 @@ static inline void short_reply(struct rr_flow_key k, uint32_t psn, uint32_t xid)
 	rr_wbuf_free(&m);
 }
 
+/* An NFSv3 READ of up to 8192 bytes offering one Write chunk (R_Key 0xabc at VA 0x7000). */
+static inline void read_call_with_write_chunk(struct rr_flow_key k, uint32_t psn, uint32_t xid,
+					      uint32_t pmtu)
+{
+	struct rr_wbuf call;
+	struct rr_hdr h;
+	uint8_t *b;
+	size_t n;
+
+	rr_wbuf_init(&call, 0);
+	rpc_call_hdr(&call, xid, 100003, 3, 6);
+	rr_xdr_put_opaque(&call, "FH-0123456789ABCDEF", 19);
+	rr_put_be64(&call, 0);
+	rr_put_be32(&call, 8192);
+	rr_hdr_init(&h, xid, 128, RR_RDMA_MSG);
+	rr_hdr_add_write_chunk(&h);
+	rr_hdr_add_wseg(&h, 0xabc, 8192, 0x7000);
+	b = send_buf(&h, call.data, call.len, &n);
+	ib_send(k, psn, b, n, pmtu);
+	free(b);
+	rr_wbuf_free(&call);
+}
+
 /* An IB CM message (to QP1) between the hosts of flow k. */
 static inline void cm(struct rr_flow_key k, uint8_t kind, uint32_t local_id, uint32_t remote_id,
 		      uint32_t qpn, uint32_t start_psn)

@@ -51,24 +51,14 @@ static void test_read_write_chunk(void **state)
 {
 	struct rr_flow_key c2s = roce(1, 2, 0x12), s2c = roce(2, 1, 0x11);
 	uint8_t data[3001];
-	struct rr_wbuf call, full, inl;
+	struct rr_wbuf full, inl;
 	struct rr_hdr h;
 	uint32_t psn;
 	uint8_t *b;
 	size_t n;
 
 	fill(data, sizeof(data), 7);
-	rr_wbuf_init(&call, 0);
-	rpc_call_hdr(&call, 0x200, 100003, 3, 6);
-	rr_xdr_put_opaque(&call, "FH-0123456789ABCDEF", 19);
-	rr_put_be64(&call, 0);
-	rr_put_be32(&call, 8192);
-	rr_hdr_init(&h, 0x200, 128, RR_RDMA_MSG);
-	rr_hdr_add_write_chunk(&h);
-	rr_hdr_add_wseg(&h, 0xabc, 8192, 0x7000);
-	b = send_buf(&h, call.data, call.len, &n);
-	ib_send(c2s, 10, b, n, 1024);
-	free(b);
+	read_call_with_write_chunk(c2s, 10, 0x200, 1024);
 
 	/* The whole reply, as TCP would carry it. */
 	rr_wbuf_init(&full, 0);
@@ -95,7 +85,6 @@ static void test_read_write_chunk(void **state)
 	expect(1, 0x200, RR_DIR_REPLY, full.data, full.len);
 	/* Frames: 3 Write packets plus the reply Send. */
 	assert_int_equal(got.m[1].n_frames, 4);
-	rr_wbuf_free(&call);
 	rr_wbuf_free(&full);
 	rr_wbuf_free(&inl);
 }

@@ -144,22 +144,12 @@ static void test_iwarp_stale_sends(void **state)
 static void test_claimed_length_not_made_up(void **state)
 {
 	struct rr_flow_key c2s = roce(1, 2, 0x12), s2c = roce(2, 1, 0x11);
-	struct rr_wbuf call, rep;
+	struct rr_wbuf rep;
 	struct rr_hdr h;
 	uint8_t one = 0x55, *b;
 	size_t n;
 
-	rr_wbuf_init(&call, 0);
-	rpc_call_hdr(&call, 0x1000, 100003, 3, 6);
-	rr_xdr_put_opaque(&call, "FH", 2);
-	rr_put_be64(&call, 0);
-	rr_put_be32(&call, 8192);
-	rr_hdr_init(&h, 0x1000, 128, RR_RDMA_MSG);
-	rr_hdr_add_write_chunk(&h);
-	rr_hdr_add_wseg(&h, 0xabc, 8192, 0x7000);
-	b = send_buf(&h, call.data, call.len, &n);
-	ib_send(c2s, 10, b, n, 4096);
-	free(b);
+	read_call_with_write_chunk(c2s, 10, 0x1000, 4096);
 	ib_write(s2c, 100, 0xabc, 0x7000, &one, 1, 4096);
 	rr_wbuf_init(&rep, 0);
 	rpc_reply_hdr(&rep, 0x1000);
@@ -179,7 +169,6 @@ static void test_claimed_length_not_made_up(void **state)
 	assert_true(got.m[1].len < (2u << 20));
 	assert_int_equal(got.diags[RR_091_WRITE_COUNT], 1);
 	assert_int_equal(got.diags[ENG_LIMIT], 1);
-	rr_wbuf_free(&call);
 	rr_wbuf_free(&rep);
 }
 
@@ -192,23 +181,9 @@ static void test_write_continuation_bound(void **state)
 {
 	struct rr_flow_key c2s = roce(1, 2, 0x12), s2c = roce(2, 1, 0x11);
 	static uint8_t a[1024], bb[1024];
-	struct rr_wbuf call;
 	struct rr_event ev;
-	struct rr_hdr h;
-	uint8_t *b;
-	size_t n;
 
-	rr_wbuf_init(&call, 0);
-	rpc_call_hdr(&call, 0x300, 100003, 3, 6);
-	rr_xdr_put_opaque(&call, "FH", 2);
-	rr_put_be64(&call, 0);
-	rr_put_be32(&call, 8192);
-	rr_hdr_init(&h, 0x300, 128, RR_RDMA_MSG);
-	rr_hdr_add_write_chunk(&h);
-	rr_hdr_add_wseg(&h, 0xabc, 8192, 0x7000);
-	b = send_buf(&h, call.data, call.len, &n);
-	ib_send(c2s, 10, b, n, 4096);
-	free(b);
+	read_call_with_write_chunk(c2s, 10, 0x300, 4096);
 	ev = ev_base(s2c, RR_EV_WRITE, RR_FRAG_FIRST, 100, a, sizeof(a));
 	ev.has_reth = true;
 	ev.rkey = 0xabc;
@@ -218,7 +193,6 @@ static void test_write_continuation_bound(void **state)
 	ev = ev_base(s2c, RR_EV_WRITE, RR_FRAG_MIDDLE, 104, bb, sizeof(bb));
 	feed(&ev);                                   /* a later Write, its FIRST (103) lost */
 	assert_int_equal(got.diags[ENG_UNMATCHED_RDMA], 1);
-	rr_wbuf_free(&call);
 }
 
 int main(void)
