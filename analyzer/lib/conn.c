@@ -12,7 +12,7 @@
  *    unpaired A->B flow competes for it; otherwise the flows stay unpaired.
  *    Traffic proves or disproves a pairing: a reply whose XID matches a
  *    call, an RDMA Read or Write whose R_Key a call advertised, a Read
- *    Response whose PSN answers a Read Request (rr_flow_peer_where()).
+ *    Response whose PSN answers a Read Request (rr_conn_pair_by_evidence()).
  *    When another flow holds the evidence, a tentative pair is split and
  *    the flows are paired as the evidence says (NFS nconnect: several
  *    connections between the same two hosts).
@@ -218,9 +218,6 @@ static struct rr_flow *flow_lookup(struct rr_engine *eng, const struct rr_flow_k
 	f->calls = g_hash_table_new(g_direct_hash, g_direct_equal);
 	f->segs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 					(GDestroyNotify)g_ptr_array_unref);
-	f->iw_sends = g_hash_table_new(g_direct_hash, g_direct_equal);
-	g_queue_init(&f->read_reqs);
-	g_queue_init(&f->early_resps);
 	f->conn = conn_new(eng, k.transport);
 	f->conn->flow[0] = f;
 	f->conn->home = f;
@@ -244,8 +241,8 @@ struct rr_flow *rr_flow_get(struct rr_engine *eng, const struct rr_flow_key *key
 	return flow_lookup(eng, key, true);
 }
 
-struct rr_flow *rr_flow_peer_where(struct rr_engine *eng, struct rr_flow *f, rr_flow_pred pred,
-				   void *arg)
+struct rr_flow *rr_conn_pair_by_evidence(struct rr_engine *eng, struct rr_flow *f, rr_flow_pred pred,
+					 void *arg)
 {
 	struct rr_flow *peer = rr_flow_peer(f);
 	GPtrArray *rev;
@@ -408,7 +405,7 @@ static void cm_pending_room(struct rr_engine *eng)
 		g_hash_table_remove_all(eng->cm_pending);
 }
 
-static void handle_ib_cm(struct rr_engine *eng, const struct rr_event *ev)
+static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event *ev)
 {
 	const struct rr_cm_info *cm = &ev->cm;
 	struct rr_cm_pending *p;
@@ -482,14 +479,15 @@ static void handle_ib_cm(struct rr_engine *eng, const struct rr_event *ev)
 		if (!p)
 			p = g_hash_table_lookup(eng->cm_pending, GUINT_TO_POINTER(cm->local_comm_id));
 		if (p && p->conn_id && p->conn_id <= eng->conns->len)
-			rr_conn_teardown(eng, g_ptr_array_index(eng->conns, p->conn_id - 1));
+			return g_ptr_array_index(eng->conns, p->conn_id - 1);
 		break;
 	default:
 		break;
 	}
+	return NULL;
 }
 
-static void handle_iwarp_cm(struct rr_engine *eng, const struct rr_event *ev)
+static struct rr_conn *handle_iwarp_cm(struct rr_engine *eng, const struct rr_event *ev)
 {
 	const struct rr_cm_info *cm = &ev->cm;
 	struct rr_flow *f = rr_flow_get(eng, &ev->flow);
@@ -497,7 +495,7 @@ static void handle_iwarp_cm(struct rr_engine *eng, const struct rr_event *ev)
 	uint32_t s, r;
 
 	if (!f)
-		return;
+		return NULL;
 	switch (cm->kind) {
 	case RR_CM_REQ:
 		set_requester(f->conn, f->side);
@@ -508,103 +506,32 @@ static void handle_iwarp_cm(struct rr_engine *eng, const struct rr_event *ev)
 	case RR_CM_DREQ:
 		f->closed = true;
 		peer = rr_flow_peer(f);
-		if (peer && peer->closed)
-			rr_conn_teardown(eng, f->conn);
-		return;
+		return peer && peer->closed ? f->conn : NULL;
 	case RR_CM_RESET:
-		rr_conn_teardown(eng, f->conn);
-		return;
+		return f->conn;
 	default:
-		return;
+		return NULL;
 	}
 	if (parse_rfc8797(cm->private_data, cm->private_len, &s, &r)) {
 		f->conn->has_cm_pd = true;
 		f->conn->inline_send[f->side] = s;
 		f->conn->inline_recv[f->side] = r;
 	}
+	return NULL;
 }
 
-void rr_conn_handle_cm(struct rr_engine *eng, const struct rr_event *ev)
+struct rr_conn *rr_conn_handle_cm(struct rr_engine *eng, const struct rr_event *ev)
 {
 	if (ev->flow.transport == RR_TRANSPORT_IWARP)
-		handle_iwarp_cm(eng, ev);
-	else
-		handle_ib_cm(eng, ev);
+		return handle_iwarp_cm(eng, ev);
+	return handle_ib_cm(eng, ev);
 }
 
-static void flow_reset(struct rr_engine *eng, struct rr_flow *f)
-{
-	GHashTableIter it;
-	gpointer v;
-
-	g_hash_table_iter_init(&it, f->calls);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		g_hash_table_iter_steal(&it);
-		rr_call_flush(eng, v);
-		rr_call_free(eng, v);
-	}
-	rr_send_asm_clear(eng, &f->send);
-	g_hash_table_iter_init(&it, f->iw_sends);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		g_hash_table_iter_steal(&it);
-		rr_send_asm_free(eng, v);
-	}
-	memset(&f->write, 0, sizeof(f->write));
-	while (!g_queue_is_empty(&f->read_reqs))
-		g_free(g_queue_pop_head(&f->read_reqs));
-	rr_xfer_drop_early(eng, f);
-	f->req_psn_valid = false;
-	f->closed = false;
-}
-
-void rr_conn_teardown(struct rr_engine *eng, struct rr_conn *c)
-{
-	int s;
-
-	/* Calls first on both sides (their replies may have placed data), then the rest. */
-	for (s = 0; s < 2; s++)
-		if (c->flow[s])
-			flow_reset(eng, c->flow[s]);
-}
-
+/* The flow's transfer state was freed by rr_xfer_flow_free() (engine.c calls both). */
 void rr_flow_free(struct rr_flow *f)
 {
-	GHashTableIter it;
-	gpointer v;
-
 	g_hash_table_destroy(f->calls);
 	g_hash_table_destroy(f->segs);
-	/* The engine is going away: no budget to give back. */
-	g_hash_table_iter_init(&it, f->iw_sends);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		struct rr_send_asm *a = v;
-
-		if (a->buf)
-			g_byte_array_unref(a->buf);
-		if (a->frames)
-			g_array_unref(a->frames);
-		if (a->cover)
-			g_array_unref(a->cover);
-		g_free(a);
-	}
-	g_hash_table_destroy(f->iw_sends);
-	if (f->send.buf)
-		g_byte_array_unref(f->send.buf);
-	if (f->send.frames)
-		g_array_unref(f->send.frames);
-	if (f->send.cover)
-		g_array_unref(f->send.cover);
-	while (!g_queue_is_empty(&f->read_reqs))
-		g_free(g_queue_pop_head(&f->read_reqs));
-	if (f->unmatched_keys)
-		g_ptr_array_unref(f->unmatched_keys);
-	while (!g_queue_is_empty(&f->early_resps)) {
-		struct rr_early_resp *e = g_queue_pop_head(&f->early_resps);
-
-		g_free(e->data);
-		g_free(e->frames);
-		g_free(e);
-	}
 	g_free(f);
 }
 

@@ -14,6 +14,8 @@ void rr_engine_default_limits(struct rr_engine_limits *lim)
 	lim->max_flows = 65536;
 }
 
+static void free_flow(gpointer p);
+
 /* Keys are canonicalised (conn.c) so padding is zero and bytes compare. */
 static guint flow_key_hash(gconstpointer p)
 {
@@ -44,12 +46,12 @@ struct rr_engine *rr_engine_new(const struct rr_engine_limits *limits,
 	eng->ctx = ctx;
 	if (diag)
 		eng->diag = *diag;
-	eng->flows = g_hash_table_new_full(flow_key_hash, flow_key_equal, NULL,
-					   (GDestroyNotify)rr_flow_free);
+	eng->flows = g_hash_table_new_full(flow_key_hash, flow_key_equal, NULL, free_flow);
 	eng->by_addrs = g_hash_table_new_full(flow_key_hash, flow_key_equal, g_free,
 					      (GDestroyNotify)g_ptr_array_unref);
 	eng->conns = g_ptr_array_new_with_free_func((GDestroyNotify)rr_conn_free);
 	eng->cm_pending = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	eng->calls_ready = g_ptr_array_new();
 	return eng;
 }
 
@@ -109,6 +111,42 @@ void rr_deliver(struct rr_engine *eng, struct rr_message *msg)
 		eng->fn(eng->ctx, msg);
 }
 
+/* Calls first on both sides (their replies may have placed data), then transfers. */
+static void conn_teardown(struct rr_engine *eng, struct rr_conn *c)
+{
+	int s;
+
+	for (s = 0; s < 2; s++)
+		if (c->flow[s])
+			rr_rebuild_flow_reset(eng, c->flow[s]);
+	for (s = 0; s < 2; s++)
+		if (c->flow[s])
+			rr_xfer_flow_reset(eng, c->flow[s]);
+}
+
+/* What the transfer layer produced for this event goes to the rebuild. */
+static void pass_up(struct rr_engine *eng)
+{
+	struct rr_send_done d = eng->send_done;
+
+	if (d.frames == &eng->send_done.one_frame)
+		d.frames = &d.one_frame;
+	memset(&eng->send_done, 0, sizeof(eng->send_done));
+	if (d.flow)
+		rr_rebuild_send(eng, d.flow, d.data, d.len, d.frames, d.n_frames, d.truncated);
+	if (d.buf)
+		g_byte_array_unref(d.buf);
+	if (d.frames_buf)
+		g_array_unref(d.frames_buf);
+	while (eng->calls_ready->len) {
+		struct rr_call *call = g_ptr_array_steal_index_fast(eng->calls_ready,
+								     eng->calls_ready->len - 1);
+
+		call->ready_queued = false;
+		rr_call_try_complete(eng, call);
+	}
+}
+
 void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 {
 	struct rr_flow *f;
@@ -116,7 +154,10 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 	eng->stats.events++;
 	eng->cur_frame = ev->frame;
 	if (ev->kind == RR_EV_CM) {
-		rr_conn_handle_cm(eng, ev);
+		struct rr_conn *gone = rr_conn_handle_cm(eng, ev);
+
+		if (gone)
+			conn_teardown(eng, gone);
 		return;
 	}
 	if (ev->kind == RR_EV_ACK || ev->kind == RR_EV_TERMINATE)
@@ -125,6 +166,7 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 	if (!f)
 		return;
 	rr_xfer_event(eng, f, ev);
+	pass_up(eng);
 }
 
 void rr_engine_finish(struct rr_engine *eng)
@@ -135,8 +177,14 @@ void rr_engine_finish(struct rr_engine *eng)
 		struct rr_conn *c = g_ptr_array_index(eng->conns, i);
 
 		if (c)
-			rr_conn_teardown(eng, c);
+			conn_teardown(eng, c);
 	}
+}
+
+static void free_flow(gpointer p)
+{
+	rr_xfer_flow_free(p);
+	rr_flow_free(p);
 }
 
 const struct rr_engine_stats *rr_engine_stats(const struct rr_engine *eng)
@@ -173,5 +221,6 @@ void rr_engine_free(struct rr_engine *eng)
 	g_hash_table_destroy(eng->by_addrs);
 	g_hash_table_destroy(eng->cm_pending);
 	g_ptr_array_free(eng->conns, TRUE);
+	g_ptr_array_unref(eng->calls_ready);
 	g_free(eng);
 }

@@ -33,6 +33,20 @@ static inline bool rr_psn_after(uint32_t a, uint32_t b)
 
 struct rr_conn;
 struct rr_call;
+struct rr_flow;
+
+/* A whole Send that xfer.c put together; engine.c hands it to the rebuild. */
+struct rr_send_done {
+	struct rr_flow *flow;     /* NULL: nothing completed */
+	const uint8_t *data;      /* the event's bytes, or buf's */
+	size_t len;
+	GByteArray *buf;          /* owned when the Send was assembled */
+	const uint64_t *frames;
+	size_t n_frames;
+	GArray *frames_buf;       /* owned when assembled */
+	uint64_t one_frame;
+	bool truncated;
+};
 
 /* A Send being put together from FIRST/MIDDLE/LAST packets. */
 struct rr_send_asm {
@@ -155,6 +169,7 @@ struct rr_call {
 	GPtrArray *segs;          /* struct rr_seg* owned */
 	bool send_truncated;
 	bool delivered;
+	bool ready_queued;        /* in eng->calls_ready */
 	bool backchannel;
 	bool has_ulp;
 	struct rr_ulp_info ulp;
@@ -173,6 +188,13 @@ struct rr_engine {
 	GPtrArray *conns;         /* every connection, index id-1 */
 	GHashTable *cm_pending;   /* IB CM: comm id -> struct rr_cm_pending* */
 	uint64_t buffered;        /* bytes held in Sends, segments and call copies */
+	/*
+	 * What one event produced, handed up to engine.c (lower layers never
+	 * call the rebuild): calls whose read chunk data grew, and the Send
+	 * the event completed (at most one per event).
+	 */
+	GPtrArray *calls_ready;   /* struct rr_call*, not owned */
+	struct rr_send_done send_done;
 	uint64_t cur_frame;
 };
 
@@ -185,12 +207,18 @@ void rr_deliver(struct rr_engine *eng, struct rr_message *msg);
 struct rr_flow *rr_flow_get(struct rr_engine *eng, const struct rr_flow_key *key);
 struct rr_flow *rr_flow_peer(const struct rr_flow *f);
 typedef bool (*rr_flow_pred)(struct rr_flow *cand, void *arg);
-/* The peer flow, pairing f with the first candidate for which pred holds when f is unpaired. */
-struct rr_flow *rr_flow_peer_where(struct rr_engine *eng, struct rr_flow *f, rr_flow_pred pred, void *arg);
+/*
+ * The peer flow.  Not a plain lookup: when f is unpaired or only
+ * tentatively paired, the first candidate flow for which pred holds (the
+ * evidence: it sent the call this reply answers, it owns this R_Key, ...)
+ * becomes f's peer, splitting a tentative pair if need be.
+ */
+struct rr_flow *rr_conn_pair_by_evidence(struct rr_engine *eng, struct rr_flow *f, rr_flow_pred pred,
+					 void *arg);
 void rr_conn_pair(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *b);
 const char *rr_conn_name(struct rr_conn *c);
-void rr_conn_handle_cm(struct rr_engine *eng, const struct rr_event *ev);
-void rr_conn_teardown(struct rr_engine *eng, struct rr_conn *c);
+/* Returns the connection the event tears down (DREQ, FIN both ways, RST), or NULL. */
+struct rr_conn *rr_conn_handle_cm(struct rr_engine *eng, const struct rr_event *ev);
 void rr_flow_free(struct rr_flow *f);
 void rr_conn_free(struct rr_conn *c);
 void rr_conn_note_call(struct rr_engine *eng, struct rr_flow *f, uint32_t prog);
@@ -202,6 +230,8 @@ void rr_send_asm_clear(struct rr_engine *eng, struct rr_send_asm *a);
 void rr_send_asm_free(struct rr_engine *eng, struct rr_send_asm *a);
 /* Report and drop Read Responses whose request never came. */
 void rr_xfer_drop_early(struct rr_engine *eng, struct rr_flow *f);
+void rr_xfer_flow_reset(struct rr_engine *eng, struct rr_flow *f);
+void rr_xfer_flow_free(struct rr_flow *f);
 
 /* segstore.c */
 struct rr_seg *rr_seg_add(struct rr_engine *eng, struct rr_call *call, enum rr_seg_role role,
@@ -221,6 +251,7 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const uint8_t *da
 void rr_call_try_complete(struct rr_engine *eng, struct rr_call *call);
 void rr_call_flush(struct rr_engine *eng, struct rr_call *call);   /* deliver if pending */
 void rr_call_free(struct rr_engine *eng, struct rr_call *call);
+void rr_rebuild_flow_reset(struct rr_engine *eng, struct rr_flow *f);
 
 /* frames helpers (engine.c) */
 void rr_frames_add(GArray *frames, uint64_t frame);

@@ -393,6 +393,8 @@ void rr_call_free(struct rr_engine *eng, struct rr_call *call)
 {
 	guint i;
 
+	if (call->ready_queued)
+		g_ptr_array_remove_fast(eng->calls_ready, call);
 	for (i = 0; i < call->segs->len; i++)
 		rr_seg_remove(eng, g_ptr_array_index(call->segs, i));
 	g_ptr_array_unref(call->segs);
@@ -718,7 +720,7 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const uint8_t *da
 		return;
 	}
 
-	peer = rr_flow_peer_where(eng, f, has_call_xid, GUINT_TO_POINTER(hdr->xid));
+	peer = rr_conn_pair_by_evidence(eng, f, has_call_xid, GUINT_TO_POINTER(hdr->xid));
 	if (peer)
 		call = g_hash_table_lookup(peer->calls, GUINT_TO_POINTER(hdr->xid));
 	if (!call)
@@ -731,4 +733,18 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const uint8_t *da
 	if (call)
 		drop_call(eng, call);
 	g_free(hdr);
+}
+
+/* The connection went away: deliver what its calls have, then drop them. */
+void rr_rebuild_flow_reset(struct rr_engine *eng, struct rr_flow *f)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, f->calls);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		g_hash_table_iter_steal(&it);
+		rr_call_flush(eng, v);
+		rr_call_free(eng, v);
+	}
 }

@@ -200,8 +200,11 @@ uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rke
 			memcpy(seg->buf + seg_off, data + (pos - va), cap_end - pos);
 			cover_add(seg, seg_off, seg_off + (cap_end - pos));
 		}
-		if (seg->role == RR_SEG_READ)
-			rr_call_try_complete(eng, seg->call);
+		/* The engine, not the store, decides whether the call is now whole. */
+		if (seg->role == RR_SEG_READ && !seg->call->ready_queued) {
+			seg->call->ready_queued = true;
+			g_ptr_array_add(eng->calls_ready, seg->call);
+		}
 		pos = stop;
 	}
 	return landed;

@@ -109,11 +109,37 @@ static bool asm_put(struct rr_engine *eng, struct rr_send_asm *a, uint64_t off,
 	return true;
 }
 
+/* Hand the whole Send up: its buffers move to eng->send_done, the assembly starts afresh. */
 static void asm_deliver(struct rr_engine *eng, struct rr_flow *f, struct rr_send_asm *a)
 {
-	rr_rebuild_send(eng, f, a->buf->data, a->buf->len, (const uint64_t *)(void *)a->frames->data,
-			a->frames->len, a->truncated);
+	struct rr_send_done *d = &eng->send_done;
+
+	d->flow = f;
+	d->buf = a->buf;
+	d->data = a->buf->data;
+	d->len = a->buf->len;
+	d->frames_buf = a->frames;
+	d->frames = (const uint64_t *)(void *)a->frames->data;
+	d->n_frames = a->frames->len;
+	d->truncated = a->truncated;
+	rr_budget_give(eng, a->buf->len);
+	a->buf = NULL;
+	a->frames = NULL;
 	rr_send_asm_clear(eng, a);
+}
+
+/* A Send that came whole in one packet: no copy. */
+static void deliver_whole(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
+{
+	struct rr_send_done *d = &eng->send_done;
+
+	d->flow = f;
+	d->data = ev->data;
+	d->len = ev->wirelen;
+	d->one_frame = ev->frame;
+	d->frames = &d->one_frame;
+	d->n_frames = 1;
+	d->truncated = false;
 }
 
 /*
@@ -147,9 +173,7 @@ static void ib_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_ev
 	switch (ev->frag) {
 	case RR_FRAG_ONLY:
 		if (ev->caplen >= ev->wirelen && ev->n_more_frames == 0) {
-			uint64_t frame = ev->frame;
-
-			rr_rebuild_send(eng, f, ev->data, ev->wirelen, &frame, 1, false);
+			deliver_whole(eng, f, ev);
 			return;
 		}
 		rr_send_asm_clear(eng, a);
@@ -193,7 +217,7 @@ static void place_or_note(struct rr_engine *eng, struct rr_flow *f, uint32_t rke
 			  const struct rr_event *ev, const char *what)
 {
 	/* Writes go into the memory of the side at the other end of f. */
-	struct rr_flow *owner = rr_flow_peer_where(eng, f, (rr_flow_pred)rr_flow_has_rkey,
+	struct rr_flow *owner = rr_conn_pair_by_evidence(eng, f, (rr_flow_pred)rr_flow_has_rkey,
 						   GUINT_TO_POINTER(rkey));
 
 	if (!owner || !rr_seg_place(eng, owner, rkey, va, ev))
@@ -287,7 +311,7 @@ static bool has_read_req_psn(struct rr_flow *cand, void *arg)
 static void ib_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
 {
 	struct psn_arg pa = { ev->psn };
-	struct rr_flow *reader = rr_flow_peer_where(eng, f, has_read_req_psn, &pa);
+	struct rr_flow *reader = rr_conn_pair_by_evidence(eng, f, has_read_req_psn, &pa);
 	struct rr_read_req *r = reader ? ib_find_read_req(reader, ev->psn) : NULL;
 	uint32_t d, pmtu;
 
@@ -340,15 +364,17 @@ static void drop_stalest_send(struct rr_engine *eng, struct rr_flow *f, const st
 
 static void iw_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
 {
-	struct rr_send_asm *a = g_hash_table_lookup(f->iw_sends, GUINT_TO_POINTER(ev->msn));
+	struct rr_send_asm *a;
+
+	if (!f->iw_sends)
+		f->iw_sends = g_hash_table_new(g_direct_hash, g_direct_equal);
+	a = g_hash_table_lookup(f->iw_sends, GUINT_TO_POINTER(ev->msn));
 	uint64_t total = 0;
 	guint i;
 
 	if (ev->frag == RR_FRAG_ONLY && ev->offset == 0 && !a && ev->caplen >= ev->wirelen &&
 	    ev->n_more_frames == 0) {
-		uint64_t frame = ev->frame;
-
-		rr_rebuild_send(eng, f, ev->data, ev->wirelen, &frame, 1, false);
+		deliver_whole(eng, f, ev);
 		return;
 	}
 	if (!a) {
@@ -467,7 +493,7 @@ static void iw_replay_early(struct rr_engine *eng, struct rr_flow *reader, const
 static void iw_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
 {
 	struct sink_arg sa = { ev->rkey, ev->offset, NULL };
-	struct rr_flow *reader = rr_flow_peer_where(eng, f, has_sink, &sa);
+	struct rr_flow *reader = rr_conn_pair_by_evidence(eng, f, has_sink, &sa);
 
 	if (reader && !sa.found)
 		has_sink(reader, &sa);
@@ -521,5 +547,65 @@ void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_eve
 		break;
 	default:
 		break;
+	}
+}
+
+/* The connection went away: forget partial transfers (their bytes are lost). */
+void rr_xfer_flow_reset(struct rr_engine *eng, struct rr_flow *f)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	rr_send_asm_clear(eng, &f->send);
+	if (f->iw_sends) {
+		g_hash_table_iter_init(&it, f->iw_sends);
+		while (g_hash_table_iter_next(&it, NULL, &v)) {
+			g_hash_table_iter_steal(&it);
+			rr_send_asm_free(eng, v);
+		}
+	}
+	memset(&f->write, 0, sizeof(f->write));
+	while (!g_queue_is_empty(&f->read_reqs))
+		g_free(g_queue_pop_head(&f->read_reqs));
+	rr_xfer_drop_early(eng, f);
+	f->req_psn_valid = false;
+	f->closed = false;
+}
+
+static void asm_free_nobudget(struct rr_send_asm *a)
+{
+	if (a->buf)
+		g_byte_array_unref(a->buf);
+	if (a->frames)
+		g_array_unref(a->frames);
+	if (a->cover)
+		g_array_unref(a->cover);
+}
+
+/* The engine is going away: free without giving budget back. */
+void rr_xfer_flow_free(struct rr_flow *f)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	if (f->iw_sends) {
+		g_hash_table_iter_init(&it, f->iw_sends);
+		while (g_hash_table_iter_next(&it, NULL, &v)) {
+			asm_free_nobudget(v);
+			g_free(v);
+		}
+		g_hash_table_destroy(f->iw_sends);
+	}
+	asm_free_nobudget(&f->send);
+	while (!g_queue_is_empty(&f->read_reqs))
+		g_free(g_queue_pop_head(&f->read_reqs));
+	if (f->unmatched_keys)
+		g_ptr_array_unref(f->unmatched_keys);
+	while (!g_queue_is_empty(&f->early_resps)) {
+		struct rr_early_resp *e = g_queue_pop_head(&f->early_resps);
+
+		g_free(e->data);
+		g_free(e->frames);
+		g_free(e);
 	}
 }
