@@ -60,9 +60,14 @@ void dec_report(struct rr_frame_ctx *fx, enum rr_rule_id id, const char *fmt, ..
  * CAP_MALFORMED when the frame really is that short. */
 void dec_short(struct rr_frame_ctx *fx, const char *fmt, ...) RR_PRINTF(2, 3);
 
-/* crc.c */
+/* crc.c: the fastest path the CPU allows (see rr_crc_impl()). */
 uint32_t rr_crc32_update(uint32_t reg, const uint8_t *p, size_t n);
 uint32_t rr_crc32c_update(uint32_t reg, const uint8_t *p, size_t n);
+/* The portable table paths, for the tests that check the fast ones. */
+uint32_t rr_crc32_update_sw(uint32_t reg, const uint8_t *p, size_t n);
+uint32_t rr_crc32c_update_sw(uint32_t reg, const uint8_t *p, size_t n);
+/* "pclmul+sse4.2", "sse4.2", "pclmul" or "tables". */
+const char *rr_crc_impl(void);
 /* Feed the next n bytes of a cursor (consumed) into a CRC register. */
 bool rr_crc32_cursor(uint32_t *reg, struct rr_cursor *cur, size_t n);
 bool rr_crc32c_cursor(uint32_t *reg, struct rr_cursor *cur, size_t n);
