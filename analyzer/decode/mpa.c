@@ -55,10 +55,10 @@ static uint64_t lend(const struct mpa_cfg *cfg, uint64_t cur, uint64_t n)
 	return cur;
 }
 
-/* Gather up to n logical bytes from cur into out (appended), stopping at
- * a hole or at the end of the stream.  Returns how many were gathered. */
+/* Gather up to n logical bytes from cur into out (room for n), stopping
+ * at a hole or at the end of the stream.  Returns how many were gathered. */
 static size_t lcopy(const struct tcp_stream *s, const struct mpa_cfg *cfg, uint64_t cur,
-		    uint64_t n, GByteArray *out)
+		    uint64_t n, uint8_t *out)
 {
 	size_t got = 0;
 
@@ -81,13 +81,40 @@ static size_t lcopy(const struct tcp_stream *s, const struct mpa_cfg *cfg, uint6
 		have = stream_captured(s, cur, (size_t)run);
 		if (!have || !stream_cursor(s, cur, have, &c) || !rr_get_bytes(&c, have, &p))
 			break;
-		g_byte_array_append(out, p, (guint)have);
+		memcpy(out + got, p, have);
 		got += have;
 		if (have < run)
 			break;
 		cur += run;
 		n -= run;
 	}
+	return got;
+}
+
+/*
+ * The logical bytes [cur, cur + n) as far as captured: without markers a
+ * pointer into the stream itself, with markers gathered into scratch.
+ * Valid until the stream or scratch changes.
+ */
+static size_t lview(const struct tcp_stream *s, const struct mpa_cfg *cfg, uint64_t cur,
+		    uint64_t n, GByteArray *scratch, const uint8_t **out)
+{
+	size_t got;
+
+	if (!cfg->markers) {
+		struct rr_cursor c;
+
+		got = stream_captured(s, cur, (size_t)n);
+		if (!got || !stream_cursor(s, cur, got, &c) || !rr_get_bytes(&c, got, out)) {
+			*out = NULL;
+			return 0;
+		}
+		return got;
+	}
+	g_byte_array_set_size(scratch, (guint)n);
+	got = lcopy(s, cfg, cur, n, scratch->data);
+	g_byte_array_set_size(scratch, (guint)got);
+	*out = scratch->data;
 	return got;
 }
 
@@ -129,39 +156,37 @@ static void check_markers(const struct tcp_stream *s, const struct mpa_cfg *cfg,
 }
 
 /*
- * One FPDU at stream offset p.  On FR_OK the ULPDU's captured bytes are in
- * scratch (reset here), f describes the rest.
+ * One FPDU at stream offset p.  want says what to work out beyond the
+ * framing: FP_CRC the CRC verdict, FP_ULPDU the ULPDU's captured bytes
+ * (f->ulpdu, de-markered; a view into the stream or into scratch, valid
+ * until either changes).
  */
 enum fres fpdu_parse(struct rr_frame_ctx *fx, const struct tcp_stream *s,
 			    const struct mpa_cfg *cfg, uint64_t p, bool strict, struct fpdu *f,
-			    GByteArray *scratch)
+			    GByteArray *scratch, unsigned want)
 {
 	uint8_t hb[HDR_PEEK];
-	GByteArray *tmp = scratch;
 	struct rr_cursor c;
 	uint32_t total;
-	size_t got, want;
+	size_t got, need;
 	enum ddp_result r;
 
 	memset(f, 0, sizeof(*f));
 	f->start = p;
 	f->hdr = (cfg->markers && next_marker(cfg, p) == p) ? p + MARKER_LEN : p;
-	g_byte_array_set_size(tmp, 0);
-	got = lcopy(s, cfg, p, 2, tmp);
+	/* ULPDU_Length and the DDP/RDMAP headers, as far as they are there. */
+	got = lcopy(s, cfg, p, HDR_PEEK, hb);
 	if (got < 2)
 		return lend(cfg, p, 2) > s->nxt_off ? FR_MORE : FR_HOLE;
-	f->ulen = (uint16_t)(tmp->data[0] << 8 | tmp->data[1]);
+	f->ulen = (uint16_t)(hb[0] << 8 | hb[1]);
 	total = 2u + f->ulen + pad_of(f->ulen) + 4u;
 	f->end = lend(cfg, p, total);
 	f->crc_at = lend(cfg, p, total - 4);
 	if (cfg->markers && next_marker(cfg, f->crc_at) == f->crc_at)
 		f->crc_at += MARKER_LEN;
 
-	want = 2 + (f->ulen < HDR_PEEK - 2 ? f->ulen : HDR_PEEK - 2);
-	g_byte_array_set_size(tmp, 0);
-	got = lcopy(s, cfg, p, want, tmp);
-	memcpy(hb, tmp->data, got);
-	rr_cursor_init(&c, hb, got);
+	need = 2 + (f->ulen < HDR_PEEK - 2 ? f->ulen : HDR_PEEK - 2);
+	rr_cursor_init(&c, hb, got < need ? got : need);
 	rr_skip(&c, 2);
 	r = ddp_parse(&c, f->ulen, strict, &f->ddp, &f->why);
 	if (r == DDP_BAD)
@@ -172,7 +197,7 @@ enum fres fpdu_parse(struct rr_frame_ctx *fx, const struct tcp_stream *s,
 		return FR_SKIP;      /* length known, headers not captured */
 
 	f->whole = stream_captured(s, p, (size_t)(f->end - p)) == f->end - p;
-	if (f->whole) {
+	if (f->whole && (want & FP_CRC)) {
 		struct rr_cursor t;
 
 		stream_cursor(s, f->crc_at, 4, &t);
@@ -193,9 +218,8 @@ enum fres fpdu_parse(struct rr_frame_ctx *fx, const struct tcp_stream *s,
 		f->why = "MPA marker";
 		return FR_BAD;
 	}
-	/* The ULPDU, de-markered, as far as captured. */
-	g_byte_array_set_size(tmp, 0);
-	lcopy(s, cfg, p, 2u + f->ulen, tmp);
+	if (want & FP_ULPDU)
+		f->ulpdu_len = lview(s, cfg, p, 2u + f->ulen, scratch, &f->ulpdu);
 	(void)fx;
 	return FR_OK;
 }
@@ -357,7 +381,7 @@ static void fpdu_emit(struct rr_frame_ctx *fx, struct tcp_stream *s, struct fpdu
 			   "iWARP TCP %s frame %" PRIu64 ": MPA CRC 0x%08x != computed 0x%08x",
 			   name, fx->frame, f->crc_got, f->crc_want);
 	}
-	rr_cursor_init(&c, fx->d->scratch->data, fx->d->scratch->len);
+	rr_cursor_init(&c, f->ulpdu, f->ulpdu_len);
 	rr_skip(&c, 2 + f->ddp.hdr_len);
 	/* Every TCP segment the FPDU spans carried part of it. */
 	n = stream_frames(s, f->start, f->end, frames, G_N_ELEMENTS(frames));
@@ -377,7 +401,9 @@ static bool fpdu_step(struct rr_frame_ctx *fx, struct tcp_stream *s)
 {
 	struct fpdu f;
 	char name[200];
-	enum fres r = fpdu_parse(fx, s, &s->mpa.cfg, s->mpa.pos, false, &f, fx->d->scratch);
+	/* The CRC only matters when it is on, or not known yet. */
+	enum fres r = fpdu_parse(fx, s, &s->mpa.cfg, s->mpa.pos, false, &f, fx->d->scratch,
+				 FP_ULPDU | (s->mpa.cfg.crc != 0 ? FP_CRC : 0));
 
 	switch (r) {
 	case FR_MORE:
@@ -417,7 +443,8 @@ static bool next_fpdu_frame(struct rr_frame_ctx *fx, struct tcp_stream *s, uint6
 	uint32_t n;
 
 	if (s->mpa.mode != MPA_FPDU ||
-	    fpdu_parse(fx, s, &s->mpa.cfg, s->mpa.pos, false, &f, fx->d->scratch) != FR_OK || !f.whole)
+	    fpdu_parse(fx, s, &s->mpa.cfg, s->mpa.pos, false, &f, fx->d->scratch, 0) != FR_OK ||
+	    !f.whole)
 		return false;
 	n = stream_frames(s, f.start, f.end, frames, G_N_ELEMENTS(frames));
 	*frame = n ? frames[n - 1] : fx->frame;
@@ -479,7 +506,8 @@ static bool resync(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 			}
 			continue;
 		}
-		r = fpdu_parse(fx, s, &s->mpa.cfg, p, true, &f, fx->d->scratch);
+		r = fpdu_parse(fx, s, &s->mpa.cfg, p, true, &f, fx->d->scratch,
+			       s->mpa.cfg.crc == 1 ? FP_CRC : 0);
 		if (r == FR_MORE && !final) {
 			s->mpa.pos = p;     /* judge when the rest is here */
 			stream_consumed(s, p);
@@ -487,7 +515,7 @@ static bool resync(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 		}
 		if (r != FR_OK || (s->mpa.cfg.crc == 1 && f.whole && !f.crc_ok))
 			continue;
-		r2 = fpdu_parse(fx, s, &s->mpa.cfg, f.end, true, &g, fx->d->scratch);
+		r2 = fpdu_parse(fx, s, &s->mpa.cfg, f.end, true, &g, fx->d->scratch, 0);
 		if (r2 == FR_BAD)
 			continue;
 		if (r2 == FR_MORE && !final && f.end + 2 <= end) {

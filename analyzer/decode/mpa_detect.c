@@ -31,7 +31,7 @@ static void run_chain(struct rr_frame_ctx *fx, const struct tcp_stream *s,
 	memset(ch, 0, sizeof(*ch));
 	ch->end = p;
 	for (int i = 0; i < 64; i++) {
-		ch->stop = fpdu_parse(fx, s, cfg, ch->end, true, &f, scratch);
+		ch->stop = fpdu_parse(fx, s, cfg, ch->end, true, &f, scratch, FP_CRC);
 		if (ch->stop != FR_OK)
 			return;
 		if (!f.whole) {

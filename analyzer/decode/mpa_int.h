@@ -36,15 +36,20 @@ struct fpdu {
 	uint16_t ulen;
 	bool whole, crc_ok, markers_ok;
 	int markers_seen;
-	uint32_t crc_got, crc_want;
+	uint32_t crc_got, crc_want;     /* with FP_CRC */
 	struct ddp_hdr ddp;
 	const char *why;
+	const uint8_t *ulpdu;           /* with FP_ULPDU: ULPDU_Length + ULPDU, captured part */
+	size_t ulpdu_len;
 };
+
+#define FP_CRC   1u     /* check the CRC (crc_ok is false without it) */
+#define FP_ULPDU 2u     /* point ulpdu at the ULPDU's bytes */
 
 /* Parse the FPDU at stream offset p under cfg (strict: for heuristics). */
 enum fres fpdu_parse(struct rr_frame_ctx *fx, const struct tcp_stream *s,
 		     const struct mpa_cfg *cfg, uint64_t p, bool strict, struct fpdu *f,
-		     GByteArray *scratch);
+		     GByteArray *scratch, unsigned want);
 /* The stream is not iWARP: keep no bytes. */
 void set_ignore(struct tcp_stream *s);
 /* MPA_DETECT: look for FPDU framing; true when the mode changed or more can be done. */
