@@ -88,7 +88,7 @@ static uint32_t npkts(const pg_ib *ib, uint32_t len)
 /* Sends and RDMA Writes: FIRST/MIDDLE/LAST or ONLY. Returns the last PSN. */
 static uint32_t post_send_or_write(pg_ib *ib, int from, const pg_op *op)
 {
-	uint32_t n = npkts(ib, op->len), psn = 0;
+	uint32_t n = npkts(ib, op->len), psn = 0, f;
 	bool wr = op->kind == PG_OP_WRITE;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t off = i * ib->pmtu, chunk = MIN(ib->pmtu, op->len - off);
@@ -113,7 +113,9 @@ static uint32_t post_send_or_write(pg_ib *ib, int from, const pg_op *op)
 			pb_be32(ib->pkt, op->inv_rkey); /* IETH */
 		pb_bytes(ib->pkt, op->data + off, chunk);
 		pb_zero(ib->pkt, payload_pad(chunk));
-		emit(ib, from, op->owner, first ? op->bad_crc : 0);
+		f = emit(ib, from, op->owner, first ? op->bad_crc : 0);
+		if (first && op->frame_out && !*op->frame_out)
+			*op->frame_out = f;
 	}
 	ib->msn[!from] = (ib->msn[!from] + 1) & PSN_MASK;
 	return psn;
@@ -150,14 +152,16 @@ typedef struct {
 
 static void read_request(pg_ib *ib, int from, const pg_op *op, pending_read *pr)
 {
-	uint32_t n = npkts(ib, op->len);
+	uint32_t n = npkts(ib, op->len), f;
 	pr->op = op;
 	pr->psn = ib->psn[from];
 	ib->psn[from] = (ib->psn[from] + n) & PSN_MASK;
 	g_byte_array_set_size(ib->pkt, 0);
 	bth(ib->pkt, OP_READ_REQ, false, true, 0, ib->qpn[!from], true, pr->psn);
 	reth(ib->pkt, op->va, op->rkey, op->len);
-	emit(ib, from, -1, 0);
+	f = emit(ib, from, -1, 0);
+	if (op->frame_out && !*op->frame_out)
+		*op->frame_out = f;
 }
 
 /* The responder answers with the PSNs of the request's range (IBTA 9.7.5). */

@@ -8,8 +8,9 @@
 
 #include <string.h>
 
-void pg_iw_tcp_emit(pg_iw *w, int from, uint32_t seq, uint8_t flags, const uint8_t *data,
-		     size_t len, const uint8_t *opts, size_t optlen, const int *owners, size_t nown)
+uint32_t pg_iw_tcp_emit(pg_iw *w, int from, uint32_t seq, uint8_t flags, const uint8_t *data,
+			size_t len, const uint8_t *opts, size_t optlen, const int *owners,
+			size_t nown)
 {
 	pg_tcphdr h = { w->side[from].port, w->side[!from].port, seq, 0, flags, 0, opts, optlen };
 	pg_xctx *c = w->base.ctx;
@@ -17,7 +18,7 @@ void pg_iw_tcp_emit(pg_iw *w, int from, uint32_t seq, uint8_t flags, const uint8
 		h.ack = w->side[!from].nxt;
 	h.win = (flags & PG_TCP_SYN) ? 64240 : (uint16_t)(262144 >> WSCALE);
 	pg_net_tcp_frame(&c->net, from, &h, data, len, w->frame);
-	pg_cap_frame(c->cap, w->frame->data, w->frame->len, owners, nown);
+	return pg_cap_frame(c->cap, w->frame->data, w->frame->len, owners, nown);
 }
 
 void pg_iw_pure_ack(pg_iw *w, int from)
@@ -91,6 +92,7 @@ static void add_fpdu(pg_iw *w, int from, const uint8_t *ulpdu, uint32_t ulen, in
 	sp.start = start;
 	sp.end = w->stream->len;
 	sp.owner = owner;
+	sp.frame_out = w->cur_frame_out;
 	g_array_append_val(w->spans, sp);
 }
 
@@ -155,6 +157,7 @@ static void add_op(pg_iw *w, int from, const pg_op *op)
 {
 	uint32_t at = w->stream->len;
 	uint8_t opc;
+	w->cur_frame_out = op->frame_out;
 	switch (op->kind) {
 	case PG_OP_SEND:
 		opc = op->solicited ? (op->invalidate ? RDMAP_SEND_SE_INV : RDMAP_SEND_SE)
@@ -170,6 +173,7 @@ static void add_op(pg_iw *w, int from, const pg_op *op)
 		read_request(w, from, op);
 		break;
 	}
+	w->cur_frame_out = NULL;
 	if (op->dup)
 		g_array_append_val(w->dup_at, at);
 	if (op->reorder)
@@ -218,6 +222,7 @@ static void emit_seg(pg_iw *w, int from, seg_t s)
 {
 	int owners[16];
 	size_t n = 0;
+	uint32_t f;
 	for (guint i = 0; i < w->spans->len; i++) {
 		const span_t *sp = &g_array_index(w->spans, span_t, i);
 		bool seen = false;
@@ -228,8 +233,13 @@ static void emit_seg(pg_iw *w, int from, seg_t s)
 		if (!seen && n < G_N_ELEMENTS(owners))
 			owners[n++] = sp->owner;
 	}
-	pg_iw_tcp_emit(w, from, w->side[from].nxt + s.start, PG_TCP_ACK | PG_TCP_PSH,
-		 w->stream->data + s.start, s.end - s.start, NULL, 0, owners, n);
+	f = pg_iw_tcp_emit(w, from, w->side[from].nxt + s.start, PG_TCP_ACK | PG_TCP_PSH,
+			   w->stream->data + s.start, s.end - s.start, NULL, 0, owners, n);
+	for (guint i = 0; i < w->spans->len; i++) {
+		const span_t *sp = &g_array_index(w->spans, span_t, i);
+		if (sp->frame_out && !*sp->frame_out && sp->end > s.start && sp->start < s.end)
+			*sp->frame_out = f;
+	}
 }
 
 static void flush(pg_iw *w, int from)

@@ -24,6 +24,7 @@ typedef struct {
 typedef struct {
 	uint32_t start, end;
 	int owner;
+	uint32_t *frame_out; /* the op's pg_op.frame_out */
 } span_t;
 
 typedef struct {
@@ -36,11 +37,13 @@ typedef struct {
 	GArray *dup_at;       /* uint32_t stream offsets whose segment is retransmitted */
 	GArray *reorder_at;   /* uint32_t stream offsets whose segment is swapped */
 	GByteArray *frame, *ulpdu;
+	uint32_t *cur_frame_out; /* frame_out of the op whose FPDUs are being added */
 	char name[160], client[64], server[64];
 } pg_iw;
 
-void pg_iw_tcp_emit(pg_iw *w, int from, uint32_t seq, uint8_t flags, const uint8_t *data,
-		    size_t len, const uint8_t *opts, size_t optlen, const int *owners, size_t nown);
+uint32_t pg_iw_tcp_emit(pg_iw *w, int from, uint32_t seq, uint8_t flags, const uint8_t *data,
+			size_t len, const uint8_t *opts, size_t optlen, const int *owners,
+			size_t nown);
 void pg_iw_pure_ack(pg_iw *w, int from);
 void pg_iw_burst(pg_xport *x, int from, const pg_op *ops, size_t n);
 void pg_iw_terminate(pg_xport *x, int from);

@@ -15,8 +15,14 @@ typedef struct {
 	char *label;
 } tmsg;
 
+typedef struct {
+	char rule[16];
+	uint32_t frame;
+} texpect;
+
 struct pg_truth {
 	GPtrArray *msgs;
+	GArray *expect; /* texpect; NULL until enabled */
 };
 
 static void tmsg_free(gpointer p)
@@ -44,6 +50,8 @@ void pg_truth_free(pg_truth *t)
 	if (!t)
 		return;
 	g_ptr_array_free(t->msgs, TRUE);
+	if (t->expect)
+		g_array_free(t->expect, TRUE);
 	g_free(t);
 }
 
@@ -155,6 +163,33 @@ const char *pg_truth_label(const pg_truth *t, int id)
 	return get(t, id)->label;
 }
 
+void pg_truth_expect_enable(pg_truth *t)
+{
+	if (!t->expect)
+		t->expect = g_array_new(FALSE, TRUE, sizeof(texpect));
+}
+
+void pg_truth_expect(pg_truth *t, const char *rule, uint32_t frame)
+{
+	texpect e = { { 0 }, frame };
+	pg_truth_expect_enable(t);
+	g_strlcpy(e.rule, rule, sizeof(e.rule));
+	for (guint i = 0; i < t->expect->len; i++) {
+		const texpect *o = &g_array_index(t->expect, texpect, i);
+		if (o->frame == frame && !strcmp(o->rule, e.rule))
+			return;
+	}
+	g_array_append_val(t->expect, e);
+}
+
+static gint expect_cmp(gconstpointer a, gconstpointer b)
+{
+	const texpect *x = a, *y = b;
+	if (x->frame != y->frame)
+		return x->frame < y->frame ? -1 : 1;
+	return strcmp(x->rule, y->rule);
+}
+
 static void json_str(GString *s, const char *v)
 {
 	g_string_append_c(s, '"');
@@ -250,7 +285,18 @@ bool pg_truth_write(const pg_truth *t, const char *path, const pg_scenario *s,
 		msg_json(j, t->msgs->pdata[i], conn->name);
 		g_string_append(j, i + 1 < t->msgs->len ? ",\n" : "\n");
 	}
-	g_string_append(j, "  ]\n}\n");
+	g_string_append(j, "  ]");
+	if (t->expect) {
+		g_array_sort(t->expect, expect_cmp);
+		g_string_append(j, ",\n  \"expect\":[");
+		for (guint i = 0; i < t->expect->len; i++) {
+			const texpect *e = &g_array_index(t->expect, texpect, i);
+			g_string_append_printf(j, "%s{\"rule\":\"%s\",\"frame\":%u}", i ? "," : "",
+					       e->rule, e->frame);
+		}
+		g_string_append(j, "]");
+	}
+	g_string_append(j, "\n}\n");
 	ok = g_file_set_contents(path, j->str, (gssize)j->len, &gerr);
 	if (!ok) {
 		*err = g_strdup_printf("%s: %s", path, gerr->message);

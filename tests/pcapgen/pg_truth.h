@@ -32,6 +32,10 @@ void pg_truth_set_snap(pg_truth *t, int id, uint32_t snaplen);
 uint32_t pg_truth_snap(const pg_truth *t, int id);
 void pg_truth_frame(pg_truth *t, int id, uint32_t frame);
 const char *pg_truth_label(const pg_truth *t, int id);
+/* The findings a rule checker must report on this capture: (rule, frame)
+ * pairs. The "expect" list is written only once enabled. */
+void pg_truth_expect_enable(pg_truth *t);
+void pg_truth_expect(pg_truth *t, const char *rule, uint32_t frame);
 
 typedef struct {
 	const char *name;

@@ -24,6 +24,10 @@ typedef struct {
 	bool dup;             /* the network delivers it twice (retransmission) */
 	bool reorder;         /* iWARP: swap two of its TCP segments */
 	uint32_t bad_crc;     /* XOR into the ICRC / MPA CRC of its first packet */
+	/* if set and still 0: the framer stores the number of the first frame
+	 * that carried the operation (IB: its FIRST/ONLY packet or the Read
+	 * Request; iWARP: the first TCP segment holding a byte of its FPDUs) */
+	uint32_t *frame_out;
 } pg_op;
 
 /* Connection-level parameters both framers need. */
