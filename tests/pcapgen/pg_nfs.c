@@ -125,6 +125,19 @@ void pg_ddp_add(pg_rpcmsg *m, size_t off, uint32_t len, int slot)
 	g_array_append_val(m->ddp, d);
 }
 
+void pg_bulk_add(pg_rpcmsg *m, size_t off, uint32_t len)
+{
+	pg_ddp d = { off, len, -1 };
+	if (len)
+		g_array_append_val(m->bulk, d);
+}
+
+void pg_slot_add(pg_rpc_pair *out, uint32_t max, int state)
+{
+	g_array_append_val(out->slots, max);
+	g_array_append_val(out->slot_state, state);
+}
+
 /* ---- NFSv3 ---------------------------------------------------------- */
 
 static void nfstime3(GByteArray *b, pg_rng *r, uint32_t base)
@@ -195,7 +208,8 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 	case NFS3_NULL:
 		break;
 	case NFS3_GETATTR:
-		pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));
+		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh)),
+			    sizeof(st->file_fh));
 		pb_be32(y, op->status);
 		if (ok)
 			fattr3(y, st, r, PG_NF_REG, op->offset + 65536, fid);
@@ -204,8 +218,7 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 		pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));
 		pb_be64(c, op->offset);
 		pb_be32(c, op->count);
-		u = op->count;
-		g_array_append_val(out->slots, u);
+		pg_slot_add(out, op->count, ok ? PG_SLOT_DATA : PG_SLOT_FAILED);
 		pb_be32(y, op->status);
 		post_op_attr(y, st, r, ok, PG_NF_REG, op->offset + op->len + 4096, fid);
 		if (ok) {
@@ -234,8 +247,7 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 		break;
 	case NFS3_READLINK:
 		pb_xdr_opaque(c, st->link_fh, sizeof(st->link_fh));
-		u = PG_MAX_PATH;
-		g_array_append_val(out->slots, u);
+		pg_slot_add(out, PG_MAX_PATH, ok ? PG_SLOT_DATA : PG_SLOT_FAILED);
 		pb_be32(y, op->status);
 		post_op_attr(y, st, r, true, PG_NF_LNK, op->len, fid);
 		if (ok) {
@@ -275,7 +287,8 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 				pb_xdr_bool(y, true);
 				pb_be64(y, st->fileid_base + 1 + i);
 				pg_rand_name(r, name, pg_rng_range(r, 5, 24));
-				pb_xdr_string(y, name);
+				u = (uint32_t)strlen(name);
+				pg_bulk_add(&out->reply, pb_xdr_opaque(y, name, u), i ? 0 : u);
 				pb_be64(y, (uint64_t)(i + 1) * 0x200 + 0x7fff0000ull);
 			}
 			pb_xdr_bool(y, false);
@@ -287,6 +300,61 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 	}
 }
 
+/* ---- NFSACL version 3 (program 100227; Linux/Solaris nfs_acl.x) ---- */
+
+/* secattr: mask, aclcnt, aclent<>, dfaclcnt, dfaclent<>; aclent is
+ * { type, id, perm }. Returns where the access ACL's entries start. */
+static size_t secattr(GByteArray *b, uint32_t n)
+{
+	static const uint32_t types[] = { 0x01, 0x02, 0x04, 0x08, 0x10, 0x20 };
+	size_t at;
+	pb_be32(b, 0x0f); /* NFS_ACL | NFS_ACLCNT | NFS_DFACL | NFS_DFACLCNT */
+	pb_be32(b, n);
+	pb_be32(b, n);
+	at = b->len;
+	for (uint32_t i = 0; i < n; i++) {
+		pb_be32(b, types[i % G_N_ELEMENTS(types)]);
+		pb_be32(b, 1000 + i);
+		pb_be32(b, (i * 5) % 8);
+	}
+	pb_be32(b, 0); /* no default ACL */
+	pb_be32(b, 0);
+	return at;
+}
+
+static void acl3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pair *out)
+{
+	const pg_nfsop *op = &g_array_index(it->ops, pg_nfsop, 0);
+	GByteArray *c = out->call.msg, *y = out->reply.msg;
+	uint64_t fid = st->fileid_base + pg_rng_range(r, 1, 5000);
+	bool ok = op->status == 0;
+	size_t at;
+
+	switch (op->op) {
+	case ACL3_NULL:
+		break;
+	case ACL3_GETACL:
+		pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));
+		pb_be32(c, 0x0f);
+		pb_be32(y, op->status);
+		post_op_attr(y, st, r, true, PG_NF_REG, 4096, fid);
+		if (ok) {
+			at = secattr(y, op->len);
+			pg_bulk_add(&out->reply, at, op->len * 12);
+		}
+		break;
+	case ACL3_SETACL:
+		pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));
+		at = secattr(c, op->len);
+		pg_bulk_add(&out->call, at, op->len * 12);
+		pb_be32(y, op->status);
+		post_op_attr(y, st, r, true, PG_NF_REG, 4096, fid);
+		break;
+	default:
+		pg_bug("NFSACL procedure %u", op->op);
+	}
+}
+
 void pg_nfs_build(pg_nfs_state *st, const pg_item *it, uint32_t xid, pg_rng *rng,
 		  pg_rpc_pair *out)
 {
@@ -295,7 +363,10 @@ void pg_nfs_build(pg_nfs_state *st, const pg_item *it, uint32_t xid, pg_rng *rng
 	out->reply.msg = g_byte_array_new();
 	out->call.ddp = g_array_new(FALSE, FALSE, sizeof(pg_ddp));
 	out->reply.ddp = g_array_new(FALSE, FALSE, sizeof(pg_ddp));
+	out->call.bulk = g_array_new(FALSE, FALSE, sizeof(pg_ddp));
+	out->reply.bulk = g_array_new(FALSE, FALSE, sizeof(pg_ddp));
 	out->slots = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	out->slot_state = g_array_new(FALSE, FALSE, sizeof(int));
 	out->procedure = it->proc;
 	if (it->kind == PG_ITEM_CB) {
 		out->backchannel = true;
@@ -307,11 +378,18 @@ void pg_nfs_build(pg_nfs_state *st, const pg_item *it, uint32_t xid, pg_rng *rng
 			pg_nfs4_cb_build(st, it, rng, out);
 		return;
 	}
-	out->program = PG_PROG_NFS;
+	out->program = it->acl ? PG_PROG_NFSACL : PG_PROG_NFS;
 	out->version = it->nfsver == PG_V3 ? 3 : 4;
-	pg_rpc_call_hdr(out->call.msg, st, xid, PG_PROG_NFS, out->version, it->proc, true);
+	if (it->has_prog) {
+		/* another RPC program carrying the same argument bytes */
+		out->program = it->prog;
+		out->version = it->progvers;
+	}
+	pg_rpc_call_hdr(out->call.msg, st, xid, out->program, out->version, it->proc, true);
 	pg_rpc_reply_hdr(out->reply.msg, xid);
-	if (it->nfsver == PG_V3)
+	if (it->acl)
+		acl3_build(st, it, rng, out);
+	else if (it->nfsver == PG_V3)
 		nfs3_build(st, it, rng, out);
 	else if (it->proc == 1)
 		pg_nfs4_build(st, it, rng, out);
@@ -327,6 +405,12 @@ void pg_rpc_pair_clear(pg_rpc_pair *p)
 		g_array_free(p->call.ddp, TRUE);
 	if (p->reply.ddp)
 		g_array_free(p->reply.ddp, TRUE);
+	if (p->call.bulk)
+		g_array_free(p->call.bulk, TRUE);
+	if (p->reply.bulk)
+		g_array_free(p->reply.bulk, TRUE);
+	if (p->slot_state)
+		g_array_free(p->slot_state, TRUE);
 	if (p->slots)
 		g_array_free(p->slots, TRUE);
 	if (p->opnames)

@@ -8,6 +8,7 @@
 
 #define PG_PROG_NFS 100003u
 #define PG_PROG_NFS_CB 0x40000000u
+#define PG_PROG_NFSACL 100227u
 
 typedef struct {
 	size_t off;   /* offset of the first data byte in the message */
@@ -18,7 +19,14 @@ typedef struct {
 typedef struct {
 	GByteArray *msg; /* complete RPC message, pads as zeros */
 	GArray *ddp;     /* pg_ddp, in stream order */
+	/* pg_ddp: opaque or counted-array items that are NOT DDP-eligible
+	 * (file handles, bitmaps, names, ACL entries), in stream order: what the
+	 * eligibility injectors reduce */
+	GArray *bulk;
 } pg_rpcmsg;
+
+/* What became of the result a Write chunk slot pairs with. */
+enum { PG_SLOT_DATA, PG_SLOT_FAILED, PG_SLOT_NOT_RUN };
 
 typedef struct {
 	pg_rpcmsg call, reply;
@@ -26,6 +34,8 @@ typedef struct {
 	 * READLINK, each NFSv4 READ/READLINK op in order): the largest data
 	 * item the reply may carry, i.e. the size of the Write chunk to offer. */
 	GArray *slots; /* uint32_t */
+	GArray *slot_state; /* int PG_SLOT_*, one per slot */
+	size_t minorversion_off; /* COMPOUND call: offset of minorversion, else 0 */
 	uint32_t program, version, procedure;
 	GPtrArray *opnames; /* COMPOUND operation names, else NULL */
 	uint32_t reply_nops; /* COMPOUND: results in the reply (it stops at the first error) */
@@ -61,6 +71,8 @@ void pg_rand_name(pg_rng *r, char *out, uint32_t len);
 void pg_rand_path(pg_rng *r, char *out, uint32_t len);
 uint8_t *pg_rand_data(pg_rng *r, uint32_t len);
 void pg_ddp_add(pg_rpcmsg *m, size_t off, uint32_t len, int slot);
+void pg_bulk_add(pg_rpcmsg *m, size_t off, uint32_t len);
+void pg_slot_add(pg_rpc_pair *out, uint32_t max, int state);
 void pg_nfs4_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pair *out);
 void pg_nfs4_cb_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pair *out);
 

@@ -109,10 +109,17 @@ static void op_args(pg_nfs_state *st, const pg_item *it, guint i, pg_rng *r, pg_
 		set_cur(cur, st->root_fh, sizeof(st->root_fh), PG_NF_DIR);
 		break;
 	case OP4_GETATTR:
+		/* bitmap4 is a counted array: its words are the reducible part */
 		bitmap2(c, GA_W0, GA_W1);
+		pg_bulk_add(&out->call, c->len - 8, 8);
 		break;
 	case OP4_GETFH:
 	case OP4_READLINK:
+		break;
+	case OP4_BIND_CONN:
+		pb_bytes(c, st->sessionid, 16);
+		pb_be32(c, 7);          /* CDFC4_BACK_OR_BOTH */
+		pb_xdr_bool(c, true);   /* use_conn_in_rdma_mode */
 		break;
 	case OP4_LOOKUP:
 		pg_rand_name(r, name, op->len);
@@ -191,6 +198,11 @@ static void op_result(pg_nfs_state *st, const pg_item *it, guint i, int slot, pg
 	case OP4_GETFH:
 		pb_xdr_opaque(y, cur->fh, cur->fhlen);
 		break;
+	case OP4_BIND_CONN:
+		pb_bytes(y, st->sessionid, 16);
+		pb_be32(y, 3);          /* CDFS4_BOTH */
+		pb_xdr_bool(y, true);
+		break;
 	case OP4_READ:
 		pb_xdr_bool(y, op->eof);
 		data = pg_rand_data(r, op->len);
@@ -220,7 +232,8 @@ static void op_result(pg_nfs_state *st, const pg_item *it, guint i, int slot, pg
 			pb_xdr_bool(y, true);
 			pb_be64(y, (uint64_t)(k + 3) * 0x200);
 			pg_rand_name(r, name, pg_rng_range(r, 5, 24));
-			pb_xdr_string(y, name);
+			pg_bulk_add(&out->reply, pb_xdr_opaque(y, name, (uint32_t)strlen(name)),
+				    k ? 0 : (uint32_t)strlen(name));
 			bitmap2(y, RD_W0, 0);
 			pb_be32(y, 12);
 			pb_be32(y, k % 5 == 0 ? PG_NF_DIR : PG_NF_REG);
@@ -245,6 +258,7 @@ void pg_nfs4_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pair *
 
 	out->opnames = g_ptr_array_new();
 	pb_be32(c, 0); /* tag<> */
+	out->minorversion_off = c->len;
 	pb_be32(c, (uint32_t)(it->nfsver - PG_V40));
 	pb_be32(c, it->ops->len);
 	status_at = y->len;
@@ -259,7 +273,8 @@ void pg_nfs4_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pair *
 		op_args(st, it, i, r, out, &cur);
 		if (ddp_res) {
 			uint32_t max = op->op == OP4_READ ? op->count : PG_MAX_PATH;
-			g_array_append_val(out->slots, max);
+			pg_slot_add(out, max, stopped ? PG_SLOT_NOT_RUN
+					     : op->status ? PG_SLOT_FAILED : PG_SLOT_DATA);
 		}
 		if (!stopped) {
 			/* An operation that fails ends the COMPOUND (RFC 8881 16.2.3);
@@ -311,7 +326,8 @@ void pg_nfs4_cb_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pai
 		case CB_RECALL:
 			stateid4(c, st);
 			pb_xdr_bool(c, false);
-			pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));
+			pg_bulk_add(&out->call, pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh)),
+				    sizeof(st->file_fh));
 			break;
 		case CB_GETATTR:
 			pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));

@@ -56,6 +56,10 @@ static const struct opname v4_names[] = {
 	{ OP4_LOOKUP, "LOOKUP" }, { OP4_PUTFH, "PUTFH" }, { OP4_PUTROOTFH, "PUTROOTFH" },
 	{ OP4_READ, "READ" }, { OP4_READDIR, "READDIR" }, { OP4_READLINK, "READLINK" },
 	{ OP4_WRITE, "WRITE" }, { OP4_SEQUENCE, "SEQUENCE" },
+	{ OP4_BIND_CONN, "BIND_CONN_TO_SESSION" },
+};
+static const struct opname acl_names[] = {
+	{ ACL3_NULL, "NULL" }, { ACL3_GETACL, "GETACL" }, { ACL3_SETACL, "SETACL" },
 };
 static const struct opname cb_names[] = {
 	{ CB_GETATTR, "CB_GETATTR" }, { CB_RECALL, "CB_RECALL" }, { CB_SEQUENCE, "CB_SEQUENCE" },
@@ -149,6 +153,11 @@ bool pg_onoff(pctx *c, const char *key, const char *s, bool *v)
 }
 
 
+bool pg_acl_proclookup(const char *name, uint32_t *proc)
+{
+	return lookup_op(acl_names, G_N_ELEMENTS(acl_names), name, proc);
+}
+
 bool pg_nfs_oplookup(int nfsver, bool cb, const char *name, uint32_t *op)
 {
 	if (cb)
@@ -199,7 +208,7 @@ static bool global_directive(pctx *c, char **argv, int argc, bool *handled)
 	    !strcmp(d, "credits") || !strcmp(d, "inline") || !strcmp(d, "remote-invalidate") ||
 	    !strcmp(d, "mpa-rev") || !strcmp(d, "mss") || !strcmp(d, "fpdu-max") ||
 	    !strcmp(d, "tcp-seg") || !strcmp(d, "snaplen") || !strcmp(d, "disconnect") ||
-	    !strcmp(d, "inline-check")) {
+	    !strcmp(d, "inline-check") || !strcmp(d, "expect")) {
 		if (argc != 2)
 			return pg_fail(c, "%s: expected exactly one value", d);
 	} else {
@@ -224,6 +233,13 @@ static bool global_directive(pctx *c, char **argv, int argc, bool *handled)
 		return pg_onoff(c, d, argv[1], &s->remote_inv);
 	if (!strcmp(d, "inline-check"))
 		return pg_onoff(c, d, argv[1], &s->inline_check);
+	if (!strcmp(d, "expect")) {
+		if (!strcmp(argv[1], "auto")) {
+			s->expect_always = false;
+			return true;
+		}
+		return pg_onoff(c, d, argv[1], &s->expect_always);
+	}
 	if (!strcmp(d, "format")) {
 		if (!strcmp(argv[1], "pcap"))
 			s->format = PG_FMT_PCAP;

@@ -31,7 +31,9 @@ enum { NFS3_NULL = 0, NFS3_GETATTR = 1, NFS3_READLINK = 5, NFS3_READ = 6, NFS3_W
 /* NFSv4 operations */
 enum { OP4_CREATE = 6, OP4_GETATTR = 9, OP4_GETFH = 10, OP4_LOOKUP = 15, OP4_PUTFH = 22,
        OP4_PUTROOTFH = 24, OP4_READ = 25, OP4_READDIR = 26, OP4_READLINK = 27, OP4_WRITE = 38,
-       OP4_SEQUENCE = 53 };
+       OP4_BIND_CONN = 41, OP4_SEQUENCE = 53 };
+/* NFSACL (program 100227) version 3 procedures */
+enum { ACL3_NULL = 0, ACL3_GETACL = 1, ACL3_SETACL = 2 };
 /* NFSv4.1 callback operations */
 enum { CB_GETATTR = 3, CB_RECALL = 4, CB_SEQUENCE = 11 };
 
@@ -53,7 +55,9 @@ typedef struct {
 	uint8_t n;
 	bool chunked;
 	uint8_t long_segs; /* PZRC (call) or Reply chunk (reply) segments */
-	int error;         /* reply only: answer with RDMA_ERROR */
+	int error;         /* reply only: answer with RDMA_ERROR (the call still offers
+			    * the chunks given with it) */
+	bool none;         /* reply only: the responder never answers */
 } pg_shape;
 
 enum pg_cover { PG_COVER_PER_SEG, PG_COVER_COALESCE, PG_COVER_SPLIT };
@@ -72,6 +76,7 @@ typedef struct {
 	int line;
 	int kind;
 	int nfsver;
+	bool acl;        /* NFSACL v3 (program 100227); nfsver is PG_V3 */
 	uint32_t proc;   /* 0 NULL, else v3 procedure / 1 COMPOUND / 1 CB_COMPOUND */
 	GArray *ops;     /* pg_nfsop */
 	pg_shape call, reply;
@@ -86,6 +91,10 @@ typedef struct {
 	uint32_t xid;
 	uint32_t credits;
 	uint32_t repeat; /* emit this many copies (fresh XIDs) */
+	bool pipeline;   /* the reply is sent after the next exchange's call */
+	uint32_t reply_size; /* total length of the offered Reply chunk, 0: default */
+	bool has_prog;   /* prog=: RPC program/version written into the call */
+	uint32_t prog, progvers;
 	int err_code;    /* PG_ITEM_ERROR */
 	uint32_t err_low, err_high;
 	GPtrArray *injects; /* pg_inject_spec* */
@@ -111,6 +120,7 @@ typedef struct {
 	uint32_t mss, fpdu_max;
 	int tcp_seg;
 	uint32_t snaplen;
+	bool expect_always; /* write the truth's "expect" list even without injectors */
 	GPtrArray *items; /* pg_item* */
 } pg_scenario;
 

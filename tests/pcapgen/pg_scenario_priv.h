@@ -27,6 +27,7 @@ bool pg_parse_inject(pctx *c, char **argv, int argc);
 bool pg_known_injector(const char *name, bool *needs_arg);
 
 bool pg_nfs_oplookup(int nfsver, bool cb, const char *name, uint32_t *op);
+bool pg_acl_proclookup(const char *name, uint32_t *proc);
 
 pg_item *pg_item_new(int line, int kind);
 void pg_item_free(gpointer p);

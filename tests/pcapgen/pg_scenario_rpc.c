@@ -50,12 +50,8 @@ static bool parse_shape(pctx *c, const char *key, const char *s, bool reply, pg_
 	memset(sh, 0, sizeof(*sh));
 	if (!strcmp(s, "inline"))
 		return true;
-	if (reply && !strcmp(s, "error-vers")) {
-		sh->error = PG_ERR_VERS;
-		return true;
-	}
-	if (reply && !strcmp(s, "error-chunk")) {
-		sh->error = PG_ERR_CHUNK;
+	if (reply && !strcmp(s, "none")) {
+		sh->none = true;
 		return true;
 	}
 	parts = g_strsplit(s, "+", 0);
@@ -63,7 +59,10 @@ static bool parse_shape(pctx *c, const char *key, const char *s, bool reply, pg_
 		const char *p = parts[i];
 		const char *chunk_kw = reply ? "write:" : "read:";
 		const char *long_kw = reply ? "reply:" : "pzrc:";
-		if (g_str_has_prefix(p, chunk_kw) && !sh->chunked) {
+		if (reply && !sh->error && (!strcmp(p, "error-vers") || !strcmp(p, "error-chunk"))) {
+			/* RDMA_ERROR; chunks given with it are still offered by the call */
+			sh->error = !strcmp(p, "error-vers") ? PG_ERR_VERS : PG_ERR_CHUNK;
+		} else if (g_str_has_prefix(p, chunk_kw) && !sh->chunked) {
 			gchar **nums = g_strsplit(p + strlen(chunk_kw), ",", 0);
 			sh->chunked = true;
 			for (int k = 0; ok && nums[k]; k++) {
@@ -85,7 +84,7 @@ static bool parse_shape(pctx *c, const char *key, const char *s, bool reply, pg_
 			ok = pg_fail(c, "%s: cannot parse '%s' (expected inline, %s, %s%s)", key, p,
 				  reply ? "write:N[,N...]" : "read:N[,N...]",
 				  reply ? "reply:N" : "pzrc:N",
-				  reply ? ", error-vers or error-chunk" : "");
+				  reply ? ", error-vers, error-chunk or none" : "");
 		}
 	}
 	g_strfreev(parts);
@@ -255,7 +254,7 @@ static bool parse_version(pctx *c, const char *v, int *nfsver)
 
 static bool is_call_ddp(const pg_item *it, const pg_nfsop *op)
 {
-	if (it->kind != PG_ITEM_RPC)
+	if (it->kind != PG_ITEM_RPC || it->acl)
 		return false;
 	if (it->nfsver == PG_V3)
 		return op->op == NFS3_WRITE || op->op == NFS3_SYMLINK;
@@ -264,7 +263,7 @@ static bool is_call_ddp(const pg_item *it, const pg_nfsop *op)
 
 static bool is_reply_ddp(const pg_item *it, const pg_nfsop *op)
 {
-	if (it->kind != PG_ITEM_RPC)
+	if (it->kind != PG_ITEM_RPC || it->acl)
 		return false;
 	if (it->nfsver == PG_V3)
 		return op->op == NFS3_READ || op->op == NFS3_READLINK;
@@ -294,9 +293,31 @@ static bool item_key(pctx *c, pg_item *it, bool cb, const char *k, const char *v
 		return parse_shape(c, k, v, false, &it->call);
 	}
 	if (!strcmp(k, "reply")) {
-		if (cb)
-			return pg_fail(c, "backchannel messages are always Short (RFC 8267 6.5)");
-		return parse_shape(c, k, v, true, &it->reply);
+		if (!parse_shape(c, k, v, true, &it->reply))
+			return false;
+		if (cb && (it->reply.chunked || it->reply.long_segs))
+			return pg_fail(c, "backchannel messages are always Short (RFC 8267 6.5); "
+					  "a cb reply may only be error-vers, error-chunk or none");
+		return true;
+	}
+	if (!strcmp(k, "pipeline"))
+		return pg_onoff(c, k, v, &it->pipeline);
+	if (!strcmp(k, "reply-size"))
+		return pg_num32(c, k, v, 1, PG_MAX_PAYLOAD, &it->reply_size);
+	if (!strcmp(k, "prog")) {
+		gchar **pv = g_strsplit(v, ":", 0);
+		bool ok = g_strv_length(pv) >= 1 && g_strv_length(pv) <= 2;
+		if (!ok)
+			ok = pg_fail(c, "prog: expected PROGRAM[:VERSION]");
+		else
+			ok = pg_num32(c, "prog", pv[0], 0, UINT32_MAX, &it->prog) &&
+			     (!pv[1] || pg_num32(c, "prog version", pv[1], 0, UINT32_MAX,
+						 &it->progvers));
+		if (ok && !pv[1])
+			it->progvers = it->nfsver == PG_V3 ? 3 : 4;
+		it->has_prog = true;
+		g_strfreev(pv);
+		return ok;
 	}
 	if (!strcmp(k, "cover")) {
 		if (!strcmp(v, "per-seg"))
@@ -362,8 +383,17 @@ static bool check_item(pctx *c, pg_item *it, bool cb)
 		return pg_fail(c, "reply=write:... needs a READ or READLINK in the request");
 	if (cb && it->nfsver < PG_V41)
 		return pg_fail(c, "the RPC-over-RDMA backchannel needs NFSv4.1 or later");
-	if (it->reply.error && (it->reply.chunked || it->reply.long_segs))
-		return pg_fail(c, "reply=error-* cannot be combined with chunks");
+	if (it->reply.none && (it->reply.error || it->reply.chunked || it->reply.long_segs))
+		return pg_fail(c, "reply=none cannot be combined with anything else");
+	if (it->reply.none && it->pipeline)
+		return pg_fail(c, "reply=none has no reply to defer (pipeline=on)");
+	if (it->reply_size && !it->reply.long_segs)
+		return pg_fail(c, "reply-size= needs a Reply chunk (reply=reply:N)");
+	for (guint i = 0; i < it->ops->len; i++) {
+		const pg_nfsop *op = &g_array_index(it->ops, pg_nfsop, i);
+		if (!cb && it->nfsver == PG_V40 && op->op == OP4_BIND_CONN)
+			return pg_fail(c, "BIND_CONN_TO_SESSION needs NFSv4.1 or later");
+	}
 	return true;
 }
 
@@ -376,9 +406,24 @@ bool pg_parse_rpc(pctx *c, char **argv, int argc, bool cb)
 		return pg_fail(c, "usage: %s VERSION PROCEDURE [key=value ...]", argv[0]);
 	it = pg_item_new(c->line, cb ? PG_ITEM_CB : PG_ITEM_RPC);
 	it->repeat = 1;
-	ok = parse_version(c, argv[1], &it->nfsver);
+	if (!cb && (!strcmp(argv[1], "acl") || !strcmp(argv[1], "acl3"))) {
+		it->acl = true;
+		it->nfsver = PG_V3;
+	} else {
+		ok = parse_version(c, argv[1], &it->nfsver);
+	}
 	if (ok) {
-		if (it->nfsver == PG_V3 && !cb &&
+		if (it->acl) {
+			if (pg_acl_proclookup(argv[2], &v3op.op)) {
+				it->proc = v3op.op;
+				has_v3op = true;
+				v3op.len = 4; /* ACL entries */
+				v3op.eof = true;
+			} else {
+				ok = pg_fail(c, "unknown procedure '%s' for NFSACL (NULL, GETACL, "
+					     "SETACL)", argv[2]);
+			}
+		} else if (it->nfsver == PG_V3 && !cb &&
 		    pg_nfs_oplookup(PG_V3, false, argv[2], &v3op.op)) {
 			it->proc = v3op.op;
 			has_v3op = true;
@@ -407,6 +452,8 @@ bool pg_parse_rpc(pctx *c, char **argv, int argc, bool cb)
 		ok = pg_fail(c, "COMPOUND needs ops=OP,OP,...");
 	if (ok && has_v3op) {
 		ok = finish_op(c, PG_V3, &v3op, count_set);
+		if (ok && it->acl && v3op.len > 1024)
+			ok = pg_fail(c, "NFSACL: at most 1024 ACL entries (len=)");
 		g_array_append_val(it->ops, v3op);
 	}
 	if (ok)
