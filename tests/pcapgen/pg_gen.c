@@ -8,6 +8,28 @@
 #include <stdio.h>
 #include <string.h>
 
+/* What the expectation checks need to know about one emitted message. */
+typedef struct {
+	uint32_t send_frame;   /* first frame of its Send, filled by the framer */
+	bool emitted, call, backchannel, damaged;
+	unsigned flags;        /* PG_EXF_* */
+	uint32_t rdma_xid, vers, credit, proc, err, low, high, wire_len;
+	uint32_t program, version;
+	bool has_rpc;
+	/* the chunk lists it carries (calls: as offered) */
+	uint64_t reply_total;
+	uint32_t reply_segs, pz_segs, npos, max_at_pos, nwrites, max_wsegs;
+	bool pz_split;
+} msginfo;
+
+typedef struct {
+	char rule[16];
+	const msginfo *msg; /* anchor: its Send; or NULL: frame (an RDMA operation) */
+	uint32_t frame;
+} expect_t;
+
+typedef struct pending_s pending_t;
+
 typedef struct {
 	const pg_scenario *s;
 	pg_xctx xctx;
@@ -17,10 +39,37 @@ typedef struct {
 	pg_mem mem;
 	uint32_t next_xid[2];  /* forechannel (client) and backchannel (server) XIDs */
 	uint32_t last_xid;
+	bool have_prev;
+	uint32_t prev_xid;     /* the last forechannel call's XID */
 	uint32_t msg_index;
 	uint64_t total;
 	char **err;
+	GPtrArray *pending;    /* pg_exch* whose reply waits (pipeline=on) */
+	GPtrArray *infos;      /* msginfo*, owned */
+	GPtrArray *expects;    /* expect_t*, owned */
+	bool any_injected;
+	/* sequence state of the forward direction */
+	GPtrArray *outstanding; /* msginfo* of calls without an answer */
+	GPtrArray *errdone;     /* msginfo* pairs: call, the RDMA_ERROR that completed it */
+	int64_t granted;        /* last granted credit, -1: none seen */
+	bool reply_seen;
 } gen;
+
+struct pg_exch {
+	gen *g;
+	const pg_item *it;
+	pg_item itc;           /* the scenario line as injectors may reshape it */
+	pg_rpc_pair rp;
+	pg_plan plan;
+	GArray *inj;
+	GArray *reads, *writes, *after; /* pg_op */
+	GPtrArray *scratch;
+	msginfo *cmi, *rmi;
+	int cid;
+	uint32_t xid;
+	bool cb, simple;
+	int req, resp;
+};
 
 static bool gfail(gen *g, const pg_item *it, char *msg)
 {
@@ -29,12 +78,91 @@ static bool gfail(gen *g, const pg_item *it, char *msg)
 	return false;
 }
 
+static msginfo *info_new(gen *g)
+{
+	msginfo *mi = g_new0(msginfo, 1);
+	g_ptr_array_add(g->infos, mi);
+	return mi;
+}
+
+static void expect_at(gen *g, const char *rule, const msginfo *mi)
+{
+	expect_t *e = g_new0(expect_t, 1);
+	g_strlcpy(e->rule, rule, sizeof(e->rule));
+	e->msg = mi;
+	g_ptr_array_add(g->expects, e);
+}
+
+static expect_t *expect_op(gen *g, const char *rule)
+{
+	expect_t *e = g_new0(expect_t, 1);
+	g_strlcpy(e->rule, rule, sizeof(e->rule));
+	g_ptr_array_add(g->expects, e);
+	return e;
+}
+
+/* ---- services for the injectors --------------------------------------- */
+
+void pg_ex_expect(pg_exch *ex, const char *rule, int at)
+{
+	expect_at(ex->g, rule, at == PG_AT_CALL ? ex->cmi : ex->rmi);
+}
+
+void pg_ex_add_op(pg_exch *ex, int when, const pg_op *op, const char *rule)
+{
+	pg_op o = *op;
+	if (o.kind == PG_OP_READ && !o.sink_stag) {
+		o.sink_stag = pg_mem_key(&ex->g->mem, ex->resp);
+		o.sink_to = pg_mem_va(&ex->g->mem, ex->resp, o.len);
+	}
+	if (rule)
+		o.frame_out = &expect_op(ex->g, rule)->frame;
+	g_array_append_val(when == PG_OPS_READS ? ex->reads
+			   : when == PG_OPS_WRITES ? ex->writes : ex->after, o);
+}
+
+bool pg_ex_expect_write(pg_exch *ex, const char *rule, uint32_t handle)
+{
+	for (guint i = 0; i < ex->writes->len; i++) {
+		pg_op *o = &g_array_index(ex->writes, pg_op, i);
+		if (o->kind == PG_OP_WRITE && o->rkey == handle && !o->frame_out) {
+			o->frame_out = &expect_op(ex->g, rule)->frame;
+			return true;
+		}
+	}
+	return false;
+}
+
+uint8_t *pg_ex_scratch(pg_exch *ex, uint32_t len)
+{
+	uint8_t *p = g_malloc0(len ? len : 1);
+	g_ptr_array_add(ex->scratch, p);
+	return p;
+}
+
+void pg_ex_flag(pg_exch *ex, unsigned flags, bool call)
+{
+	(call ? ex->cmi : ex->rmi)->flags |= flags;
+}
+
+bool pg_ex_prev_xid(pg_exch *ex, uint32_t *xid)
+{
+	*xid = ex->g->prev_xid;
+	return ex->g->have_prev && !ex->cb;
+}
+
+uint32_t pg_ex_threshold(pg_exch *ex)
+{
+	return ex->g->s->handshake ? ex->g->s->inline_max : 1024;
+}
+
 /* ---- injectors ------------------------------------------------------- */
 
 typedef struct {
 	const pg_injector *inj;
 	const pg_inject_spec *spec;
 	bool applied;
+	bool plan_tried, plan_ok; /* later hooks run only if the plan hook did */
 } inj_state;
 
 static GArray *inj_states(const pg_item *it)
@@ -51,38 +179,58 @@ static GArray *inj_states(const pg_item *it)
 	return a;
 }
 
-enum stage { ST_PLAN, ST_HEADER, ST_WIRE, ST_CAPTURE };
+enum stage { ST_PREP, ST_PLAN, ST_OPS, ST_HEADER, ST_WIRE, ST_CAPTURE };
 
 /* Run one stage of every injector aimed at this message. Returns the
  * capture snap length requested, if any. */
-static uint32_t run_stage(gen *g, GArray *states, enum stage st, bool is_call, pg_plan *plan,
-			  pg_rdmamsg *msg, pg_op *op, bool simple)
+static uint32_t run_stage(pg_exch *ex, enum stage st, bool is_call, pg_rdmamsg *msg, pg_op *op,
+			  uint32_t *xid)
 {
 	uint32_t snap = 0;
-	for (guint i = 0; i < states->len; i++) {
-		inj_state *is = &g_array_index(states, inj_state, i);
-		pg_inj_ctx c = { g->s, plan, msg, is_call, NULL, op, 0 };
+	for (guint i = 0; i < ex->inj->len; i++) {
+		inj_state *is = &g_array_index(ex->inj, inj_state, i);
+		pg_inj_ctx c = { 0 };
 		bool (*fn)(pg_inj_ctx *) = NULL;
 		unsigned want = is_call ? PG_TGT_CALL : PG_TGT_REPLY;
-		if (!simple && !(is->spec->target & want))
+		if (!ex->simple && !(is->spec->target & want))
 			continue;
+		c.s = ex->g->s;
+		c.plan = ex->simple ? NULL : &ex->plan;
+		c.msg = msg;
+		c.is_call = is_call;
 		c.arg = is->spec->arg;
+		c.op = op;
+		c.item = &ex->itc;
+		c.rp = ex->simple ? NULL : &ex->rp;
+		c.ex = ex;
+		c.xid = xid;
+		c.cb = ex->cb;
 		switch (st) {
+		case ST_PREP: fn = is->inj->prep; break;
 		case ST_PLAN: fn = is->inj->plan; break;
+		case ST_OPS: fn = is->inj->ops; break;
 		case ST_HEADER: fn = is->inj->header; break;
 		case ST_WIRE: fn = is->inj->wire; break;
 		case ST_CAPTURE: fn = is->inj->capture; break;
 		}
-		if (!fn || (st == ST_PLAN && !plan))
+		if (!fn || (st == ST_PLAN && ex->simple))
+			continue;
+		if (st > ST_PLAN && is->inj->plan && (ex->simple || (is->plan_tried && !is->plan_ok)))
 			continue;
 		if (fn(&c)) {
 			is->applied = true;
+			if (st == ST_PLAN)
+				is->plan_ok = true;
 			if (st == ST_CAPTURE)
 				snap = c.snap;
+		} else if (st == ST_PLAN) {
+			is->plan_tried = true;
 		} else if (st == ST_HEADER && is->inj->plan) {
 			/* a plan knob that turned out to change nothing */
 			is->applied = false;
 		}
+		if (st == ST_PLAN && is->plan_ok)
+			is->plan_tried = true;
 	}
 	return snap;
 }
@@ -92,12 +240,223 @@ static void record_injected(gen *g, GArray *states, int id, bool is_call, bool s
 	for (guint i = 0; i < states->len; i++) {
 		inj_state *is = &g_array_index(states, inj_state, i);
 		unsigned want = is_call ? PG_TGT_CALL : PG_TGT_REPLY;
-		if (is->applied && (simple || (is->spec->target & want)))
+		if (is->applied && (simple || (is->spec->target & want))) {
 			pg_truth_inject(g->truth, id, is->spec->name);
+			g->any_injected = true;
+		}
+	}
+}
+
+static bool any_applied(GArray *states)
+{
+	for (guint i = 0; i < states->len; i++)
+		if (g_array_index(states, inj_state, i).applied)
+			return true;
+	return false;
+}
+
+/* ---- expectations computed from the sequence of messages -------------- */
+
+static uint32_t threshold(const gen *g)
+{
+	return g->s->handshake ? g->s->inline_max : 1024;
+}
+
+static bool has_ulb(const msginfo *mi)
+{
+	switch (mi->program) {
+	case 100003: return mi->version >= 2 && mi->version <= 4;
+	case 100005: case 100021: case 100024: case 100227: return true;
+	default: return false;
+	}
+}
+
+static void audit_size(gen *g, const msginfo *mi)
+{
+	if (!mi->damaged && mi->wire_len > threshold(g))
+		expect_at(g, g->s->handshake ? "RR-040" : "RR-041", mi);
+}
+
+/* A call's Send: credits (RR-102, RR-103), XID reuse (RR-004, RR-116,
+ * RR-180), shapes that are interop hazards or above the NFSv4 limits
+ * (RR-029, RR-170..172, RR-240, RR-241), deprecated types (RR-130), no ULB
+ * (RR-149). */
+static void audit_call(gen *g, msginfo *mi)
+{
+	audit_size(g, mi);
+	if (mi->backchannel) {
+		if (!mi->credit && !mi->damaged)
+			expect_at(g, "RR-101", mi);
+		return;
+	}
+	if (!mi->damaged) {
+		if (mi->proc == RDMA_MSGP)
+			expect_at(g, "RR-130", mi);
+		if (mi->reply_segs > 1)
+			expect_at(g, "RR-029", mi);
+		if (mi->pz_segs > 1)
+			expect_at(g, "RR-240", mi);
+		if (mi->npos && mi->max_at_pos > 1)
+			expect_at(g, "RR-241", mi);
+		if (mi->has_rpc && mi->program == 100003 && mi->version == 4) {
+			if (mi->npos > 1 || mi->pz_split)
+				expect_at(g, "RR-170", mi);
+			if (mi->nwrites > 1)
+				expect_at(g, "RR-171", mi);
+			if (mi->max_at_pos > 16 || mi->max_wsegs > 16 || mi->reply_segs > 16)
+				expect_at(g, "RR-172", mi);
+		}
+		if (mi->has_rpc && !has_ulb(mi))
+			expect_at(g, "RR-149", mi);
+	}
+	for (guint i = 0; i < g->outstanding->len; i++) {
+		const msginfo *o = g->outstanding->pdata[i];
+		if (o->rdma_xid == mi->rdma_xid) {
+			expect_at(g, "RR-004", mi);
+			break;
+		}
+	}
+	for (guint i = 0; i + 1 < g->errdone->len; i += 2) {
+		const msginfo *c = g->errdone->pdata[i], *e = g->errdone->pdata[i + 1];
+		if (c->rdma_xid != mi->rdma_xid)
+			continue;
+		/* the retry pattern is reported where the error completed the XID */
+		expect_at(g, e->err == 2 && mi->reply_total > c->reply_total ? "RR-180" : "RR-116", e);
+		g_ptr_array_remove_range(g->errdone, i, 2);
+		break;
+	}
+	if (g->s->handshake && !g->reply_seen && g->outstanding->len) {
+		expect_at(g, "RR-103", mi);
+	} else if (g->granted >= 0) {
+		int64_t limit = MIN((int64_t)mi->credit, g->granted);
+		if ((int64_t)g->outstanding->len + 1 > limit)
+			expect_at(g, "RR-102", mi);
+	}
+	g_ptr_array_add(g->outstanding, mi);
+}
+
+/* A reply or RDMA_ERROR: which call it answers (RR-003) and how (RR-001,
+ * RR-045, RR-065, RR-100, RR-110, RR-111, RR-113, RR-131, RR-149). */
+static void audit_reply(gen *g, msginfo *mi)
+{
+	msginfo *c = NULL;
+	bool normal = mi->proc == RDMA_MSG || mi->proc == RDMA_NOMSG || mi->proc == RDMA_MSGP;
+	bool errvers = mi->proc == RDMA_ERROR && mi->err == 1;
+	audit_size(g, mi);
+	if (mi->backchannel) {
+		if (!mi->credit && !mi->damaged)
+			expect_at(g, "RR-101", mi);
+		return;
+	}
+	if (mi->proc > RDMA_ERROR || mi->proc == RDMA_DONE)
+		return; /* not a reply that a checker can recognise */
+	for (guint i = 0; i < g->outstanding->len; i++) {
+		msginfo *o = g->outstanding->pdata[i];
+		if (o->rdma_xid == mi->rdma_xid) {
+			c = o;
+			g_ptr_array_remove_index(g->outstanding, i);
+			break;
+		}
+	}
+	if (!c) {
+		if (!mi->damaged)
+			expect_at(g, "RR-003", mi);
+	} else if (!mi->damaged && !c->damaged) {
+		if (c->vers != 1) {
+			if (normal)
+				expect_at(g, "RR-001", c);
+			if (!errvers)
+				expect_at(g, "RR-111", mi);
+		} else if (errvers) {
+			expect_at(g, "RR-111", mi);
+		}
+		if (errvers && c->vers != 1 &&
+		    (mi->low > mi->high || (mi->low <= c->vers && c->vers <= mi->high)))
+			expect_at(g, "RR-111", mi);
+		if (mi->proc == RDMA_ERROR && mi->vers != c->vers)
+			expect_at(g, "RR-110", mi);
+		if (normal) {
+			if (c->flags & PG_EXF_MALFORMED)
+				expect_at(g, "RR-113", mi);
+			if (c->flags & PG_EXF_INELIGIBLE)
+				expect_at(g, "RR-065", mi);
+			if (c->proc == RDMA_MSGP)
+				expect_at(g, "RR-131", mi);
+			if (mi->has_rpc && !has_ulb(mi))
+				expect_at(g, "RR-149", mi);
+			if (c->reply_total && mi->proc == RDMA_MSG && mi->wire_len > threshold(g))
+				expect_at(g, "RR-045", mi);
+		}
+	}
+	if (c && mi->proc == RDMA_ERROR) {
+		g_ptr_array_add(g->errdone, c);
+		g_ptr_array_add(g->errdone, mi);
+	}
+	if (normal) {
+		if (!mi->credit && !mi->damaged)
+			expect_at(g, "RR-100", mi);
+		g->granted = mi->credit;
+		g->reply_seen = true;
+	}
+}
+
+/* Record what a message carries once it is final. */
+static void fill_info(msginfo *mi, const pg_rdmamsg *m, const pg_rpc_pair *rp, bool call,
+		      bool backchannel, uint32_t wire_len)
+{
+	GHashTable *pos = g_hash_table_new(g_direct_hash, g_direct_equal);
+	bool pz_ended = false;
+	mi->call = call;
+	mi->backchannel = backchannel;
+	mi->rdma_xid = m->xid;
+	mi->vers = m->vers;
+	mi->credit = m->credit;
+	mi->proc = m->proc;
+	mi->err = m->err;
+	mi->low = m->low;
+	mi->high = m->high;
+	mi->wire_len = wire_len;
+	mi->has_rpc = rp && m->proc != RDMA_ERROR && m->proc != RDMA_DONE;
+	if (mi->has_rpc) {
+		mi->program = rp->program;
+		mi->version = rp->version;
+	}
+	if (m->proc == RDMA_ERROR || m->proc == RDMA_DONE) {
+		g_hash_table_destroy(pos);
+		return;
+	}
+	for (guint i = 0; i < m->reads->len; i++) {
+		const pg_chunk *c = m->reads->pdata[i];
+		uint32_t n = c->segs->len;
+		if (!c->position) {
+			mi->pz_split |= pz_ended && n;
+			mi->pz_segs += n;
+		} else if (mi->pz_segs) {
+			pz_ended = true;
+		}
+		n += GPOINTER_TO_UINT(g_hash_table_lookup(pos, GUINT_TO_POINTER(c->position + 1)));
+		g_hash_table_insert(pos, GUINT_TO_POINTER(c->position + 1), GUINT_TO_POINTER(n));
+		mi->max_at_pos = MAX(mi->max_at_pos, n);
+		if (c->position && n == (uint32_t)c->segs->len)
+			mi->npos++;
+	}
+	g_hash_table_destroy(pos);
+	mi->nwrites = m->writes->len;
+	for (guint i = 0; i < m->writes->len; i++) {
+		const pg_chunk *c = m->writes->pdata[i];
+		mi->max_wsegs = MAX(mi->max_wsegs, (m->returned ? c->ret : c->segs)->len);
+	}
+	if (m->reply) {
+		const GArray *s = m->returned ? m->reply->ret : m->reply->segs;
+		mi->reply_segs = s->len;
+		for (guint i = 0; i < s->len; i++)
+			mi->reply_total += g_array_index(s, pg_seg, i).length;
 	}
 }
 
 /* ---- RDMA operations ------------------------------------------------- */
+
+#define OWNER_EXCHANGE (-2) /* the message the exchange's chunk belongs to */
 
 /* Reads or Writes that move a chunk's bytes, covering its segments one
  * op per segment, one op for the whole (contiguous) chunk, or K ops per
@@ -173,12 +532,19 @@ static void set_dup(pg_op *op, const pg_item *it, unsigned tgt)
 	op->reorder = (it->reorder & tgt) != 0;
 }
 
-static bool any_applied(GArray *states)
+static void set_owner(GArray *ops, int id)
 {
-	for (guint i = 0; i < states->len; i++)
-		if (g_array_index(states, inj_state, i).applied)
-			return true;
-	return false;
+	for (guint i = 0; i < ops->len; i++) {
+		pg_op *o = &g_array_index(ops, pg_op, i);
+		if (o->owner == OWNER_EXCHANGE)
+			o->owner = id;
+	}
+}
+
+static uint32_t be32_at(const GByteArray *b)
+{
+	return b->len < 4 ? 0 : (uint32_t)b->data[0] << 24 | (uint32_t)b->data[1] << 16 |
+				    (uint32_t)b->data[2] << 8 | b->data[3];
 }
 
 static int add_truth(gen *g, const pg_item *it, const pg_rdmamsg *m, const pg_rpc_pair *rp,
@@ -207,6 +573,8 @@ static int add_truth(gen *g, const pg_item *it, const pg_rdmamsg *m, const pg_rp
 			ti.opnames = reply_ops;
 		}
 		ti.payload = call ? rp->call.msg : rp->reply.msg;
+		/* the RPC XID is the one in the Payload (an injector may change it) */
+		ti.xid = be32_at(ti.payload);
 		ti.backchannel = rp->backchannel;
 	}
 	ti.line = it->line;
@@ -218,102 +586,195 @@ static int add_truth(gen *g, const pg_item *it, const pg_rdmamsg *m, const pg_rp
 	return id;
 }
 
-static bool do_rpc(gen *g, const pg_item *it, uint32_t rep)
+static void exch_free(pg_exch *ex)
 {
-	bool cb = it->kind == PG_ITEM_CB, ok = false;
-	int req = cb ? PG_SERVER : PG_CLIENT, resp = !req, cid, rid;
-	uint32_t xid = it->has_xid ? it->xid + rep : g->next_xid[cb]++;
-	uint32_t credit = it->credits ? it->credits : g->s->credits, snap;
+	if (!ex)
+		return;
+	pg_plan_clear(&ex->plan);
+	pg_rpc_pair_clear(&ex->rp);
+	g_array_free(ex->reads, TRUE);
+	g_array_free(ex->writes, TRUE);
+	g_array_free(ex->after, TRUE);
+	g_array_free(ex->inj, TRUE);
+	g_ptr_array_free(ex->scratch, TRUE);
+	g_free(ex);
+}
+
+static pg_exch *exch_new(gen *g, const pg_item *it)
+{
+	pg_exch *ex = g_new0(pg_exch, 1);
+	ex->g = g;
+	ex->it = it;
+	ex->itc = *it;
+	ex->inj = inj_states(it);
+	ex->reads = g_array_new(FALSE, TRUE, sizeof(pg_op));
+	ex->writes = g_array_new(FALSE, TRUE, sizeof(pg_op));
+	ex->after = g_array_new(FALSE, TRUE, sizeof(pg_op));
+	ex->scratch = g_ptr_array_new_with_free_func(g_free);
+	ex->cmi = info_new(g);
+	ex->rmi = info_new(g);
+	return ex;
+}
+
+/* The call half of an exchange: the call's Send and the responder's RDMA
+ * Reads. Returns NULL (with *g->err set) on a scenario error. */
+static pg_exch *exch_call(gen *g, const pg_item *it, uint32_t rep)
+{
+	pg_exch *ex = exch_new(g, it);
+	bool cb = it->kind == PG_ITEM_CB, fresh = !it->has_xid, none = it->reply.none;
+	uint32_t xid = it->has_xid ? it->xid + rep : g->next_xid[cb], x0 = xid, snap;
+	uint32_t credit = it->credits ? it->credits : g->s->credits;
 	pg_rng data_rng = pg_rng_derive(g->s->seed, 0x444154, g->msg_index++);
-	pg_rpc_pair rp;
-	pg_plan plan;
-	pg_plan_opts o = { xid, credit, credit, g->s->inline_max, g->s->inline_check };
-	GArray *inj = inj_states(it);
-	GArray *reads = g_array_new(FALSE, TRUE, sizeof(pg_op));
-	GArray *writes = g_array_new(FALSE, TRUE, sizeof(pg_op));
+	pg_plan_opts o = { 0, credit, credit, g->s->inline_max, g->s->inline_check };
 	pg_op op;
 	char *perr = NULL;
+	bool off_wire;
 
-	memset(&plan, 0, sizeof(plan));
-	pg_nfs_build(&g->nfs, it, xid, &data_rng, &rp);
-	g->total += rp.call.msg->len + rp.reply.msg->len;
+	ex->cb = cb;
+	ex->req = cb ? PG_SERVER : PG_CLIENT;
+	ex->resp = !ex->req;
+	run_stage(ex, ST_PREP, true, NULL, NULL, &xid);
+	if (fresh && xid == x0)
+		g->next_xid[cb]++;
+	ex->xid = o.xid = xid;
+	pg_nfs_build(&g->nfs, &ex->itc, xid, &data_rng, &ex->rp);
+	g->total += ex->rp.call.msg->len + ex->rp.reply.msg->len;
 	if (g->total > PG_MAX_TOTAL_DATA) {
 		gfail(g, it, g_strdup_printf("the scenario moves more than %u MiB",
 					     PG_MAX_TOTAL_DATA >> 20));
-		goto out;
+		exch_free(ex);
+		return NULL;
 	}
-	run_stage(g, inj, ST_PLAN, true, &plan, NULL, NULL, false);
-	run_stage(g, inj, ST_PLAN, false, &plan, NULL, NULL, false);
-	if (!pg_plan_build(&plan, it, &rp, &o, &g->mem, &perr)) {
+	run_stage(ex, ST_PLAN, true, NULL, NULL, NULL);
+	run_stage(ex, ST_PLAN, false, NULL, NULL, NULL);
+	if (!pg_plan_build(&ex->plan, &ex->itc, &ex->rp, &o, &g->mem, &perr)) {
 		gfail(g, it, perr);
-		goto out;
+		exch_free(ex);
+		return NULL;
 	}
 	/* Data movement follows the plan; header injectors that lie about
-	 * it must not change what is actually transferred. */
-	if (plan.reply.proc != RDMA_ERROR) {
-		/* a responder that rejects the call never pulls its chunks */
-		for (guint i = 0; i < plan.read_chunks->len; i++) {
-			const pg_chunk *c = plan.read_chunks->pdata[i];
-			chunk_ops(g, it, c, c->segs, PG_OP_READ, -1, reads);
+	 * it must not change what is actually transferred. A responder that
+	 * rejects the call (or never answers) never pulls its chunks. */
+	if (ex->plan.reply.proc != RDMA_ERROR && !none) {
+		for (guint i = 0; i < ex->plan.read_chunks->len; i++) {
+			const pg_chunk *c = ex->plan.read_chunks->pdata[i];
+			chunk_ops(g, &ex->itc, c, c->segs, PG_OP_READ, OWNER_EXCHANGE, ex->reads);
 		}
-		for (guint i = 0; i < plan.write_chunks->len; i++) {
-			const pg_chunk *c = plan.write_chunks->pdata[i];
-			chunk_ops(g, it, c, c->ret, PG_OP_WRITE, -1, writes);
+		for (guint i = 0; i < ex->plan.write_chunks->len; i++) {
+			const pg_chunk *c = ex->plan.write_chunks->pdata[i];
+			chunk_ops(g, &ex->itc, c, c->ret, PG_OP_WRITE, OWNER_EXCHANGE, ex->writes);
 		}
-		if (plan.reply_chunk)
-			chunk_ops(g, it, plan.reply_chunk, plan.reply_chunk->ret, PG_OP_WRITE, -1,
-				  writes);
+		if (ex->plan.reply_chunk)
+			chunk_ops(g, &ex->itc, ex->plan.reply_chunk, ex->plan.reply_chunk->ret,
+				  PG_OP_WRITE, OWNER_EXCHANGE, ex->writes);
 	}
-	run_stage(g, inj, ST_HEADER, true, &plan, &plan.call, NULL, false);
-	run_stage(g, inj, ST_HEADER, false, &plan, &plan.reply, NULL, false);
-	pg_plan_encode(&plan);
-	if (!any_applied(inj) && !pg_plan_check_inline(&plan, it, &o, &perr)) {
+	run_stage(ex, ST_OPS, true, NULL, NULL, NULL);
+	run_stage(ex, ST_OPS, false, NULL, NULL, NULL);
+	run_stage(ex, ST_HEADER, true, &ex->plan.call, NULL, NULL);
+	/* RDMA_ERROR copies the failing message's rdma_vers (RFC 8166 4.5) */
+	if (ex->plan.reply.proc == RDMA_ERROR)
+		ex->plan.reply.vers = ex->plan.call.vers;
+	run_stage(ex, ST_HEADER, false, &ex->plan.reply, NULL, NULL);
+	pg_plan_encode(&ex->plan);
+	if (!any_applied(ex->inj) && !pg_plan_check_inline(&ex->plan, it, &o, &perr)) {
 		gfail(g, it, perr);
-		goto out;
+		exch_free(ex);
+		return NULL;
 	}
 
-	/* a call rejected with RDMA_ERROR never has its read chunks pulled */
-	cid = add_truth(g, it, &plan.call, &rp, xid, true, req,
-			plan.reply.proc == RDMA_ERROR && plan.read_chunks->len);
-	rid = add_truth(g, it, &plan.reply, &rp, xid, false, resp, false);
-	if ((snap = run_stage(g, inj, ST_CAPTURE, true, &plan, &plan.call, NULL, false)))
-		pg_truth_set_snap(g->truth, cid, snap);
-	if ((snap = run_stage(g, inj, ST_CAPTURE, false, &plan, &plan.reply, NULL, false)))
-		pg_truth_set_snap(g->truth, rid, snap);
-	for (guint i = 0; i < reads->len; i++)
-		g_array_index(reads, pg_op, i).owner = cid;
-	for (guint i = 0; i < writes->len; i++)
-		g_array_index(writes, pg_op, i).owner = rid;
+	off_wire = ((ex->plan.reply.proc == RDMA_ERROR || none) && ex->plan.read_chunks->len) ||
+		   (ex->cmi->flags & PG_EXF_CALL_OFF_WIRE);
+	ex->cid = add_truth(g, it, &ex->plan.call, &ex->rp, xid, true, ex->req, off_wire);
+	if ((snap = run_stage(ex, ST_CAPTURE, true, &ex->plan.call, NULL, NULL)))
+		pg_truth_set_snap(g->truth, ex->cid, snap);
+	set_owner(ex->reads, ex->cid);
 
-	op = send_op(&plan.call, cid);
+	op = send_op(&ex->plan.call, ex->cid);
 	set_dup(&op, it, PG_TGT_CALL);
-	run_stage(g, inj, ST_WIRE, true, &plan, &plan.call, &op, false);
-	g->x->burst(g->x, req, &op, 1);
-	if (reads->len)
-		g->x->burst(g->x, resp, (pg_op *)(void *)reads->data, reads->len);
-	op = send_op(&plan.reply, rid);
+	run_stage(ex, ST_WIRE, true, &ex->plan.call, &op, NULL);
+	fill_info(ex->cmi, &ex->plan.call, &ex->rp, true, cb, op.len);
+	ex->cmi->damaged |= (ex->cmi->flags & PG_EXF_DAMAGED) != 0;
+	ex->cmi->emitted = true;
+	op.frame_out = &ex->cmi->send_frame;
+	g->x->burst(g->x, ex->req, &op, 1);
+	audit_call(g, ex->cmi);
+	if (ex->reads->len)
+		g->x->burst(g->x, ex->resp, (pg_op *)(void *)ex->reads->data, ex->reads->len);
+	if (!cb) {
+		g->last_xid = xid;
+		g->prev_xid = xid;
+		g->have_prev = true;
+	}
+	return ex;
+}
+
+/* The reply half: RDMA Writes, the reply's Send, late operations. */
+static void exch_reply(gen *g, pg_exch *ex)
+{
+	const pg_item *it = ex->it;
+	uint32_t snap;
+	int rid;
+	pg_op op;
+
+	if (ex->it->reply.none) {
+		record_injected(g, ex->inj, ex->cid, true, false);
+		return;
+	}
+	rid = add_truth(g, it, &ex->plan.reply, &ex->rp, ex->xid, false, ex->resp,
+			(ex->rmi->flags & PG_EXF_REPLY_OFF_WIRE) != 0);
+	if ((snap = run_stage(ex, ST_CAPTURE, false, &ex->plan.reply, NULL, NULL)))
+		pg_truth_set_snap(g->truth, rid, snap);
+	set_owner(ex->writes, rid);
+	set_owner(ex->after, -1);
+
+	op = send_op(&ex->plan.reply, rid);
 	set_dup(&op, it, PG_TGT_REPLY);
 	op.solicited = it->se;
-	if (it->invalidate && !cb && plan.reply.proc != RDMA_ERROR) {
-		op.inv_rkey = invalidate_key(&plan);
+	if (it->invalidate && !ex->cb && ex->plan.reply.proc != RDMA_ERROR) {
+		op.inv_rkey = invalidate_key(&ex->plan);
 		op.invalidate = op.inv_rkey != 0;
 	}
-	run_stage(g, inj, ST_WIRE, false, &plan, &plan.reply, &op, false);
-	g_array_append_val(writes, op);
+	run_stage(ex, ST_WIRE, false, &ex->plan.reply, &op, NULL);
+	fill_info(ex->rmi, &ex->plan.reply, &ex->rp, false, ex->cb, op.len);
+	ex->rmi->damaged |= (ex->rmi->flags & PG_EXF_DAMAGED) != 0;
+	ex->rmi->emitted = true;
+	op.frame_out = &ex->rmi->send_frame;
+	g_array_append_val(ex->writes, op);
 	pg_cap_gap(g->xctx.cap, 30);
-	g->x->burst(g->x, resp, (pg_op *)(void *)writes->data, writes->len);
-	record_injected(g, inj, cid, true, false);
-	record_injected(g, inj, rid, false, false);
-	if (!cb)
-		g->last_xid = xid;
-	ok = true;
-out:
-	pg_plan_clear(&plan);
-	pg_rpc_pair_clear(&rp);
-	g_array_free(reads, TRUE);
-	g_array_free(writes, TRUE);
-	g_array_free(inj, TRUE);
-	return ok;
+	g->x->burst(g->x, ex->resp, (pg_op *)(void *)ex->writes->data, ex->writes->len);
+	audit_reply(g, ex->rmi);
+	if (ex->after->len) {
+		pg_cap_gap(g->xctx.cap, 20);
+		g->x->burst(g->x, ex->resp, (pg_op *)(void *)ex->after->data, ex->after->len);
+	}
+	record_injected(g, ex->inj, ex->cid, true, false);
+	record_injected(g, ex->inj, rid, false, false);
+}
+
+static void flush_pending(gen *g)
+{
+	for (guint i = 0; i < g->pending->len; i++) {
+		pg_exch *ex = g->pending->pdata[i];
+		exch_reply(g, ex);
+		exch_free(ex);
+	}
+	g_ptr_array_set_size(g->pending, 0);
+}
+
+static bool do_rpc(gen *g, const pg_item *it, uint32_t rep)
+{
+	pg_exch *ex = exch_call(g, it, rep);
+	if (!ex)
+		return false;
+	if (it->pipeline) {
+		/* its reply waits for the next call that is not pipelined */
+		g_ptr_array_add(g->pending, ex);
+		return true;
+	}
+	flush_pending(g);
+	exch_reply(g, ex);
+	exch_free(ex);
+	return true;
 }
 
 /* RDMA_DONE from the requester or a standalone RDMA_ERROR from the
@@ -323,27 +784,60 @@ static bool do_simple(gen *g, const pg_item *it)
 	bool done = it->kind == PG_ITEM_DONE;
 	int from = done ? PG_CLIENT : PG_SERVER, id;
 	uint32_t xid = it->has_xid ? it->xid : g->last_xid, snap;
+	pg_exch *ex;
 	pg_rdmamsg m;
-	GArray *inj = inj_states(it);
 	pg_op op;
 
+	flush_pending(g);
+	ex = exch_new(g, it);
+	ex->simple = true;
+	ex->rmi = ex->cmi; /* one message: both anchors are its Send */
+	ex->resp = !from;
 	pg_rdmamsg_simple(&m, xid, done ? RDMA_DONE : RDMA_ERROR,
 			  it->credits ? it->credits : g->s->credits);
 	m.err = (uint32_t)it->err_code;
 	m.low = it->err_low;
 	m.high = it->err_high;
-	run_stage(g, inj, ST_HEADER, done, NULL, &m, NULL, true);
+	run_stage(ex, ST_HEADER, done, &m, NULL, NULL);
 	pg_rdmamsg_encode(&m);
 	id = add_truth(g, it, &m, NULL, xid, done, from, false);
-	if ((snap = run_stage(g, inj, ST_CAPTURE, done, NULL, &m, NULL, true)))
+	if ((snap = run_stage(ex, ST_CAPTURE, done, &m, NULL, NULL)))
 		pg_truth_set_snap(g->truth, id, snap);
 	op = send_op(&m, id);
-	run_stage(g, inj, ST_WIRE, done, NULL, &m, &op, true);
+	run_stage(ex, ST_WIRE, done, &m, &op, NULL);
+	fill_info(ex->cmi, &m, NULL, done, false, op.len);
+	ex->cmi->damaged |= (ex->cmi->flags & PG_EXF_DAMAGED) != 0;
+	ex->cmi->emitted = true;
+	op.frame_out = &ex->cmi->send_frame;
 	g->x->burst(g->x, from, &op, 1);
-	record_injected(g, inj, id, done, true);
+	if (done) {
+		audit_size(g, ex->cmi);
+		if (!ex->cmi->damaged)
+			expect_at(g, "RR-132", ex->cmi);
+	} else {
+		audit_reply(g, ex->cmi);
+	}
+	record_injected(g, ex->inj, id, done, true);
 	pg_rdmamsg_clear(&m);
-	g_array_free(inj, TRUE);
+	exch_free(ex);
 	return true;
+}
+
+/* Frames are known once everything is written: anchors become numbers. */
+static void write_expectations(gen *g)
+{
+	if (!g->s->expect_always && !g->any_injected)
+		return;
+	pg_truth_expect_enable(g->truth);
+	for (guint i = 0; i < g->expects->len; i++) {
+		const expect_t *e = g->expects->pdata[i];
+		uint32_t frame = e->msg ? e->msg->send_frame : e->frame;
+		if (e->msg && !e->msg->emitted)
+			continue; /* aimed at a message that was never sent */
+		if (!frame)
+			pg_bug("expectation %s without a frame", e->rule);
+		pg_truth_expect(g->truth, e->rule, frame);
+	}
 }
 
 int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_path, char **err)
@@ -360,6 +854,12 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 	g.s = s;
 	g.err = err;
 	g.truth = pg_truth_new();
+	g.pending = g_ptr_array_new();
+	g.infos = g_ptr_array_new_with_free_func(g_free);
+	g.expects = g_ptr_array_new_with_free_func(g_free);
+	g.outstanding = g_ptr_array_new();
+	g.errdone = g_ptr_array_new();
+	g.granted = -1;
 	pg_nfs_state_init(&g.nfs, s->seed);
 	pg_mem_init(&g.mem, s->seed);
 	g.next_xid[0] = pg_rng_u32(&r);
@@ -392,14 +892,21 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 			ok = do_simple(&g, it);
 			break;
 		case PG_ITEM_TERMINATE:
+			flush_pending(&g);
 			g.x->terminate(g.x, PG_SERVER);
 			break;
 		}
 	}
 	if (ok)
+		flush_pending(&g);
+	for (guint i = 0; i < g.pending->len; i++)
+		exch_free(g.pending->pdata[i]);
+	if (ok)
 		g.x->disconnect(g.x);
 	g.x->conninfo(g.x, &ci);
 	nframes = pg_cap_count(g.xctx.cap);
+	if (ok)
+		write_expectations(&g);
 	if (!ok) {
 		char *dummy = NULL;
 		pg_cap_close(g.xctx.cap, &dummy);
@@ -412,5 +919,10 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 	}
 	g.x->destroy(g.x);
 	pg_truth_free(g.truth);
+	g_ptr_array_free(g.pending, TRUE);
+	g_ptr_array_free(g.infos, TRUE);
+	g_ptr_array_free(g.expects, TRUE);
+	g_ptr_array_free(g.outstanding, TRUE);
+	g_ptr_array_free(g.errdone, TRUE);
 	return rc;
 }

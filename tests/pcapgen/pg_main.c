@@ -45,8 +45,11 @@ int main(int argc, char **argv)
 				printf("%s\n", pg_link_at(k)->name);
 			return 0;
 		} else if (!strcmp(a, "--list-injectors")) {
-			for (size_t k = 0; pg_injector_at(k); k++)
-				printf("%-22s %s\n", pg_injector_at(k)->name, pg_injector_at(k)->help);
+			for (size_t k = 0; pg_injector_at(k); k++) {
+				const pg_injector *in = pg_injector_at(k);
+				printf("%-22s %s%s%s%s\n", in->name, in->help, *in->rules ? " [" : "",
+				       in->rules, *in->rules ? "]" : "");
+			}
 			return 0;
 		} else if (!strcmp(a, "--handshake")) {
 			handshake = 1;

@@ -55,7 +55,7 @@ static void split_len(uint32_t total, unsigned n, uint32_t *out)
 	out[n - 1] = left;
 }
 
-static pg_chunk *chunk_new(void)
+pg_chunk *pg_chunk_new(void)
 {
 	pg_chunk *c = g_new0(pg_chunk, 1);
 	c->segs = g_array_new(FALSE, TRUE, sizeof(pg_seg));
@@ -103,18 +103,38 @@ static void place_segs(pg_chunk *c, pg_mem *mem, const uint32_t *lens, unsigned 
 	}
 }
 
+void pg_chunk_place(pg_chunk *c, pg_mem *mem, int side, const uint32_t *lens, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		pg_seg s;
+		s.handle = pg_mem_key(mem, side);
+		s.offset = pg_mem_va(mem, side, lens[i]);
+		s.length = lens[i];
+		g_array_append_val(c->segs, s);
+	}
+}
+
 /* Fill advertised segments in array order (RFC 8166 3.4.6): returned
- * lengths are what was written, unused segments come back with 0. */
-static void fill_returned(pg_chunk *c, uint32_t len)
+ * lengths are what was written, unused segments come back with 0. The
+ * first segment may be filled `less` short of its length or `more` beyond
+ * it (injected faults). */
+static void fill_returned2(pg_chunk *c, uint32_t len, uint32_t less, uint32_t more)
 {
 	g_array_set_size(c->ret, 0);
 	for (guint i = 0; i < c->segs->len; i++) {
 		pg_seg s = g_array_index(c->segs, pg_seg, i);
-		uint32_t n = MIN(s.length, len);
-		s.length = n;
-		len -= n;
+		uint32_t cap = s.length;
+		if (i == 0)
+			cap = (cap > less ? cap - less : 0) + more;
+		s.length = MIN(cap, len);
+		len -= s.length;
 		g_array_append_val(c->ret, s);
 	}
+}
+
+static void fill_returned(pg_chunk *c, uint32_t len)
+{
+	fill_returned2(c, len, 0, 0);
 }
 
 static unsigned shape_nseg(const pg_shape *sh, unsigned i)
@@ -164,18 +184,28 @@ static bool plan_call(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, pg_m
 		const pg_ddp *d = &g_array_index(m->ddp, pg_ddp, i);
 		unsigned n = shape_nseg(&it->call, i);
 		pg_chunk *c;
-		uint32_t dlen = it->pad ? pg_round4(d->len) : d->len;
+		uint32_t dlen = it->pad ? pg_round4(d->len) : d->len, have;
 		if (!n)
 			continue;
+		if (!p->read_chunks->len && p->knobs.read_trim && dlen > p->knobs.read_trim + n) {
+			dlen -= p->knobs.read_trim;
+			p->done |= PG_DONE_TRIM;
+		}
+		if (!p->read_chunks->len && p->knobs.read_extra) {
+			dlen = pg_round4(d->len) + p->knobs.read_extra;
+			p->done |= PG_DONE_EXTRA;
+		}
 		if (dlen < n) {
 			*err = g_strdup_printf("%u read segments for a %u-byte data item", n, dlen);
 			ok = false;
 			break;
 		}
-		c = chunk_new();
+		c = pg_chunk_new();
 		c->position = (uint32_t)d->off;
 		c->item_len = d->len;
-		pb_bytes(c->data, m->msg->data + d->off, dlen);
+		have = (uint32_t)MIN((size_t)dlen, m->msg->len - d->off);
+		pb_bytes(c->data, m->msg->data + d->off, have);
+		pb_zero(c->data, dlen - have);
 		split_len(dlen, n, seglen);
 		place_segs(c, mem, seglen, n, it->cover == PG_COVER_COALESCE);
 		g_ptr_array_add(p->read_chunks, c);
@@ -186,7 +216,7 @@ static bool plan_call(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, pg_m
 		excise(reduced, m->msg, offs, lens);
 		if (it->call.long_segs) {
 			unsigned n = it->call.long_segs;
-			pg_chunk *c = chunk_new();
+			pg_chunk *c = pg_chunk_new();
 			if (reduced->len < n) {
 				*err = g_strdup_printf("%u PZRC segments for a %u-byte call", n,
 						       reduced->len);
@@ -239,10 +269,24 @@ static bool offer_writes(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, p
 			*err = g_strdup_printf("%u write segments for at most %u bytes", n, max);
 			return false;
 		}
-		c = chunk_new();
+		c = pg_chunk_new();
 		split_len(max, n, seglen);
+		if (p->knobs.write_pad_seg && !p->write_chunks->len && n < PG_MAX_SEGS) {
+			/* a separate buffer for the XDR pad, as RFC 5666 servers expect */
+			seglen[n++] = 4;
+			p->done |= PG_DONE_PADSEG;
+		}
 		place_segs(c, mem, seglen, n, it->cover == PG_COVER_COALESCE);
 		g_ptr_array_add(p->write_chunks, c);
+	}
+	for (uint32_t k = 0; k < p->knobs.extra_write_chunks; k++) {
+		uint32_t max = rp->slots->len ? g_array_index(rp->slots, uint32_t,
+							      rp->slots->len - 1) : 4096;
+		pg_chunk *c = pg_chunk_new();
+		max = MAX(max, 4u);
+		place_segs(c, mem, &max, 1, it->cover == PG_COVER_COALESCE);
+		g_ptr_array_add(p->write_chunks, c);
+		p->done |= PG_DONE_EXTRAW;
 	}
 	return true;
 }
@@ -262,17 +306,50 @@ static bool plan_reply(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, pg_
 	for (guint i = 0; i < m->ddp->len; i++) {
 		const pg_ddp *d = &g_array_index(m->ddp, pg_ddp, i);
 		pg_chunk *c;
-		uint32_t wlen = d->len;
+		uint32_t wlen = d->len, less = 0, more = 0;
 		if (d->slot < 0 || (guint)d->slot >= p->write_chunks->len ||
-		    p->reply_inline_despite_write)
+		    p->knobs.reply_inline_despite_write) {
+			if (p->knobs.reply_read_chunk && !(p->done & PG_DONE_RREAD) && d->len) {
+				/* RFC 5666 Read-Read: the result waits in responder memory */
+				uint32_t l = d->len;
+				c = pg_chunk_new();
+				c->position = (uint32_t)d->off;
+				c->item_len = d->len;
+				pb_bytes(c->data, m->msg->data + d->off, d->len);
+				pg_chunk_place(c, mem, PG_SERVER, &l, 1);
+				g_ptr_array_add(p->extra_chunks, c);
+				g_ptr_array_add(p->reply.reads, c);
+				p->done |= PG_DONE_RREAD;
+			} else if (!p->knobs.reply_drop_ddp || !d->len) {
+				continue;
+			} else {
+				p->done |= PG_DONE_DROP;
+			}
+			g_array_append_val(offs, d->off);
+			g_array_append_val(lens, d->len);
 			continue;
+		}
 		c = p->write_chunks->pdata[d->slot];
-		if (p->write_pad)
+		if (p->knobs.write_pad)
 			wlen = pg_round4(d->len);
+		if (c->segs->len > 1 && !(p->done & (PG_DONE_SHORT | PG_DONE_OVER))) {
+			uint32_t l0 = g_array_index(c->segs, pg_seg, 0).length, total = 0;
+			for (guint k = 0; k < c->segs->len; k++)
+				total += g_array_index(c->segs, pg_seg, k).length;
+			if (p->knobs.fill_short && p->knobs.fill_short < l0 &&
+			    wlen > l0 - p->knobs.fill_short && wlen + p->knobs.fill_short <= total) {
+				less = p->knobs.fill_short;
+				p->done |= PG_DONE_SHORT;
+			}
+			if (p->knobs.overfill && wlen > l0) {
+				more = MIN(p->knobs.overfill, wlen - l0);
+				p->done |= PG_DONE_OVER;
+			}
+		}
 		pb_bytes(c->data, m->msg->data + d->off, wlen);
 		c->item_len = d->len;
 		c->data_off = (int64_t)d->off;
-		fill_returned(c, wlen);
+		fill_returned2(c, wlen, less, more);
 		g_array_append_val(offs, d->off);
 		g_array_append_val(lens, d->len);
 	}
@@ -288,11 +365,21 @@ static bool plan_reply(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, pg_
 					       reduced->len);
 			ok = false;
 		} else {
-			c = chunk_new();
-			split_len(reduced->len, n, seglen);
-			/* The requester sizes the Reply chunk for the largest
-			 * possible reply, so it is a little larger than needed. */
-			seglen[n - 1] += 1024;
+			c = pg_chunk_new();
+			if (it->reply_size) {
+				if (it->reply_size < reduced->len && !it->reply.error) {
+					*err = g_strdup_printf("reply-size %u is smaller than the "
+							       "%u-byte reply", it->reply_size,
+							       reduced->len);
+					ok = false;
+				}
+				split_len(it->reply_size, n, seglen);
+			} else {
+				split_len(reduced->len, n, seglen);
+				/* The requester sizes the Reply chunk for the largest
+				 * possible reply, so it is a little larger than needed. */
+				seglen[n - 1] += 1024;
+			}
 			place_segs(c, mem, seglen, n, it->cover == PG_COVER_COALESCE);
 			pb_bytes(c->data, reduced->data, reduced->len);
 			fill_returned(c, reduced->len);
@@ -304,6 +391,17 @@ static bool plan_reply(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, pg_
 	} else {
 		p->reply.proc = RDMA_MSG;
 		pb_bytes(p->reply.inline_payload, reduced->data, reduced->len);
+		if (p->knobs.offer_unused_reply_chunk) {
+			/* offered for the largest reply; the responder answers Short
+			 * and leaves it out of its header (RFC 8166 3.6.1 allows both) */
+			uint32_t l = reduced->len + 1024;
+			pg_chunk *c = pg_chunk_new();
+			place_segs(c, mem, &l, 1, false);
+			fill_returned(c, 0);
+			p->reply_chunk = c;
+			p->call.reply = c;
+			p->done |= PG_DONE_UNUSED_RC;
+		}
 	}
 	if (it->reply.error) {
 		/* The responder rejects the call: nothing is written back. */
@@ -330,15 +428,15 @@ static bool plan_reply(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, pg_
 bool pg_plan_build(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, const pg_plan_opts *o,
 		   pg_mem *mem, char **err)
 {
-	bool inline_w = p->reply_inline_despite_write, wpad = p->write_pad;
+	pg_knobs kn = p->knobs;
 	memset(p, 0, sizeof(*p));
-	p->reply_inline_despite_write = inline_w;
-	p->write_pad = wpad;
+	p->knobs = kn;
 	*err = NULL;
 	msg_init(&p->call, o->xid, o->credit_call);
 	msg_init(&p->reply, o->xid, o->credit_reply);
 	p->read_chunks = g_ptr_array_new_with_free_func(chunk_free);
 	p->write_chunks = g_ptr_array_new_with_free_func(chunk_free);
+	p->extra_chunks = g_ptr_array_new_with_free_func(chunk_free);
 	if (!plan_call(p, it, rp, mem, err) || !offer_writes(p, it, rp, mem, err))
 		return false;
 	for (guint k = 0; k < p->write_chunks->len; k++)
@@ -420,12 +518,12 @@ void pg_rdmamsg_encode(pg_rdmamsg *m)
 	pb_be32(b, 0);
 	if (m->reply) {
 		const GArray *s = m->returned ? m->reply->ret : m->reply->segs;
-		pb_be32(b, 1);
+		pb_be32(b, m->reply_disc ? m->reply_disc : 1);
 		pb_be32(b, s->len);
 		for (guint k = 0; k < s->len; k++)
 			enc_seg(b, &g_array_index(s, pg_seg, k));
 	} else {
-		pb_be32(b, 0);
+		pb_be32(b, m->reply_disc);
 	}
 	m->hdr_len = b->len;
 	pb_bytes(b, m->inline_payload->data, m->inline_payload->len);
@@ -464,6 +562,8 @@ void pg_plan_clear(pg_plan *p)
 		g_ptr_array_free(p->read_chunks, TRUE);
 	if (p->write_chunks)
 		g_ptr_array_free(p->write_chunks, TRUE);
+	if (p->extra_chunks)
+		g_ptr_array_free(p->extra_chunks, TRUE);
 	chunk_free(p->reply_chunk);
 	memset(p, 0, sizeof(*p));
 }

@@ -31,6 +31,7 @@ typedef struct {
 	GPtrArray *writes;             /* pg_chunk*, not owned */
 	pg_chunk *reply;               /* not owned */
 	bool returned;                 /* encode ret[] (reply) rather than segs[] (call) */
+	uint32_t reply_disc;           /* if non-zero: the reply chunk's optional-data word */
 	GByteArray *inline_payload;    /* Payload bytes that follow the header */
 	GByteArray *wire;              /* encoded Send: header + inline payload */
 	uint32_t hdr_len;
@@ -46,6 +47,29 @@ void pg_mem_init(pg_mem *m, uint64_t seed);
 uint32_t pg_mem_key(pg_mem *m, int side);
 uint64_t pg_mem_va(pg_mem *m, int side, uint32_t len);
 
+/* Knobs injectors may set before planning (pg_plan_build keeps them). */
+typedef struct {
+	bool reply_inline_despite_write;
+	bool write_pad;
+	uint32_t read_trim;         /* first non-zero read chunk carries this many bytes less */
+	uint32_t read_extra;        /* ... or this many bytes more (zeros after the item) */
+	bool write_pad_seg;         /* first offered Write chunk ends with a 4-byte segment */
+	uint32_t extra_write_chunks;/* surplus Write chunks offered (never used) */
+	uint32_t fill_short;        /* first segment of the first used multi-segment Write
+				     * chunk is filled this many bytes short of its length */
+	uint32_t overfill;          /* ... or this many bytes beyond its length */
+	bool reply_drop_ddp;        /* eligible results without a Write chunk are removed
+				     * from the reply all the same */
+	bool reply_read_chunk;      /* the first eligible result without a Write chunk goes
+				     * into a read chunk of the reply (Read-Read model) */
+	bool offer_unused_reply_chunk; /* the call offers a Reply chunk; a Short reply */
+} pg_knobs;
+
+/* What the knobs actually changed (PG_DONE_*). */
+enum { PG_DONE_TRIM = 1, PG_DONE_EXTRA = 2, PG_DONE_PADSEG = 4, PG_DONE_EXTRAW = 8,
+       PG_DONE_SHORT = 16, PG_DONE_OVER = 32, PG_DONE_DROP = 64, PG_DONE_RREAD = 128,
+       PG_DONE_UNUSED_RC = 256 };
+
 /* Everything one RPC exchange moves. Chunks are shared between the call
  * (which advertises them) and the reply (which returns them). */
 typedef struct {
@@ -53,9 +77,9 @@ typedef struct {
 	GPtrArray *read_chunks;  /* owned; PZRC first */
 	GPtrArray *write_chunks; /* owned */
 	pg_chunk *reply_chunk;   /* owned */
-	/* knobs injectors may flip before planning */
-	bool reply_inline_despite_write;
-	bool write_pad;
+	GPtrArray *extra_chunks; /* owned; chunks no RDMA operation moves */
+	pg_knobs knobs;
+	unsigned done;           /* PG_DONE_* */
 } pg_plan;
 
 typedef struct {
@@ -69,6 +93,9 @@ bool pg_plan_build(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, const p
 void pg_plan_encode(pg_plan *p);
 bool pg_plan_check_inline(const pg_plan *p, const pg_item *it, const pg_plan_opts *o, char **err);
 void pg_plan_clear(pg_plan *p);
+pg_chunk *pg_chunk_new(void);
+/* Lay out n segments of the given lengths in one side's memory. */
+void pg_chunk_place(pg_chunk *c, pg_mem *mem, int side, const uint32_t *lens, unsigned n);
 
 /* Standalone header-only messages. */
 void pg_rdmamsg_simple(pg_rdmamsg *m, uint32_t xid, uint32_t proc, uint32_t credit);
