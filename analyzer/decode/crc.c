@@ -16,14 +16,16 @@
  *    16-byte lanes (Intel, "Fast CRC Computation for Generic Polynomials
  *    Using PCLMULQDQ Instruction", 2009; the constants are those of
  *    Linux's crc32-pclmul for the reflected polynomial), then a Barrett
- *    reduction; runs of fewer than 64 bytes and the last n % 16 bytes go
- *    through the tables;
+ *    reduction; with AVX-512 and VPCLMULQDQ, runs of 256 bytes or more
+ *    fold four 64-byte registers at a time; runs of fewer than 64 bytes
+ *    and the last n % 16 bytes go through the tables;
  *  - CRC-32C on x86 with SSE4.2: the crc32 instruction, 8 bytes a step;
  *  - everywhere else: slicing-by-8 tables (eight tables, one per byte
  *    position), built once on first use.
  *
  * rr_crc32_update_sw() and rr_crc32c_update_sw() always take the table
- * path; the unit tests compare the fast paths against them.
+ * path, rr_crc32_update_128() the 128-bit folding when the CPU has
+ * PCLMULQDQ; the unit tests compare the fast paths against the tables.
  */
 #include <glib.h>
 #include <string.h>
@@ -85,21 +87,66 @@ static uint32_t crc32c_sw(uint32_t reg, const uint8_t *p, size_t n)
 
 #ifdef RR_CRC_X86
 /*
- * CRC-32 (reflected) of n bytes, n >= 64 and a multiple of 16, by
- * folding.  Constants (bit-reflected, shifted left by one):
- *   k1 = x^(4*128+32) mod P, k2 = x^(4*128-32) mod P    fold 64 bytes
- *   k3 = x^(128+32) mod P,   k4 = x^(128-32) mod P      fold 16 bytes
- *   k5 = x^64 mod P                                     64 -> 32 bits
- *   P' = 0x1DB710641, mu = floor(x^64 / P) = 0x1F7011641 (Barrett)
+ * CRC-32 (reflected) by folding.  A fold by d bits multiplies the low
+ * 64-bit half of a 128-bit lane by K(d + 32) and the high half by
+ * K(d - 32), where K(e) = reflect64((x^e mod P) << 32) << 1 (the same
+ * recipe gives Linux's crc32-pclmul constants):
+ *   d = 512 (four 128-bit lanes, or one 512-bit register): K(544), K(480)
+ *   d = 128: K(160), K(96);  d = 256: K(288), K(224);  d = 384: K(416), K(352)
+ *   d = 2048 (four 512-bit registers): K(2080), K(2016)
+ * then 128 -> 64 bits with K(96), 64 -> 32 bits with K(64) = 0x163cd6124,
+ * and a Barrett reduction with P' = 0x1DB710641, mu = x^64 / P = 0x1F7011641.
  */
+#define K544  0x154442bd4LL
+#define K480  0x1c6e41596LL
+#define K416  0x03db1ecdcLL
+#define K352  0x174359406LL
+#define K288  0x0f1da05aaLL
+#define K224  0x15a546366LL
+#define K160  0x1751997d0LL
+#define K96   0x0ccaa009eLL
+#define K64   0x163cd6124LL
+#define K2080 0x11542778aLL
+#define K2016 0x1322d1430LL
+
+/* Fold 16-byte blocks into x, then reduce x to the 32-bit register. */
+__attribute__((target("pclmul,sse4.1")))
+static uint32_t crc32_tail(__m128i x, const uint8_t *p, size_t n)
+{
+	const __m128i k3k4 = _mm_set_epi64x(K96, K160);
+	const __m128i k5 = _mm_set_epi64x(0, K64);
+	const __m128i poly_mu = _mm_set_epi64x(0x1F7011641LL, 0x1DB710641LL);
+	const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
+	__m128i t;
+
+	while (n >= 16) {
+		t = _mm_clmulepi64_si128(x, k3k4, 0x00);
+		x = _mm_clmulepi64_si128(x, k3k4, 0x11);
+		x = _mm_xor_si128(_mm_xor_si128(x, t), _mm_loadu_si128((const __m128i *)p));
+		p += 16;
+		n -= 16;
+	}
+	/* 128 -> 64 bits (appending 32 zero bits): low half times K(96). */
+	t = _mm_clmulepi64_si128(k3k4, x, 0x01);
+	x = _mm_xor_si128(_mm_srli_si128(x, 8), t);
+	/* 64 -> 32 bits. */
+	t = _mm_srli_si128(x, 4);
+	x = _mm_clmulepi64_si128(_mm_and_si128(x, mask32), k5, 0x00);
+	x = _mm_xor_si128(x, t);
+	/* Barrett reduction to the 32-bit register. */
+	t = x;
+	x = _mm_clmulepi64_si128(_mm_and_si128(x, mask32), poly_mu, 0x10);
+	x = _mm_clmulepi64_si128(_mm_and_si128(x, mask32), poly_mu, 0x00);
+	x = _mm_xor_si128(x, t);
+	return (uint32_t)_mm_extract_epi32(x, 1);
+}
+
+/* n >= 64, a multiple of 16: four 128-bit lanes. */
 __attribute__((target("pclmul,sse4.1")))
 static uint32_t crc32_fold(uint32_t reg, const uint8_t *p, size_t n)
 {
-	const __m128i k1k2 = _mm_set_epi64x(0x1c6e41596LL, 0x154442bd4LL);
-	const __m128i k3k4 = _mm_set_epi64x(0x0ccaa009eLL, 0x1751997d0LL);
-	const __m128i k5 = _mm_set_epi64x(0, 0x163cd6124LL);
-	const __m128i poly_mu = _mm_set_epi64x(0x1F7011641LL, 0x1DB710641LL);
-	const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
+	const __m128i k1k2 = _mm_set_epi64x(K480, K544);
+	const __m128i k3k4 = _mm_set_epi64x(K96, K160);
 	__m128i x0, x1, x2, x3, t0, t1, t2, t3;
 
 	x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)reg));
@@ -134,27 +181,58 @@ static uint32_t crc32_fold(uint32_t reg, const uint8_t *p, size_t n)
 	t0 = _mm_clmulepi64_si128(x0, k3k4, 0x00);
 	x0 = _mm_clmulepi64_si128(x0, k3k4, 0x11);
 	x0 = _mm_xor_si128(_mm_xor_si128(x0, t0), x3);
-	while (n >= 16) {
-		t0 = _mm_clmulepi64_si128(x0, k3k4, 0x00);
-		x0 = _mm_clmulepi64_si128(x0, k3k4, 0x11);
-		x0 = _mm_xor_si128(_mm_xor_si128(x0, t0), _mm_loadu_si128((const __m128i *)p));
-		p += 16;
-		n -= 16;
-	}
-	/* 128 -> 64 bits (appending 32 zero bits): low half times k4. */
-	t0 = _mm_clmulepi64_si128(k3k4, x0, 0x01);
-	x0 = _mm_xor_si128(_mm_srli_si128(x0, 8), t0);
-	/* 64 -> 32 bits. */
-	t0 = _mm_srli_si128(x0, 4);
-	x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k5, 0x00);
-	x0 = _mm_xor_si128(x0, t0);
-	/* Barrett reduction to the 32-bit register. */
-	t0 = x0;
-	x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), poly_mu, 0x10);
-	x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), poly_mu, 0x00);
-	x0 = _mm_xor_si128(x0, t0);
-	return (uint32_t)_mm_extract_epi32(x0, 1);
+	return crc32_tail(x0, p, n);
 }
+
+/* n >= 256, a multiple of 16: four 512-bit registers (VPCLMULQDQ). */
+__attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.1")))
+static uint32_t crc32_fold512(uint32_t reg, const uint8_t *p, size_t n)
+{
+	const __m512i k2048 = _mm512_broadcast_i32x4(_mm_set_epi64x(K2016, K2080));
+	const __m512i k512 = _mm512_broadcast_i32x4(_mm_set_epi64x(K480, K544));
+	/* lanes 0..2 of the last register fold by 384, 256, 128 bits */
+	const __m512i klanes = _mm512_set_epi64(0, 0, K96, K160, K224, K288, K352, K416);
+	__m512i z0, z1, z2, z3, t;
+	__m128i x;
+
+	z0 = _mm512_xor_si512(_mm512_loadu_si512(p),
+			      _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)reg)));
+	z1 = _mm512_loadu_si512(p + 64);
+	z2 = _mm512_loadu_si512(p + 128);
+	z3 = _mm512_loadu_si512(p + 192);
+	p += 256;
+	n -= 256;
+#define FOLD(z, k, next) \
+	_mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(z, k, 0x00), \
+				  _mm512_clmulepi64_epi128(z, k, 0x11), next, 0x96)
+	while (n >= 256) {
+		z0 = FOLD(z0, k2048, _mm512_loadu_si512(p));
+		z1 = FOLD(z1, k2048, _mm512_loadu_si512(p + 64));
+		z2 = FOLD(z2, k2048, _mm512_loadu_si512(p + 128));
+		z3 = FOLD(z3, k2048, _mm512_loadu_si512(p + 192));
+		p += 256;
+		n -= 256;
+	}
+	z0 = FOLD(z0, k512, z1);
+	z0 = FOLD(z0, k512, z2);
+	z0 = FOLD(z0, k512, z3);
+	while (n >= 64) {
+		z0 = FOLD(z0, k512, _mm512_loadu_si512(p));
+		p += 64;
+		n -= 64;
+	}
+#undef FOLD
+	/* Four 128-bit lanes into one. */
+	t = _mm512_xor_si512(_mm512_clmulepi64_epi128(z0, klanes, 0x00),
+			     _mm512_clmulepi64_epi128(z0, klanes, 0x11));
+	x = _mm_xor_si128(_mm_xor_si128(_mm512_extracti32x4_epi32(t, 0),
+					_mm512_extracti32x4_epi32(t, 1)),
+			  _mm_xor_si128(_mm512_extracti32x4_epi32(t, 2),
+					_mm512_extracti32x4_epi32(z0, 3)));
+	return crc32_tail(x, p, n);
+}
+
+static bool have_avx512_clmul;
 
 static uint32_t crc32_pclmul(uint32_t reg, const uint8_t *p, size_t n)
 {
@@ -163,7 +241,8 @@ static uint32_t crc32_pclmul(uint32_t reg, const uint8_t *p, size_t n)
 	if (n < 64)
 		return crc32_sw(reg, p, n);
 	body = n & ~(size_t)15;
-	reg = crc32_fold(reg, p, body);
+	reg = body >= 256 && have_avx512_clmul ? crc32_fold512(reg, p, body)
+					       : crc32_fold(reg, p, body);
 	return n > body ? crc32_sw(reg, p + body, n - body) : reg;
 }
 
@@ -214,12 +293,14 @@ static void init_once(void)
 		__builtin_cpu_init();
 		if (__builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1")) {
 			crc32_impl = crc32_pclmul;
-			impl_name = "pclmul";
+			have_avx512_clmul = __builtin_cpu_supports("avx512f") &&
+					    __builtin_cpu_supports("vpclmulqdq");
 		}
-		if (__builtin_cpu_supports("sse4.2")) {
+		if (__builtin_cpu_supports("sse4.2"))
 			crc32c_impl = crc32c_sse42;
-			impl_name = crc32_impl == crc32_pclmul ? "pclmul+sse4.2" : "sse4.2";
-		}
+		impl_name = crc32_impl == crc32_sw ? (crc32c_impl == crc32c_sw ? "tables" : "sse4.2")
+			    : crc32c_impl == crc32c_sw ? (have_avx512_clmul ? "vpclmulqdq" : "pclmul")
+			    : have_avx512_clmul ? "vpclmulqdq+sse4.2" : "pclmul+sse4.2";
 #endif
 		g_once_init_leave(&done, 1);
 	}
@@ -246,6 +327,20 @@ uint32_t rr_crc32c_update(uint32_t reg, const uint8_t *p, size_t n)
 uint32_t rr_crc32_update_sw(uint32_t reg, const uint8_t *p, size_t n)
 {
 	init_once();
+	return crc32_sw(reg, p, n);
+}
+
+uint32_t rr_crc32_update_128(uint32_t reg, const uint8_t *p, size_t n)
+{
+	init_once();
+#ifdef RR_CRC_X86
+	if (crc32_impl == crc32_pclmul && n >= 64) {
+		size_t body = n & ~(size_t)15;
+
+		reg = crc32_fold(reg, p, body);
+		return crc32_sw(reg, p + body, n - body);
+	}
+#endif
 	return crc32_sw(reg, p, n);
 }
 

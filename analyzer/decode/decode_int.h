@@ -66,7 +66,9 @@ uint32_t rr_crc32c_update(uint32_t reg, const uint8_t *p, size_t n);
 /* The portable table paths, for the tests that check the fast ones. */
 uint32_t rr_crc32_update_sw(uint32_t reg, const uint8_t *p, size_t n);
 uint32_t rr_crc32c_update_sw(uint32_t reg, const uint8_t *p, size_t n);
-/* "pclmul+sse4.2", "sse4.2", "pclmul" or "tables". */
+/* CRC-32 by 128-bit folding only (the tables without PCLMULQDQ). */
+uint32_t rr_crc32_update_128(uint32_t reg, const uint8_t *p, size_t n);
+/* "vpclmulqdq+sse4.2", "pclmul+sse4.2", "sse4.2", ... or "tables". */
 const char *rr_crc_impl(void);
 /* Feed the next n bytes of a cursor (consumed) into a CRC register. */
 bool rr_crc32_cursor(uint32_t *reg, struct rr_cursor *cur, size_t n);

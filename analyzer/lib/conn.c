@@ -31,6 +31,8 @@ struct rr_cm_pending {
 	uint32_t conn_id;                 /* after REP */
 	bool has_pd;
 	uint32_t send_size, recv_size;    /* active side's RFC 8797 values */
+	uint8_t flags;
+	uint16_t port;                    /* from the Service ID (RDMA_PS_TCP) */
 };
 
 static void canon_key(const struct rr_flow_key *in, struct rr_flow_key *out)
@@ -358,7 +360,8 @@ void rr_conn_note_call(struct rr_engine *eng, struct rr_flow *f, uint32_t prog)
 }
 
 /* RFC 8797: an RPC-over-RDMA CM private message somewhere in the CM private data. */
-static bool parse_rfc8797(const uint8_t *pd, uint32_t len, uint32_t *send, uint32_t *recv)
+static bool parse_rfc8797(const uint8_t *pd, uint32_t len, uint32_t *send, uint32_t *recv,
+			  uint8_t *flags_out)
 {
 	struct rr_cursor cur;
 	uint32_t off;
@@ -375,6 +378,7 @@ static bool parse_rfc8797(const uint8_t *pd, uint32_t len, uint32_t *send, uint3
 			return false;
 		*send = ((uint32_t)s + 1) * 1024;
 		*recv = ((uint32_t)r + 1) * 1024;
+		*flags_out = flags;
 		return true;
 	}
 	return false;
@@ -419,7 +423,10 @@ static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event
 		p->passive = ev->flow.dst;
 		p->active_qpn = cm->local_qpn;
 		p->has_pd = parse_rfc8797(cm->private_data, cm->private_len, &p->send_size,
-					  &p->recv_size);
+					  &p->recv_size, &p->flags);
+		/* RDMA-CM IP service IDs: 0x0000000001 | port space (0x06 TCP) | port. */
+		if ((cm->service_id >> 16) == 0x0000000001060000ull >> 16)
+			p->port = (uint16_t)(cm->service_id & 0xffff);
 		g_hash_table_replace(eng->cm_pending, GUINT_TO_POINTER(cm->local_comm_id), p);
 		break;
 	case RR_CM_REP: {
@@ -427,6 +434,7 @@ static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event
 		struct rr_flow *f1, *f2;
 		struct rr_conn *c;
 		uint32_t ps, pr;
+		uint8_t pf;
 
 		p = g_hash_table_lookup(eng->cm_pending, GUINT_TO_POINTER(cm->remote_comm_id));
 		if (!p)
@@ -458,12 +466,18 @@ static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event
 			c->has_cm_pd = true;
 			c->inline_send[f1->side] = p->send_size;
 			c->inline_recv[f1->side] = p->recv_size;
+			c->has_cm_flags[f1->side] = true;
+			c->cm_flags[f1->side] = p->flags;
 		}
-		if (parse_rfc8797(cm->private_data, cm->private_len, &ps, &pr)) {
+		if (parse_rfc8797(cm->private_data, cm->private_len, &ps, &pr, &pf)) {
 			c->has_cm_pd = true;
 			c->inline_send[f2->side] = ps;
 			c->inline_recv[f2->side] = pr;
+			c->has_cm_flags[f2->side] = true;
+			c->cm_flags[f2->side] = pf;
 		}
+		if (p->port)
+			c->server_port = p->port;
 		p->conn_id = c->id;
 		/* DREQ may name either end's comm id. */
 		cm_pending_room(eng);
@@ -493,15 +507,18 @@ static struct rr_conn *handle_iwarp_cm(struct rr_engine *eng, const struct rr_ev
 	struct rr_flow *f = rr_flow_get(eng, &ev->flow);
 	struct rr_flow *peer;
 	uint32_t s, r;
+	uint8_t fl;
 
 	if (!f)
 		return NULL;
 	switch (cm->kind) {
 	case RR_CM_REQ:
 		set_requester(f->conn, f->side);
+		f->conn->server_port = ev->flow.dst.port;
 		break;
 	case RR_CM_REP:
 		set_requester(f->conn, 1 - f->side);
+		f->conn->server_port = ev->flow.src.port;
 		break;
 	case RR_CM_DREQ:
 		f->closed = true;
@@ -512,10 +529,12 @@ static struct rr_conn *handle_iwarp_cm(struct rr_engine *eng, const struct rr_ev
 	default:
 		return NULL;
 	}
-	if (parse_rfc8797(cm->private_data, cm->private_len, &s, &r)) {
+	if (parse_rfc8797(cm->private_data, cm->private_len, &s, &r, &fl)) {
 		f->conn->has_cm_pd = true;
 		f->conn->inline_send[f->side] = s;
 		f->conn->inline_recv[f->side] = r;
+		f->conn->has_cm_flags[f->side] = true;
+		f->conn->cm_flags[f->side] = fl;
 	}
 	return NULL;
 }
@@ -539,4 +558,51 @@ void rr_conn_free(struct rr_conn *c)
 {
 	g_free(c->name);
 	g_free(c);
+}
+
+static uint32_t addr_hash(const struct rr_addr *a)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < sizeof(a->bytes); i++)
+		h = (h ^ a->bytes[i]) * 16777619u;
+	return h ^ a->family;
+}
+
+void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, struct rr_conn_info *out)
+{
+	int rq = c->requester;
+	uint32_t cfg = eng->check_opts.inline_threshold;
+
+	memset(out, 0, sizeof(*out));
+	out->handshake = c->from_handshake;
+	out->roles_known = rq >= 0;
+	out->server_port = c->server_port;
+	if (!out->server_port && rq >= 0 && c->transport == RR_TRANSPORT_IWARP) {
+		const struct rr_flow *req = c->flow[rq], *rsp = c->flow[1 - rq];
+
+		out->server_port = req ? req->key.dst.port : rsp ? rsp->key.src.port : 0;
+	}
+	if (rq >= 0 && c->has_cm_pd && c->inline_recv[rq] && c->inline_recv[1 - rq]) {
+		out->inline_source = RR_INLINE_HANDSHAKE;
+		out->inline_requester = c->inline_recv[rq];
+		out->inline_responder = c->inline_recv[1 - rq];
+	} else if (cfg) {
+		out->inline_source = RR_INLINE_CONFIG;
+		out->inline_requester = out->inline_responder = cfg;
+	} else {
+		out->inline_source = RR_INLINE_DEFAULT;
+		out->inline_requester = out->inline_responder = 1024;
+	}
+	if (rq >= 0 && c->has_cm_flags[rq]) {
+		out->inv_flag_known = true;
+		out->remote_invalidate_ok = c->cm_flags[rq] & 1;
+	}
+	if (rq >= 0) {
+		const struct rr_flow *req = c->flow[rq], *rsp = c->flow[1 - rq];
+		const struct rr_addr *a = req ? &req->key.src : rsp ? &rsp->key.dst : NULL;
+
+		out->requester_hash = a ? addr_hash(a) : 0;
+	}
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Formatting diagnostics once, for every reporter. */
+/* Formatting findings once, for every reporter. */
+#include <glib.h>
 #include <stdio.h>
 
 #include "diag.h"
@@ -12,6 +13,9 @@ void rr_diag_vreport(const struct rr_diag_sink *sink, enum rr_rule_id id,
 
 	if (!sink || !sink->fn)
 		return;
+	d.severity = rr_rule_get(id)->severity;
+	d.frames = &d.frame;
+	d.n_frames = frame ? 1 : 0;
 	vsnprintf(text, sizeof(text), fmt, ap);
 	sink->fn(sink->ctx, &d);
 }
@@ -24,4 +28,26 @@ void rr_diag_report(const struct rr_diag_sink *sink, enum rr_rule_id id,
 	va_start(ap, fmt);
 	rr_diag_vreport(sink, id, frame, fmt, ap);
 	va_end(ap);
+}
+
+void rr_diag_emit(const struct rr_diag_sink *sink, const struct rr_diag *d)
+{
+	if (sink && sink->fn)
+		sink->fn(sink->ctx, d);
+}
+
+void rr_diag_copy(struct rr_diag *dst, const struct rr_diag *src)
+{
+	*dst = *src;
+	dst->text = g_strdup(src->text);
+	dst->frames = src->n_frames ? g_memdup2(src->frames, src->n_frames * sizeof(uint64_t)) : NULL;
+}
+
+void rr_diag_clear(struct rr_diag *d)
+{
+	g_free((char *)d->text);
+	g_free((uint64_t *)d->frames);
+	d->text = NULL;
+	d->frames = NULL;
+	d->n_frames = 0;
 }

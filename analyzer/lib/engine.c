@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "../check/check.h"
 
 void rr_engine_default_limits(struct rr_engine_limits *lim)
 {
@@ -52,7 +53,20 @@ struct rr_engine *rr_engine_new(const struct rr_engine_limits *limits,
 	eng->conns = g_ptr_array_new_with_free_func((GDestroyNotify)rr_conn_free);
 	eng->cm_pending = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
 	eng->calls_ready = g_ptr_array_new();
+	rr_check_default_opts(&eng->check_opts);
+	eng->checker = rr_checker_new(&eng->diag);
 	return eng;
+}
+
+void rr_engine_set_check_opts(struct rr_engine *eng, const struct rr_check_opts *o)
+{
+	eng->check_opts = *o;
+	rr_checker_set_opts(eng->checker, o);
+}
+
+uint64_t rr_engine_checks_skipped(const struct rr_engine *eng)
+{
+	return rr_checker_skipped(eng->checker);
 }
 
 bool rr_budget_take(struct rr_engine *eng, uint64_t n, uint64_t frame, const char *what)
@@ -133,7 +147,7 @@ static void pass_up(struct rr_engine *eng)
 		d.frames = &d.one_frame;
 	memset(&eng->send_done, 0, sizeof(eng->send_done));
 	if (d.flow)
-		rr_rebuild_send(eng, d.flow, d.data, d.len, d.frames, d.n_frames, d.truncated);
+		rr_rebuild_send(eng, d.flow, &d);
 	if (d.buf)
 		g_byte_array_unref(d.buf);
 	if (d.frames_buf)
@@ -179,6 +193,11 @@ void rr_engine_finish(struct rr_engine *eng)
 		if (c)
 			conn_teardown(eng, c);
 	}
+	{
+		struct rr_fact end = { .kind = RR_FACT_END };
+
+		rr_checker_fact(eng->checker, &end);
+	}
 }
 
 static void free_flow(gpointer p)
@@ -222,5 +241,6 @@ void rr_engine_free(struct rr_engine *eng)
 	g_hash_table_destroy(eng->cm_pending);
 	g_ptr_array_free(eng->conns, TRUE);
 	g_ptr_array_unref(eng->calls_ready);
+	rr_checker_free(eng->checker);
 	g_free(eng);
 }

@@ -46,6 +46,8 @@ struct rr_send_done {
 	GArray *frames_buf;       /* owned when assembled */
 	uint64_t one_frame;
 	bool truncated;
+	bool invalidate;
+	uint32_t inv_rkey;
 };
 
 /* A Send being put together from FIRST/MIDDLE/LAST packets. */
@@ -60,6 +62,13 @@ struct rr_send_asm {
 	bool truncated;
 	bool invalidate;
 	uint32_t inv_rkey;
+};
+
+/* What an RDMA operation's range hit among the live segments of a flow. */
+struct rr_seg_hit {
+	bool handle_live;         /* some live segment has the handle */
+	bool inside;              /* the whole range lies in one segment */
+	const struct rr_seg *seg; /* that segment, or the nearest with the handle */
 };
 
 /* An RDMA Write message being received (IB places MIDDLE/LAST by PSN). */
@@ -132,6 +141,9 @@ struct rr_conn {
 	/* RFC 8797 private data, when the handshake was captured */
 	bool has_cm_pd;
 	uint32_t inline_send[2], inline_recv[2];   /* by side */
+	bool has_cm_flags[2];
+	uint8_t cm_flags[2];      /* RFC 8797 flags, by side */
+	uint16_t server_port;     /* CM service port / iWARP listening port */
 	char *name;
 };
 
@@ -157,6 +169,8 @@ struct rr_seg {
 	uint64_t covered;
 	GArray *frames;           /* uint64_t, unique */
 	bool refused;             /* over a limit: not buffered */
+	bool cut;                 /* bytes aimed at it were cut by the snaplen */
+	uint64_t requested;       /* read segments: bytes RDMA Read Requests asked for */
 };
 
 struct rr_call {
@@ -176,8 +190,12 @@ struct rr_call {
 	uint64_t first_frame;
 };
 
+struct rr_checker;
+
 struct rr_engine {
 	struct rr_engine_limits lim;
+	struct rr_checker *checker;   /* the check stage (check/check.h) */
+	struct rr_check_opts check_opts;
 	rr_message_fn fn;
 	void *ctx;
 	struct rr_diag_sink diag;
@@ -223,6 +241,9 @@ void rr_flow_free(struct rr_flow *f);
 void rr_conn_free(struct rr_conn *c);
 void rr_conn_note_call(struct rr_engine *eng, struct rr_flow *f, uint32_t prog);
 
+/* conn.c: what a message record says of its connection */
+void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, struct rr_conn_info *out);
+
 /* xfer.c */
 void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev);
 void rr_send_asm_clear(struct rr_engine *eng, struct rr_send_asm *a);
@@ -241,17 +262,27 @@ void rr_seg_remove(struct rr_engine *eng, struct rr_seg *seg);
 uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rkey, uint64_t va,
 		      const struct rr_event *ev);
 bool rr_flow_has_rkey(struct rr_flow *f, void *rkey_ptr);
+/* Which live segment of owner's memory [va, va+len) with rkey falls in; counts read requests. */
+void rr_seg_lookup(struct rr_flow *owner, uint32_t rkey, uint64_t va, uint64_t len, bool is_read_req,
+		   struct rr_seg_hit *hit);
 bool rr_seg_complete(const struct rr_seg *seg);
 /* Copy n bytes of segment data from offset off into dst; missing bytes are zero. Returns false if any was missing. */
 bool rr_seg_read(const struct rr_seg *seg, uint64_t off, uint8_t *dst, uint64_t n);
 
 /* rebuild.c */
-void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const uint8_t *data, size_t len,
-		     const uint64_t *frames, size_t n_frames, bool truncated);
+void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_send_done *d);
 void rr_call_try_complete(struct rr_engine *eng, struct rr_call *call);
 void rr_call_flush(struct rr_engine *eng, struct rr_call *call);   /* deliver if pending */
 void rr_call_free(struct rr_engine *eng, struct rr_call *call);
 void rr_rebuild_flow_reset(struct rr_engine *eng, struct rr_flow *f);
+
+/* record.c */
+void rr_record_init(struct rr_message *m, struct rr_engine *eng, struct rr_flow *f,
+		    const struct rr_hdr *hdr, enum rr_msg_dir dir, uint64_t send_frame, size_t send_len);
+/* Walk the whole payload: RPC header, ULP, every DDP-eligible item (appended to items). */
+void rr_record_describe(struct rr_message *m, const struct rr_ulp_info *callinfo, GArray *items);
+/* Check stage, then the reporter; the findings it attached are released after. */
+void rr_record_emit(struct rr_engine *eng, struct rr_message *m);
 
 /* frames helpers (engine.c) */
 void rr_frames_add(GArray *frames, uint64_t frame);

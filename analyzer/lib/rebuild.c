@@ -18,18 +18,32 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "../check/check.h"
 
-/* Is this Send RPC-over-RDMA at all?  Plain verbs traffic (rping, perftest) is not. */
+/*
+ * Is this Send RPC-over-RDMA at all?  Plain verbs traffic (rping, perftest)
+ * is not.  This is the only decision the rebuild makes about a Send's
+ * header: whether it is correct is the check stage's business.  A Send on
+ * a connection known to carry RPC-over-RDMA that cannot be rebuilt is
+ * REJECTED (the check stage still sees it); one on an unknown connection
+ * that does not look like RPC-over-RDMA is NOT_RPCRDMA.
+ */
 enum verdict { NOT_RPCRDMA, REJECTED, ACCEPTED };
+
+struct peek {
+	bool words;               /* 8 bytes of Payload were there */
+	bool is_rpc;              /* ... and they are an RPC header with this XID */
+	uint32_t xid, msg_type;
+};
 
 static enum verdict judge(struct rr_engine *eng, struct rr_flow *f, const uint8_t *data, size_t len,
 			  enum rr_hdr_status st, const struct rr_hdr *hdr, uint64_t frame, bool truncated,
-			  uint32_t *msg_type)
+			  struct peek *pk)
 {
 	bool known = f->conn->carried_rpcrdma;
 	struct rr_cursor cur;
-	uint32_t xid, mt;
 
+	memset(pk, 0, sizeof(*pk));
 	if (len < 16)
 		return NOT_RPCRDMA;
 	if (st == RR_HDR_E_NOT_V1) {
@@ -41,47 +55,18 @@ static enum verdict judge(struct rr_engine *eng, struct rr_flow *f, const uint8_
 		}
 		return NOT_RPCRDMA;
 	}
-	if (st == RR_HDR_E_PROC) {
-		if (!known)
-			return NOT_RPCRDMA;
-		rr_diag_report(&eng->diag, RR_005_PROC, frame,
-			       "message type %u at offset 12 of XID 0x%08x is not defined", hdr->proc, hdr->xid);
-		return REJECTED;
-	}
-	if (st != RR_HDR_OK) {
-		if (truncated && st == RR_HDR_E_SHORT)
-			return REJECTED;   /* the capture cut it; the decoder said so */
-		rr_diag_report(&eng->diag, rr_hdr_status_rule(st), frame,
-			       "transport header of XID 0x%08x at offset %zu: %s", hdr->xid,
-			       hdr->err_offset, rr_hdr_status_text(st));
-		return REJECTED;
-	}
+	if (st == RR_HDR_E_PROC)
+		return known ? REJECTED : NOT_RPCRDMA;
+	if (st != RR_HDR_OK)
+		return known || truncated ? REJECTED : NOT_RPCRDMA;
 	if (!rr_hdr_proc_has_payload(hdr->proc))
 		return ACCEPTED;
 	rr_cursor_init(&cur, data, len);
 	rr_skip(&cur, hdr->hdr_len);
-	if (!rr_rpc_peek(&cur, &xid, &mt)) {
-		if (!known)
-			return NOT_RPCRDMA;
-		rr_diag_report(&eng->diag, RR_006_SHORT_HDR, frame,
-			       "RDMA_MSG XID 0x%08x has no RPC message after its %zu-byte header",
-			       hdr->xid, hdr->hdr_len);
-		return REJECTED;
-	}
-	if (mt > 1) {
-		if (!known)
-			return NOT_RPCRDMA;
-		rr_diag_report(&eng->diag, RR_008_MSG_TYPE, frame,
-			       "RPC msg_type %u in XID 0x%08x is neither CALL nor REPLY", mt, hdr->xid);
-		return REJECTED;
-	}
-	if (xid != hdr->xid) {
-		if (!known)
-			return NOT_RPCRDMA;
-		rr_diag_report(&eng->diag, RR_002_XID, frame,
-			       "rdma_xid 0x%08x differs from the RPC XID 0x%08x", hdr->xid, xid);
-	}
-	*msg_type = mt;
+	pk->words = rr_rpc_peek(&cur, &pk->xid, &pk->msg_type) || (rr_cursor_left(&cur) >= 8);
+	pk->is_rpc = pk->words && pk->msg_type <= 1;
+	if (!pk->is_rpc || pk->xid != hdr->xid)
+		return known ? (pk->is_rpc ? ACCEPTED : REJECTED) : NOT_RPCRDMA;
 	return ACCEPTED;
 }
 
@@ -228,42 +213,6 @@ static void collect_frames(GArray *dst, const struct rr_call *call, bool reads)
 	}
 }
 
-/* Decode the RPC header and describe the message with the ULP walker. */
-static void describe(struct rr_message *m, const struct rr_ulp_info *callinfo)
-{
-	struct rr_cursor cur;
-
-	rr_cursor_init(&cur, m->payload, m->payload_len);
-	if (m->dir == RR_DIR_CALL) {
-		if (!rr_rpc_decode_call(&cur, &m->call))
-			return;
-		m->has_rpc = true;
-		m->has_ulp = rr_ulp_walk_call(&m->call, &cur, NULL, NULL, &m->ulp) !=
-			     RR_ULP_UNKNOWN_PROGRAM;
-		return;
-	}
-	if (!rr_rpc_decode_reply(&cur, &m->reply))
-		return;
-	m->has_rpc = true;
-	if (callinfo)
-		m->has_ulp = rr_ulp_walk_reply(callinfo, &m->reply, &cur, NULL, NULL, &m->ulp) !=
-			     RR_ULP_UNKNOWN_PROGRAM;
-}
-
-static void message_init(struct rr_message *m, struct rr_flow *f, const struct rr_hdr *hdr,
-			 enum rr_msg_dir dir)
-{
-	memset(m, 0, sizeof(*m));
-	m->xid = hdr->xid;
-	m->dir = dir;
-	m->conn_id = f->conn->id;
-	m->conn_name = rr_conn_name(f->conn);
-	m->transport = f->key.transport;
-	m->hdr = hdr;
-	m->credit = hdr->credit;
-	m->complete = true;
-}
-
 static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 {
 	const struct rr_hdr *hdr = call->hdr;
@@ -271,9 +220,13 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	const uint8_t *in;
 	size_t in_len, ip = 0;
 	bool complete = !call->send_truncated, nomsg = hdr->proc == RR_RDMA_NOMSG;
-	GArray *frames, *positions;
+	bool bad_position = false, bad_overlaps = false;
+	uint32_t bad_pos = 0;
+	GArray *frames, *positions, *items;
+	uint64_t *seg_bytes;
 	struct rr_message m;
 	uint32_t i, k;
+	size_t j;
 
 	mb_init(&full, eng);
 	mb_init(&inl, eng);
@@ -291,14 +244,14 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	/* Chunks in ascending Position; list order within a Position. */
 	positions = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	for (i = 0; i < hdr->n_reads; i++) {
-		uint32_t p = hdr->reads[i].position, j;
+		uint32_t p = hdr->reads[i].position, q;
 
 		if (p == 0 && hdr->proc == RR_RDMA_NOMSG)
 			continue;
-		for (j = 0; j < positions->len && g_array_index(positions, uint32_t, j) < p; j++)
+		for (q = 0; q < positions->len && g_array_index(positions, uint32_t, q) < p; q++)
 			;
-		if (j == positions->len || g_array_index(positions, uint32_t, j) != p)
-			g_array_insert_val(positions, j, p);
+		if (q == positions->len || g_array_index(positions, uint32_t, q) != p)
+			g_array_insert_val(positions, q, p);
 	}
 	for (k = 0; k < positions->len; k++) {
 		uint32_t pos = g_array_index(positions, uint32_t, k);
@@ -306,9 +259,10 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 		size_t need;
 
 		if (pos < full.b->len || pos - full.b->len > in_len - ip) {
-			rr_diag_report(&eng->diag, RR_026_POS_RANGE, call->first_frame,
-				       "read chunk Position %u of XID 0x%08x lies outside the Payload stream (%zu bytes rebuilt, %zu inline bytes left)",
-				       pos, call->xid, (size_t)full.b->len, in_len - ip);
+			/* The check stage tells RR-026 from RR-224. */
+			bad_position = true;
+			bad_pos = pos;
+			bad_overlaps = pos < full.b->len;
 			complete = false;
 			break;
 		}
@@ -336,20 +290,40 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 		rr_frames_add(frames, g_array_index(call->frames, uint64_t, i));
 	collect_frames(frames, call, true);
 
-	message_init(&m, call->flow, hdr, RR_DIR_CALL);
+	rr_record_init(&m, eng, call->flow, hdr, RR_DIR_CALL, call->first_frame,
+		       hdr->hdr_len + call->inline_len);
 	m.payload = full.b->data;
 	m.payload_len = full.b->len;
 	m.complete = complete;
+	/* Lost by the capture: cut frames, or bytes the responder asked for that never showed. */
+	m.capture_loss = call->send_truncated;
 	m.frames = (const uint64_t *)(void *)frames->data;
 	m.n_frames = frames->len;
-	describe(&m, NULL);
+	m.has_bad_position = bad_position;
+	m.bad_position = bad_pos;
+	m.bad_position_overlaps = bad_overlaps;
+	seg_bytes = g_new0(uint64_t, hdr->n_reads + 1);
+	for (i = 0; i < hdr->n_reads; i++) {
+		const struct rr_seg *sg = call_seg(call, RR_SEG_READ, i, 0);
+
+		seg_bytes[i] = sg ? sg->covered : 0;
+		m.capture_loss |= sg && (sg->cut || (sg->covered < sg->s.length && sg->requested > sg->covered));
+	}
+	m.seg_bytes = seg_bytes;
+	items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
+	rr_record_describe(&m, NULL, items);
+	/* Which read chunk carries each eligible argument: the one at its data's Position. */
+	for (j = 0; j < items->len; j++) {
+		struct rr_ddp_place *it = &g_array_index(items, struct rr_ddp_place, j);
+
+		for (i = 0; i < hdr->n_reads && it->chunk < 0; i++)
+			if (hdr->reads[i].position && hdr->reads[i].position == it->data_pos)
+				it->chunk = (int32_t)i;
+	}
 	if (m.has_rpc) {
 		rr_conn_note_call(eng, call->flow, m.call.prog);
 		m.conn_name = rr_conn_name(call->flow->conn);
-		if (m.call.xid != hdr->xid && hdr->proc == RR_RDMA_NOMSG)
-			rr_diag_report(&eng->diag, RR_002_XID, call->first_frame,
-				       "rdma_xid 0x%08x differs from the XID 0x%08x at the start of the Position-Zero read chunk",
-				       hdr->xid, m.call.xid);
+		rr_conn_info_fill(eng, call->flow->conn, &m.conn);
 	}
 	call->backchannel = call->flow->conn->requester >= 0 &&
 			    call->flow->side != call->flow->conn->requester;
@@ -357,8 +331,10 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	call->has_ulp = m.has_ulp;
 	call->ulp = m.ulp;
 	call->delivered = true;
-	rr_deliver(eng, &m);
+	rr_record_emit(eng, &m);
 
+	g_array_unref(items);
+	g_free(seg_bytes);
 	g_array_unref(frames);
 	g_byte_array_unref(full.b);
 	g_byte_array_unref(inl.b);
@@ -381,11 +357,22 @@ void rr_call_try_complete(struct rr_engine *eng, struct rr_call *call)
 
 void rr_call_flush(struct rr_engine *eng, struct rr_call *call)
 {
+	guint i;
+	bool lost = false;
+
 	if (call->delivered)
 		return;
-	rr_diag_report(&eng->diag, ENG_INCOMPLETE, call->first_frame,
-		       "call XID 0x%08x on %s: read chunk data is missing from the capture",
-		       call->xid, rr_conn_name(call->flow->conn));
+	/* Bytes the responder asked for and the capture never showed; not those it never asked for. */
+	for (i = 0; i < call->segs->len; i++) {
+		const struct rr_seg *sg = g_ptr_array_index(call->segs, i);
+
+		lost |= sg->role == RR_SEG_READ && sg->covered < sg->s.length &&
+			(sg->requested > sg->covered || sg->cut);
+	}
+	if (lost)
+		rr_diag_report(&eng->diag, ENG_INCOMPLETE, call->first_frame,
+			       "call XID 0x%08x on %s: read chunk data is missing from the capture",
+			       call->xid, rr_conn_name(call->flow->conn));
 	deliver_call(eng, call);
 }
 
@@ -427,18 +414,19 @@ static void register_segments(struct rr_engine *eng, struct rr_call *call)
 }
 
 static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
-		       const uint8_t *data, size_t len, const uint64_t *frames, size_t n_frames,
-		       bool truncated)
+		       const struct rr_send_done *d)
 {
+	const uint8_t *data = d->data;
+	size_t len = d->len, n_frames = d->n_frames;
+	const uint64_t *frames = d->frames;
+	bool truncated = d->truncated;
 	struct rr_call *call, *old;
 	size_t inline_len = rr_hdr_proc_has_payload(hdr->proc) ? len - hdr->hdr_len : 0;
 	size_t i;
 
+	/* A second call with an outstanding XID (RR-004, the check stage's): the older one goes. */
 	old = g_hash_table_lookup(f->calls, GUINT_TO_POINTER(hdr->xid));
 	if (old) {
-		rr_diag_report(&eng->diag, RR_004_XID_DUP, frames[0],
-			       "call XID 0x%08x on %s while a call with the same XID (frame %" G_GUINT64_FORMAT ") is outstanding: the older one is dropped",
-			       hdr->xid, rr_conn_name(f->conn), old->first_frame);
 		rr_call_flush(eng, old);
 		drop_call(eng, old);
 	}
@@ -485,6 +473,7 @@ struct insertion {
 	size_t pos;           /* in the inline stream, just after the length word */
 	uint32_t length;      /* the item's length word */
 	uint32_t chunk;
+	uint32_t op;
 };
 
 struct reply_ctx {
@@ -506,13 +495,10 @@ static bool on_ddp_result(void *arg, const struct rr_ddp_item *item)
 	returned = rr_chunk_length(h, &h->writes[item->ordinal]);
 	if (returned == 0)
 		return false;
-	if (returned != item->length && returned != rr_xdr_roundup(item->length))
-		rr_diag_report(&rc->eng->diag, RR_091_WRITE_COUNT, rc->frame,
-			       "XID 0x%08x: result length %u but Write chunk %u returned %" G_GUINT64_FORMAT " bytes",
-			       h->xid, item->length, item->ordinal, returned);
 	in.pos = item->data_pos;
 	in.length = item->length;
 	in.chunk = item->ordinal;
+	in.op = item->op;
 	g_array_append_val(rc->ins, in);
 	return true;
 }
@@ -537,22 +523,70 @@ static void append_write_chunk(struct mbuf *out, const struct rr_call *call, con
 		mb_zeros(out, want - (out->b->len - start));
 }
 
-static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
-			  const uint8_t *data, size_t len, const uint64_t *frames, size_t n_frames,
-			  bool truncated, struct rr_call *call)
+/* Bytes seen landing in each segment of the call's write and reply chunks, by wseg index. */
+static uint64_t *written_bytes(const struct rr_call *call, const struct rr_hdr *rhdr, bool *lost)
 {
+	const struct rr_hdr *h = call->hdr;
+	uint64_t *out = g_new0(uint64_t, h->n_wsegs + 1);
+	guint i;
+
+	for (i = 0; i < call->segs->len; i++) {
+		const struct rr_seg *sg = g_ptr_array_index(call->segs, i);
+		const struct rr_write_chunk *c;
+
+		if (sg->role == RR_SEG_READ)
+			continue;
+		c = sg->role == RR_SEG_REPLY ? &h->reply : &h->writes[sg->chunk];
+		if (c->first + sg->index < h->n_wsegs)
+			out[c->first + sg->index] = sg->covered;
+		*lost |= sg->cut;
+		/* Fewer bytes seen than the reply says it returned: the capture lost them. */
+		if (sg->role == RR_SEG_WRITE && sg->chunk < rhdr->n_write_chunks &&
+		    sg->index < rhdr->writes[sg->chunk].count &&
+		    sg->covered < rr_hdr_wseg(rhdr, &rhdr->writes[sg->chunk], sg->index)->length)
+			*lost = true;
+		if (sg->role == RR_SEG_REPLY && rhdr->has_reply && sg->index < rhdr->reply.count &&
+		    sg->covered < rr_hdr_wseg(rhdr, &rhdr->reply, sg->index)->length)
+			*lost = true;
+	}
+	return out;
+}
+
+static uint64_t *requested_bytes(const struct rr_call *call)
+{
+	uint64_t *out = g_new0(uint64_t, call->hdr->n_reads + 1);
+	uint32_t i;
+
+	for (i = 0; i < call->hdr->n_reads; i++) {
+		const struct rr_seg *sg = call_seg(call, RR_SEG_READ, i, 0);
+
+		out[i] = sg ? sg->requested : 0;
+	}
+	return out;
+}
+
+static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
+			  const struct rr_send_done *d, struct rr_call *call)
+{
+	const uint64_t *frames = d->frames;
 	struct mbuf inl, full;
 	const uint8_t *in = NULL;
 	size_t in_len = 0;
-	bool complete = !truncated;
+	bool complete = !d->truncated, cut = false;
 	GArray *fr = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	GArray *items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
+	GArray *inline_items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
+	uint64_t *seg_bytes = NULL, *req_bytes = NULL;
+	uint64_t placed = 0;          /* bit k: write chunk k found its result */
 	struct rr_message m;
 	uint32_t i, k;
 	bool chunks_used = false;
 
-	for (i = 0; i < n_frames; i++)
+	for (i = 0; i < d->n_frames; i++)
 		rr_frames_add(fr, frames[i]);
-	message_init(&m, f, hdr, RR_DIR_REPLY);
+	rr_record_init(&m, eng, f, hdr, RR_DIR_REPLY, frames[0], d->len);
+	m.invalidate = d->invalidate;
+	m.inv_rkey = d->inv_rkey;
 
 	mb_init(&inl, eng);
 	mb_init(&full, eng);
@@ -571,8 +605,8 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 		in = inl.b->data;
 		in_len = inl.b->len;
 	} else if (rr_hdr_proc_has_payload(hdr->proc)) {
-		in = data + hdr->hdr_len;
-		in_len = len - hdr->hdr_len;
+		in = d->data + hdr->hdr_len;
+		in_len = d->len - hdr->hdr_len;
 	}
 	for (k = 0; k < hdr->n_write_chunks; k++)
 		if (rr_chunk_length(hdr, &hdr->writes[k]))
@@ -583,17 +617,11 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 		struct rr_ulp_info where;   /* this walk only finds the insertion points */
 		struct rr_rpc_reply rep;
 		struct rr_cursor cur;
-		enum rr_ulp_result res = RR_ULP_MALFORMED;
-		size_t ip = 0;
+		size_t ip = 0, out_pos = 0;
 
 		rr_cursor_init(&cur, in, in_len);
 		if (rr_rpc_decode_reply(&cur, &rep))
-			res = rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &rc, &where);
-		/* A reply the capture cut short cannot be walked; CAP-TRUNC said so. */
-		if (res != RR_ULP_OK && complete && inl.complete)
-			rr_diag_report(&eng->diag, ENG_ULP, frames[0],
-				       "reply XID 0x%08x: the results could not be walked (%s), so Write chunk data may be missing",
-				       hdr->xid, rr_ulp_result_name(res));
+			rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &rc, &where);
 		for (i = 0; i < rc.ins->len; i++) {
 			const struct insertion *in_i = &g_array_index(rc.ins, struct insertion, i);
 
@@ -601,19 +629,24 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 				continue;
 			mb_slice(&full, in, ip, in_i->pos - ip);
 			ip = in_i->pos;
+			out_pos = full.b->len;
 			append_write_chunk(&full, call, hdr, in_i->chunk, in_i->length);
+			{
+				/* Kept in case the whole payload cannot be walked (cut, or lying lengths). */
+				struct rr_ddp_place p = { in_i->op, in_i->chunk, in_i->length, out_pos,
+							  (int32_t)in_i->chunk };
+
+				g_array_append_val(inline_items, p);
+			}
 			mb_zeros(&full, rr_xdr_pad(in_i->length));
+			if (in_i->chunk < 64)
+				placed |= (uint64_t)1 << in_i->chunk;
 		}
 		mb_slice(&full, in, ip, in_len - ip);
-		/* Every non-empty chunk must have found its result. */
-		for (k = 0; k < hdr->n_write_chunks; k++) {
-			bool placed = false;
-
-			for (i = 0; i < rc.ins->len; i++)
-				placed |= g_array_index(rc.ins, struct insertion, i).chunk == k;
-			if (!placed && rr_chunk_length(hdr, &hdr->writes[k]))
+		/* A non-empty chunk that found no result: the check stage says which rule that breaks. */
+		for (k = 0; k < hdr->n_write_chunks; k++)
+			if (!(placed >> k & 1) && rr_chunk_length(hdr, &hdr->writes[k]))
 				complete = false;
-		}
 		g_array_unref(rc.ins);
 		m.payload = full.b->data;
 		m.payload_len = full.b->len;
@@ -628,94 +661,137 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 		collect_frames(fr, call, false);
 		m.call_ulp = call->has_ulp ? &call->ulp : NULL;
 		m.backchannel = call->backchannel;
+		m.call_hdr = call->hdr;
+		m.call_send_frame = call->first_frame;
+		seg_bytes = written_bytes(call, hdr, &cut);
+		req_bytes = requested_bytes(call);
+		m.seg_bytes = seg_bytes;
+		m.call_read_bytes = req_bytes;
 	} else {
 		m.backchannel = f->conn->requester >= 0 && f->side == f->conn->requester;
 	}
 	m.frames = (const uint64_t *)(void *)fr->data;
 	m.n_frames = fr->len;
+	m.capture_loss = d->truncated || cut;
 	complete = complete && inl.complete && full.complete;
 	mb_done(&inl, eng, hdr->xid, frames[0]);
 	mb_done(&full, eng, hdr->xid, frames[0]);
 	m.complete = complete;
 	if (m.payload_len) {
-		describe(&m, m.call_ulp);
-		if (hdr->proc == RR_RDMA_NOMSG && m.has_rpc && m.reply.xid != hdr->xid)
-			rr_diag_report(&eng->diag, RR_002_XID, frames[0],
-				       "rdma_xid 0x%08x differs from the XID 0x%08x at the start of the Reply chunk",
-				       hdr->xid, m.reply.xid);
-	}
-	rr_deliver(eng, &m);
+		size_t j;
 
+		rr_record_describe(&m, m.call_ulp, items);
+		for (j = 0; j < items->len; j++) {
+			struct rr_ddp_place *it = &g_array_index(items, struct rr_ddp_place, j);
+
+			if (it->ordinal < 64 && (placed >> it->ordinal & 1))
+				it->chunk = (int32_t)it->ordinal;
+		}
+		if (m.ulp_result != RR_ULP_OK && inline_items->len) {
+			g_array_set_size(items, 0);
+			g_array_append_vals(items, inline_items->data, inline_items->len);
+			m.items = (const struct rr_ddp_place *)(void *)items->data;
+			m.n_items = items->len;
+		}
+	}
+	rr_record_emit(eng, &m);
+
+	g_free(seg_bytes);
+	g_free(req_bytes);
+	g_array_unref(items);
+	g_array_unref(inline_items);
 	g_array_unref(fr);
 	g_byte_array_unref(inl.b);
 	g_byte_array_unref(full.b);
 }
 
-void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const uint8_t *data, size_t len,
-		     const uint64_t *frames, size_t n_frames, bool truncated)
+/* Which of a Send's messages is a call; for refused headers, a guess from the roles. */
+static bool classify_call(const struct rr_flow *f, const struct rr_hdr *hdr, enum verdict v,
+			  const struct peek *pk)
+{
+	uint32_t i;
+
+	if (v == REJECTED) {
+		if (f->conn->requester >= 0)
+			return f->side == f->conn->requester;
+		return !(pk->words && pk->msg_type == RR_RPC_REPLY);
+	}
+	switch (hdr->proc) {
+	case RR_RDMA_NOMSG:
+		for (i = 0; i < hdr->n_reads; i++)
+			if (hdr->reads[i].position == 0)
+				return true;
+		return false;
+	case RR_RDMA_DONE:
+		return true;
+	case RR_RDMA_ERROR:
+		return false;
+	default:
+		return pk->msg_type == RR_RPC_CALL;
+	}
+}
+
+/* Every Send judged RPC-over-RDMA goes to the check stage in wire order. */
+static void send_fact(struct rr_engine *eng, struct rr_flow *f, const struct rr_send_done *d,
+		      const struct rr_hdr *hdr, enum rr_hdr_status st, bool is_call, const struct peek *pk)
+{
+	struct rr_fact_send s = { 0 };
+	struct rr_fact fact = { .kind = RR_FACT_SEND, .send = &s };
+
+	s.conn_id = f->conn->id;
+	s.roles_known = f->conn->requester >= 0;
+	s.from_requester = s.roles_known && f->side == f->conn->requester;
+	s.hdr = hdr;
+	s.status = st;
+	s.is_call = is_call;
+	s.frame = d->frames[0];
+	s.frames = d->frames;
+	s.n_frames = d->n_frames;
+	s.data = d->data;
+	s.len = d->len;
+	s.truncated = d->truncated;
+	s.has_rpc = pk->is_rpc;
+	s.rpc_xid = pk->xid;
+	s.rpc_msg_type = pk->words ? pk->msg_type : 0;
+	rr_conn_info_fill(eng, f->conn, &s.conn);
+	rr_checker_fact(eng->checker, &fact);
+}
+
+void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_send_done *d)
 {
 	struct rr_hdr *hdr = g_new(struct rr_hdr, 1);
-	enum rr_hdr_status st = rr_hdr_decode(data, len, hdr);
-	uint32_t msg_type = RR_RPC_CALL;
-	enum verdict v = judge(eng, f, data, len, st, hdr, frames[0], truncated, &msg_type);
+	enum rr_hdr_status st = rr_hdr_decode(d->data, d->len, hdr);
+	struct peek pk;
+	enum verdict v = judge(eng, f, d->data, d->len, st, hdr, d->frames[0], d->truncated, &pk);
 	bool is_call;
 	struct rr_flow *peer;
 	struct rr_call *call = NULL;
 
-	if (v != ACCEPTED) {
-		if (v == NOT_RPCRDMA)
-			eng->stats.not_rpcrdma++;
+	if (v == NOT_RPCRDMA) {
+		eng->stats.not_rpcrdma++;
 		g_free(hdr);
 		return;
 	}
-	f->conn->carried_rpcrdma = true;
-	switch (hdr->proc) {
-	case RR_RDMA_NOMSG: {
-		uint32_t i;
-
-		is_call = false;
-		for (i = 0; i < hdr->n_reads; i++)
-			is_call |= hdr->reads[i].position == 0;
-		if (!is_call && !hdr->has_reply) {
-			rr_diag_report(&eng->diag, RR_021_NOMSG_EMPTY, frames[0],
-				       "RDMA_NOMSG XID 0x%08x has neither a Position-Zero read chunk nor a Reply chunk",
-				       hdr->xid);
-			g_free(hdr);
-			return;
-		}
-		break;
+	if (v == ACCEPTED)
+		f->conn->carried_rpcrdma = true;
+	is_call = classify_call(f, hdr, v, &pk);
+	send_fact(eng, f, d, hdr, st, is_call, &pk);
+	if (v == REJECTED || (hdr->proc == RR_RDMA_NOMSG && !is_call && !hdr->has_reply)) {
+		g_free(hdr);
+		return;
 	}
-	case RR_RDMA_DONE:
-		is_call = true;
-		break;
-	case RR_RDMA_ERROR:
-		is_call = false;
-		break;
-	default:
-		is_call = msg_type == RR_RPC_CALL;
-	}
-	if (len > hdr->hdr_len && !rr_hdr_proc_has_payload(hdr->proc))
-		rr_diag_report(&eng->diag, RR_022_EXTRA_BYTES, frames[0],
-			       "%s XID 0x%08x: %zu bytes follow the %zu-byte header",
-			       rr_hdr_proc_name(hdr->proc), hdr->xid, len - hdr->hdr_len, hdr->hdr_len);
-
 	if (is_call && hdr->proc != RR_RDMA_DONE) {
-		start_call(eng, f, hdr, data, len, frames, n_frames, truncated);
+		start_call(eng, f, hdr, d);
 		g_free(hdr);
 		return;
 	}
 	if (hdr->proc == RR_RDMA_DONE) {
 		struct rr_message m;
-		GArray *fr = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-		size_t i;
 
-		for (i = 0; i < n_frames; i++)
-			rr_frames_add(fr, frames[i]);
-		message_init(&m, f, hdr, RR_DIR_CALL);
-		m.frames = (const uint64_t *)(void *)fr->data;
-		m.n_frames = fr->len;
-		rr_deliver(eng, &m);
-		g_array_unref(fr);
+		rr_record_init(&m, eng, f, hdr, RR_DIR_CALL, d->frames[0], d->len);
+		m.frames = d->frames;
+		m.n_frames = d->n_frames;
+		rr_record_emit(eng, &m);
 		g_free(hdr);
 		return;
 	}
@@ -723,13 +799,9 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const uint8_t *da
 	peer = rr_conn_pair_by_evidence(eng, f, has_call_xid, GUINT_TO_POINTER(hdr->xid));
 	if (peer)
 		call = g_hash_table_lookup(peer->calls, GUINT_TO_POINTER(hdr->xid));
-	if (!call)
-		rr_diag_report(&eng->diag, RR_003_REPLY_MATCH, frames[0],
-			       "reply XID 0x%08x on %s matches no outstanding call (the capture may start after it)",
-			       hdr->xid, rr_conn_name(f->conn));
-	else if (!call->delivered)
+	if (call && !call->delivered)
 		rr_call_flush(eng, call);
-	deliver_reply(eng, f, hdr, data, len, frames, n_frames, truncated, call);
+	deliver_reply(eng, f, hdr, d, call);
 	if (call)
 		drop_call(eng, call);
 	g_free(hdr);

@@ -196,6 +196,8 @@ uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rke
 		rr_frames_add_event(seg->frames, ev);
 		/* Only the captured part of the packet carries bytes. */
 		cap_end = MIN(stop, va + caplen);
+		if (cap_end < stop)
+			seg->cut = true;
 		if (cap_end > pos && seg_buffer(eng, seg, seg_off + (cap_end - pos), frame)) {
 			memcpy(seg->buf + seg_off, data + (pos - va), cap_end - pos);
 			cover_add(seg, seg_off, seg_off + (cap_end - pos));
@@ -208,4 +210,44 @@ uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rke
 		pos = stop;
 	}
 	return landed;
+}
+
+/*
+ * A responder may cover several contiguous segments with one operation
+ * (digest 7), so "inside" means inside the union of the live segments with
+ * that handle, walked from va upwards.
+ */
+void rr_seg_lookup(struct rr_flow *owner, uint32_t rkey, uint64_t va, uint64_t len, bool is_read_req,
+		   struct rr_seg_hit *hit)
+{
+	GPtrArray *list = owner ? g_hash_table_lookup(owner->segs, GUINT_TO_POINTER(rkey)) : NULL;
+	uint64_t end = va + len, pos = va;
+	guint i;
+
+	memset(hit, 0, sizeof(*hit));
+	if (!list || !list->len || end < va)
+		return;
+	hit->handle_live = true;
+	while (pos < end || (len == 0 && !hit->seg)) {
+		struct rr_seg *in = NULL;
+
+		for (i = list->len; i > 0 && !in; i--) {
+			struct rr_seg *seg = g_ptr_array_index(list, i - 1);
+
+			if (pos >= seg->s.offset && pos < seg->s.offset + seg->s.length)
+				in = seg;
+		}
+		if (!in)
+			break;
+		if (!hit->seg)
+			hit->seg = in;
+		if (is_read_req)
+			in->requested += MIN(end, in->s.offset + in->s.length) - pos;
+		pos = in->s.offset + in->s.length;
+		if (len == 0)
+			break;
+	}
+	hit->inside = hit->seg && pos >= end;
+	if (!hit->seg)
+		hit->seg = g_ptr_array_index(list, list->len - 1);
 }

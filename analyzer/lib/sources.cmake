@@ -6,4 +6,18 @@ list(APPEND RR_ENGINE_SOURCES
   lib/xfer.c
   lib/segstore.c
   lib/rebuild.c
+  lib/record.c
+  check/checker.c
+  check/state.c
+  check/util.c
+  check/ck_framing.c
+  check/ck_inline.c
+  check/ck_chunks.c
+  check/ck_credits.c
+  check/ck_errors.c
+  check/ck_ddp.c
+  check/ck_compound.c
+  check/ck_memory.c
+  check/ck_backchannel.c
+  check/ck_outcomes.c
 )

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "../check/check.h"
 
 #define RR_MAX_IW_SENDS 256
 #define RR_MAX_UNMATCHED_KEYS 64
@@ -122,6 +123,8 @@ static void asm_deliver(struct rr_engine *eng, struct rr_flow *f, struct rr_send
 	d->frames = (const uint64_t *)(void *)a->frames->data;
 	d->n_frames = a->frames->len;
 	d->truncated = a->truncated;
+	d->invalidate = a->invalidate;
+	d->inv_rkey = a->inv_rkey;
 	rr_budget_give(eng, a->buf->len);
 	a->buf = NULL;
 	a->frames = NULL;
@@ -140,6 +143,8 @@ static void deliver_whole(struct rr_engine *eng, struct rr_flow *f, const struct
 	d->frames = &d->one_frame;
 	d->n_frames = 1;
 	d->truncated = false;
+	d->invalidate = ev->kind == RR_EV_SEND_INV;
+	d->inv_rkey = ev->inv_rkey;
 }
 
 /*
@@ -213,12 +218,49 @@ static void ib_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_ev
 		asm_deliver(eng, f, a);
 }
 
+/* The flow whose sender owns the memory f's RDMA operations name (the other end of f). */
+static struct rr_flow *memory_owner(struct rr_engine *eng, struct rr_flow *f, uint32_t rkey)
+{
+	return rr_conn_pair_by_evidence(eng, f, (rr_flow_pred)rr_flow_has_rkey, GUINT_TO_POINTER(rkey));
+}
+
+/* An RDMA Write or Read Request, with the segment it hit, goes to the check stage. */
+static void rdma_fact(struct rr_engine *eng, struct rr_flow *f, enum rr_rdma_op op, uint32_t rkey,
+		      uint64_t va, uint64_t len, uint64_t frame, struct rr_flow *owner)
+{
+	struct rr_fact_rdma r = { 0 };
+	struct rr_fact fact = { .kind = RR_FACT_RDMA, .rdma = &r };
+	struct rr_seg_hit hit;
+
+	rr_seg_lookup(owner, rkey, va, len, op == RR_RDMA_READ, &hit);
+	if (!f->conn->carried_rpcrdma)
+		return;   /* plain verbs traffic (perftest, rping) is not judged */
+	r.conn_id = f->conn->id;
+	r.op = op;
+	r.roles_known = f->conn->requester >= 0;
+	r.by_requester = r.roles_known && f->side == f->conn->requester;
+	r.rkey = rkey;
+	r.va = va;
+	r.len = len;
+	r.frame = frame;
+	r.handle_live = hit.handle_live;
+	r.inside = hit.inside;
+	if (hit.seg) {
+		r.xid = hit.seg->call->xid;
+		r.role = (uint8_t)hit.seg->role;
+		r.chunk = hit.seg->chunk;
+		r.index = hit.seg->index;
+		r.seg_offset = hit.seg->s.offset;
+		r.seg_length = hit.seg->s.length;
+	}
+	rr_checker_fact(eng->checker, &fact);
+}
+
 static void place_or_note(struct rr_engine *eng, struct rr_flow *f, uint32_t rkey, uint64_t va,
 			  const struct rr_event *ev, const char *what)
 {
 	/* Writes go into the memory of the side at the other end of f. */
-	struct rr_flow *owner = rr_conn_pair_by_evidence(eng, f, (rr_flow_pred)rr_flow_has_rkey,
-						   GUINT_TO_POINTER(rkey));
+	struct rr_flow *owner = memory_owner(eng, f, rkey);
 
 	if (!owner || !rr_seg_place(eng, owner, rkey, va, ev))
 		note_unmatched(eng, f, rkey, ev->wirelen, ev, what);
@@ -242,6 +284,8 @@ static void ib_write(struct rr_engine *eng, struct rr_flow *f, const struct rr_e
 		w->pmtu = ev->wirelen;
 		if (ev->frag == RR_FRAG_FIRST)
 			f->pmtu = ev->wirelen;
+		rdma_fact(eng, f, RR_RDMA_WRITE, w->rkey, w->va, w->dma_len, ev->frame,
+			  memory_owner(eng, f, w->rkey));
 		place_or_note(eng, f, w->rkey, w->va, ev, "RDMA Write");
 		return;
 	}
@@ -529,12 +573,16 @@ void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_eve
 			ib_send(eng, f, ev);
 		break;
 	case RR_EV_WRITE:
-		if (iwarp)
+		if (iwarp) {
+			rdma_fact(eng, f, RR_RDMA_WRITE, ev->rkey, ev->offset, ev->wirelen, ev->frame,
+				  memory_owner(eng, f, ev->rkey));
 			place_or_note(eng, f, ev->rkey, ev->offset, ev, "RDMA Write");
-		else
+		} else
 			ib_write(eng, f, ev);
 		break;
 	case RR_EV_READ_REQ:
+		rdma_fact(eng, f, RR_RDMA_READ, ev->rkey, ev->va, ev->dma_len, ev->frame,
+			  memory_owner(eng, f, ev->rkey));
 		remember_read_req(f, ev);
 		if (iwarp)
 			iw_replay_early(eng, f, g_queue_peek_tail(&f->read_reqs));

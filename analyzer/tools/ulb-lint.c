@@ -45,10 +45,10 @@ static void on_diag(void *ctx, const struct rr_diag *d)
 	const struct rr_rule *r = rr_rule_get(d->id);
 	FILE *f = l->dump ? stderr : l->out;
 
-	l->diags[r->severity]++;
+	l->diags[d->severity]++;
 	if (l->dump && l->quiet)
 		return;
-	fprintf(f, "frame %" PRIu64 ": %s %s [%s]: %s\n", d->frame, rr_severity_name(r->severity),
+	fprintf(f, "frame %" PRIu64 ": %s %s [%s]: %s\n", d->frame, rr_severity_name(d->severity),
 		r->code, r->section, d->text);
 }
 

@@ -1,28 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * diag.h - diagnostics: what every layer reports, and how.
+ * diag.h - findings: what every layer reports, and how.
  *
- * A diagnostic names a code from the catalog in rules.h (RR-xxx rules of the
- * digest, CAP-xxx capture conditions, ENG-xxx engine limits), the frame it
- * was seen in, and a human sentence.  The catalog entry carries the
- * severity, the RFC section and the rule text, so a reporter never
- * hard-codes them.
+ * A finding names an entry of the catalogue (rules.h: RR-xxx rules,
+ * CAP-xxx capture conditions, ENG-xxx engine limits), the frame to point
+ * at, every frame that is evidence, the connection and XID when known, the
+ * severity in the active profile, and a sentence.  The catalogue entry
+ * carries the RFC section and the rule text, so no reporter hard-codes them.
  *
- * Layers report through a struct rr_diag_sink; a sink with fn == NULL
- * drops everything (useful in fuzzers and benchmarks).
+ * Layers report through a struct rr_diag_sink; a sink with fn == NULL drops
+ * everything.  A finding and its arrays are valid during the call only
+ * (rr_diag_copy() keeps one).
  */
 #ifndef RPCRDMA_DIAG_H
 #define RPCRDMA_DIAG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rules.h"
 
 struct rr_diag {
 	enum rr_rule_id id;
-	uint64_t frame;       /* 0 when no single frame applies */
-	const char *text;     /* formatted sentence, valid during the call */
+	enum rr_severity severity; /* in the active profile */
+	uint64_t frame;            /* the frame to point at; 0 when none applies */
+	const uint64_t *frames;    /* evidence, ascending (may be empty) */
+	size_t n_frames;
+	uint32_t conn_id;          /* 0: not tied to a connection */
+	bool has_xid;
+	uint32_t xid;
+	const char *text;          /* the sentence */
 };
 
 typedef void (*rr_diag_fn)(void *ctx, const struct rr_diag *d);
@@ -38,9 +47,15 @@ struct rr_diag_sink {
 #define RR_PRINTF(a, b)
 #endif
 
+/* A finding with the catalogue's default severity, tied to a frame only. */
 void rr_diag_report(const struct rr_diag_sink *sink, enum rr_rule_id id,
 		    uint64_t frame, const char *fmt, ...) RR_PRINTF(4, 5);
 void rr_diag_vreport(const struct rr_diag_sink *sink, enum rr_rule_id id,
 		     uint64_t frame, const char *fmt, va_list ap);
+void rr_diag_emit(const struct rr_diag_sink *sink, const struct rr_diag *d);
+
+/* A deep copy (text and frames owned), and its release. */
+void rr_diag_copy(struct rr_diag *dst, const struct rr_diag *src);
+void rr_diag_clear(struct rr_diag *d);
 
 #endif

@@ -1,11 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * engine.h - the RPC-over-RDMA engine: events in, rebuilt RPC messages out.
+ * engine.h - the RPC-over-RDMA engine: events in, rebuilt RPC messages and
+ * findings out.
  *
  *   frames -> transport decoder -> rr_engine_feed(event)
  *          -> connection tracking (conn.c) -> transfer assembly (xfer.c)
  *          -> chunk segments (segstore.c) -> message rebuild (rebuild.c)
- *          -> rr_message_fn (reporters: ulb-lint, the plugin)
+ *          -> the check stage (check/: the rule table's checks, which
+ *             attach findings to the message record)
+ *          -> rr_message_fn and the diag sink (reporters: ulb-lint, the plugin)
+ *
+ * Two stages.  The rebuild decides only whether a Send is RPC-over-RDMA and
+ * produces a self-contained record of each message (struct rr_message).
+ * Every record, every Send in wire order and every RDMA Read or Write then
+ * passes through one check stage, which runs the checks of the rule table
+ * (rules.def) and attaches the findings to the record.  Findings not tied
+ * to one message (an RDMA Write outside any segment, a credit overrun at a
+ * Send) go to the diag sink only; every finding goes to the sink.
  *
  * What a message's payload is: the bytes the same RPC message would carry
  * on TCP, without the record mark.  A complete XDR stream: chunk data put
@@ -50,6 +61,36 @@ enum rr_msg_dir {
 	RR_DIR_REPLY = 1,
 };
 
+/* One DDP-eligible item of a message, and where its bytes travelled. */
+struct rr_ddp_place {
+	uint32_t op;                  /* NFSv4 op, or NFSv2/3 procedure */
+	uint32_t ordinal;             /* as struct rr_ddp_item */
+	uint32_t length;              /* the item's length word */
+	uint64_t data_pos;            /* offset of its data in payload */
+	int32_t chunk;                /* calls: index into hdr->reads of the first segment of
+				       * the read chunk carrying it; replies: write chunk index;
+				       * -1: inline */
+};
+
+/* What the engine knows of a message's connection. */
+enum rr_inline_source {
+	RR_INLINE_DEFAULT = 0,        /* RFC 8166 3.3.3: 1024 */
+	RR_INLINE_CONFIG,             /* --inline-threshold, the plugin preference */
+	RR_INLINE_HANDSHAKE,          /* RFC 8797 private data in the capture */
+};
+
+struct rr_conn_info {
+	bool handshake;               /* pairing and roles came from RDMA-CM or MPA */
+	bool roles_known;             /* which side is the requester */
+	enum rr_inline_source inline_source;
+	uint32_t inline_requester;    /* what the requester can receive */
+	uint32_t inline_responder;    /* what the responder can receive */
+	uint16_t server_port;         /* iWARP TCP port or CM service port; 0 unknown */
+	bool inv_flag_known;          /* the requester's RFC 8797 flags were captured */
+	bool remote_invalidate_ok;    /* ... and allow Send With Invalidate */
+	uint32_t requester_hash;      /* identifies the requester host (retries across connections) */
+};
+
 struct rr_message {
 	uint32_t xid;
 	enum rr_msg_dir dir;
@@ -80,7 +121,47 @@ struct rr_message {
 	bool has_ulp;                 /* ulp is valid (program known) */
 	struct rr_ulp_info ulp;       /* procedure, NFSv4 op list */
 	const struct rr_ulp_info *call_ulp;  /* replies: what the matching call said, or NULL */
+
+	/* What the check stage needs; all owned by the record. */
+	uint64_t send_frame;          /* first frame of the Send: where findings point */
+	size_t send_len;              /* bytes of the Send (header and inline part) */
+	bool invalidate;              /* sent with Send With Invalidate */
+	uint32_t inv_rkey;
+	bool capture_loss;            /* bytes of it were not in the capture (snaplen, drops) */
+	const struct rr_hdr *call_hdr;   /* replies: the matching call's header, or NULL */
+	uint64_t call_send_frame;
+	enum rr_ulp_result ulp_result;   /* how far the walk of payload went */
+	uint32_t ulp_stop_op;         /* RR_ULP_UNSUPPORTED: the op or procedure it stopped at */
+	const struct rr_ddp_place *items;   /* DDP-eligible items, in payload order */
+	size_t n_items;
+	/*
+	 * Bytes the capture saw land in each segment: calls, one per
+	 * hdr->reads[]; replies, one per call_hdr->wsegs[] (write and reply
+	 * chunks).  NULL when there is no such header.
+	 */
+	const uint64_t *seg_bytes;
+	const uint64_t *call_read_bytes;   /* replies: bytes pulled from each call_hdr->reads[] */
+	bool has_bad_position;        /* calls: a read chunk Position the rebuild could not honour */
+	uint32_t bad_position;
+	bool bad_position_overlaps;   /* ... because it falls inside an earlier chunk */
+	struct rr_conn_info conn;
+	const struct rr_diag *findings;   /* attached by the check stage */
+	size_t n_findings;
 };
+
+/* A record that outlives the callback (the plugin keeps one per frame). */
+struct rr_message *rr_message_copy(const struct rr_message *m);
+void rr_message_free(struct rr_message *m);
+
+/* The check stage's settings. */
+struct rr_check_opts {
+	enum rr_profile profile;
+	bool enabled[RR_RULE_COUNT];  /* rr_check_default_opts(): every rule */
+	uint32_t inline_threshold;    /* 0: the RFC 8166 default (1024) unless the handshake says */
+	uint32_t credit_slack;        /* calls beyond the grant forgiven for capture skew (default 1) */
+};
+
+void rr_check_default_opts(struct rr_check_opts *o);
 
 typedef void (*rr_message_fn)(void *ctx, const struct rr_message *msg);
 
@@ -105,6 +186,10 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev);
 /* End of input: deliver what is still pending (marked incomplete). */
 void rr_engine_finish(struct rr_engine *eng);
 const struct rr_engine_stats *rr_engine_stats(const struct rr_engine *eng);
+/* Before the first event; without it every rule runs with the defaults. */
+void rr_engine_set_check_opts(struct rr_engine *eng, const struct rr_check_opts *o);
+/* Checks the check stage skipped because the bytes they need were not captured. */
+uint64_t rr_engine_checks_skipped(const struct rr_engine *eng);
 void rr_engine_free(struct rr_engine *eng);
 
 #endif

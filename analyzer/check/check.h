@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check.h - the check stage: facts in, findings out.  Internal to the
+ * engine library; engine.h is the public contract.
+ *
+ * The engine hands the check stage four kinds of fact, in capture order:
+ *  - a Send judged RPC-over-RDMA (or refused on a connection known to carry
+ *    it), in wire order, before anything is rebuilt from it;
+ *  - a rebuilt message record (writable: findings are attached to it);
+ *  - an RDMA Write or Read Request, with the live segment it hit, if any;
+ *  - the end of the capture.
+ * For each fact the stage first updates its own per-connection state
+ * (outstanding calls, credits, retired segments, retry episodes), then runs
+ * every enabled check of the table that asked for that kind of fact.  A
+ * check is one function per rule (rules.def names it); it reads the fact
+ * and the state and calls ck_report().  Nothing here calls back into the
+ * engine.
+ */
+#ifndef RPCRDMA_CHECK_H
+#define RPCRDMA_CHECK_H
+
+#include <glib.h>
+
+#include "rpcrdma/engine.h"
+
+struct rr_fact_send {
+	uint32_t conn_id;
+	bool roles_known;
+	bool from_requester;          /* valid when roles_known */
+	const struct rr_hdr *hdr;     /* decoded as far as status allowed */
+	enum rr_hdr_status status;
+	bool is_call;                 /* the engine's classification (call, or DONE) */
+	uint64_t frame;               /* first frame of the Send */
+	const uint64_t *frames;
+	size_t n_frames;
+	const uint8_t *data;          /* the Send's bytes */
+	size_t len;
+	bool truncated;               /* the capture cut it */
+	bool has_rpc;                 /* the inline Payload starts with an RPC header */
+	uint32_t rpc_xid, rpc_msg_type;
+	struct rr_conn_info conn;
+};
+
+enum rr_rdma_op {
+	RR_RDMA_WRITE,
+	RR_RDMA_READ,
+};
+
+struct rr_fact_rdma {
+	uint32_t conn_id;
+	enum rr_rdma_op op;
+	bool roles_known;
+	bool by_requester;            /* the requester initiated it */
+	uint32_t rkey;
+	uint64_t va, len;
+	uint64_t frame;
+	bool handle_live;             /* a call outstanding on this connection advertised rkey */
+	bool inside;                  /* [va, va+len) lies inside one such segment */
+	uint32_t xid;                 /* handle_live: the call owning the segment */
+	uint8_t role;                 /* 0 read, 1 write, 2 reply */
+	uint32_t chunk, index;
+	uint64_t seg_offset, seg_length;
+};
+
+enum rr_fact_kind {
+	RR_FACT_SEND,
+	RR_FACT_MSG,
+	RR_FACT_RDMA,
+	RR_FACT_END,
+};
+
+struct rr_fact {
+	enum rr_fact_kind kind;
+	const struct rr_fact_send *send;
+	struct rr_message *msg;
+	const struct rr_fact_rdma *rdma;
+};
+
+struct rr_checker;
+
+struct rr_checker *rr_checker_new(const struct rr_diag_sink *sink);
+void rr_checker_set_opts(struct rr_checker *ck, const struct rr_check_opts *o);
+const struct rr_check_opts *rr_checker_opts(const struct rr_checker *ck);
+void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f);
+uint64_t rr_checker_skipped(const struct rr_checker *ck);
+/* Findings attached to a record by the stage: free them (not the record). */
+void rr_checker_release(struct rr_message *m);
+void rr_checker_free(struct rr_checker *ck);
+
+/* ---- for the check functions ---- */
+
+typedef void (*rr_check_fn)(struct rr_checker *ck, const struct rr_fact *f);
+
+/* What the stage remembers of a forward or backward call (check/state.c). */
+enum {
+	CK_CALL_NOT_V1 = 1 << 0,      /* rdma_vers was not 1 */
+	CK_CALL_BAD_HDR = 1 << 1,     /* the header did not decode */
+	CK_CALL_BAD_CHUNK = 1 << 2,   /* reduced a non-eligible item (RR-141..148) */
+	CK_CALL_MSGP = 1 << 3,
+	CK_CALL_LONG = 1 << 4,        /* RDMA_NOMSG with a Position-Zero read chunk */
+	CK_CALL_OVER_LIMIT = 1 << 5,  /* beyond the RFC 8267 6.4.2 complexity limits */
+	CK_CALL_REPLIED = 1 << 6,
+};
+
+struct ck_call {
+	uint32_t xid;
+	uint32_t conn_id;
+	int dir;                      /* 0 forward, 1 backward */
+	unsigned flags;
+	uint32_t vers;                /* rdma_vers */
+	uint64_t send_frame;
+	uint32_t pz_segs;             /* Position-Zero read segments */
+	uint32_t n_reads;
+	bool offered_reply_chunk;
+	uint64_t reply_chunk_len;
+	uint32_t n_write_chunks;
+	uint32_t prog, vers_rpc, proc;
+	char what[48];                /* "NFSACL v3 SETACL", "NFSv4.1 COMPOUND(SEQUENCE,PUTFH,READ)" */
+};
+
+/* Report a finding.  frame is where to point; the record (if f has one) gets it attached. */
+void ck_report(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule,
+	       uint64_t frame, const char *fmt, ...) RR_PRINTF(5, 6);
+/* Same, with explicit evidence frames, connection and XID (for findings that span messages). */
+void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
+		    const uint64_t *frames, size_t n_frames, uint32_t conn_id, bool has_xid,
+		    uint32_t xid, const char *fmt, ...) RR_PRINTF(9, 10);
+/* A check that needed bytes the capture did not hold. */
+void ck_skip(struct rr_checker *ck, enum rr_rule_id rule);
+enum rr_profile ck_profile(const struct rr_checker *ck);
+const struct rr_check_opts *ck_opts(const struct rr_checker *ck);
+
+/* State lookups (check/state.c). */
+struct ck_call *ck_call_find(struct rr_checker *ck, uint32_t conn_id, int dir, uint32_t xid);
+/* The call a reply record answers, from the record's connection and direction. */
+struct ck_call *ck_call_of_reply(struct rr_checker *ck, const struct rr_message *m);
+struct ck_conn_state;
+struct ck_conn_state *ck_conn(struct rr_checker *ck, uint32_t conn_id);
+
+/* Helpers shared by the checks (check/util.c). */
+bool ck_is_nfs(const struct rr_message *m, uint32_t vers_lo, uint32_t vers_hi);
+/* The call side's program/version/procedure (replies: from call_ulp). */
+bool ck_prog(const struct rr_message *m, uint32_t *prog, uint32_t *vers, uint32_t *proc);
+/* Normal read chunks of a call: groups of read segments at one non-zero Position. */
+struct ck_rchunk {
+	uint32_t position;
+	uint32_t first;               /* index in hdr->reads */
+	uint32_t n_segs;
+	uint64_t length;
+	bool split;                   /* its segments are not adjacent in the list */
+};
+size_t ck_read_chunks(const struct rr_hdr *h, bool nomsg, struct ck_rchunk *out, size_t max);
+uint32_t ck_pz_segments(const struct rr_hdr *h);
+/* The item a normal read chunk at position carries, or NULL. */
+const struct rr_ddp_place *ck_item_at(const struct rr_message *m, uint64_t pos);
+/* The result item that owns write chunk k (by ordinal), or NULL. */
+const struct rr_ddp_place *ck_result_for_chunk(const struct rr_message *m, uint32_t k);
+bool ck_reply_ok(const struct rr_message *m);   /* accepted SUCCESS */
+const char *ck_reply_status(const struct rr_message *m, char *buf, size_t len);
+void ck_describe_call(const struct rr_message *m, char *buf, size_t len);
+bool ck_is_backward(const struct rr_message *m);
+/* The walk of the whole payload went to its end: items are the complete list. */
+bool ck_ulp_ok(const struct rr_message *m);
+/* The threshold of the receiver of a Send from the requester (or not). */
+uint32_t ck_inline_of_receiver(const struct rr_conn_info *c, bool receiver_is_requester);
+const char *ck_inline_source(enum rr_inline_source s);
+bool ck_is_long_call(const struct rr_hdr *h);
+/* A chunk with more than 16 segments (RFC 8267 6.4.2). */
+bool ck_segments_over_limit(const struct rr_hdr *h);
+
+#endif

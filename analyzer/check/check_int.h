@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* check_int.h - the check stage's own state.  Private to check/. */
+#ifndef RPCRDMA_CHECK_INT_H
+#define RPCRDMA_CHECK_INT_H
+
+#include "check.h"
+
+#define CK_RETIRED_MAX 512        /* segments of completed calls remembered per connection */
+#define CK_ERRORED_MAX 1024       /* XIDs completed by RDMA_ERROR remembered per connection */
+#define CK_EPISODES_MAX 4096      /* calls with a failure or a retry in flight */
+#define CK_EPISODE_FRAMES 32
+
+struct ck_retired {
+	uint32_t handle;
+	uint64_t offset, length;
+	uint32_t xid;
+	uint8_t role;
+	uint64_t reply_frame;
+};
+
+struct ck_dir_state {
+	uint32_t outstanding;         /* calls sent and not yet answered */
+	bool have_grant;
+	uint32_t granted, requested;
+	bool over_reported;           /* RR-102/104 reported for the current overrun */
+	bool change_reported;         /* RR-106 */
+	bool reserve_reported;        /* RR-105 */
+	bool inline_default_reported; /* RR-041 */
+	uint32_t calls_before_reply;  /* RR-103 */
+	bool saw_reply;
+};
+
+struct ck_conn_state {
+	uint32_t id;
+	bool handshake;
+	struct ck_dir_state dir[2];
+	GHashTable *calls[2];         /* xid -> struct ck_call*, by direction */
+	struct ck_retired retired[CK_RETIRED_MAX];
+	unsigned n_retired, next_retired;
+	GHashTable *errored;          /* xid -> rdma err code + 1 */
+	GHashTable *handle_uses;      /* handle -> distinct calls that advertised it (RR-210) */
+	bool handle_reuse_reported;
+	unsigned refused_types;       /* bit per proc answered ERR_CHUNK (RR-134) */
+	bool nfs4_seen;
+	bool port_reported;
+	bool has_last_err[2];         /* by sender: [0] responder, [1] requester */
+	uint32_t last_err_xid[2];
+	/* The last call answered ERR_CHUNK (RR-181/182). */
+	char err_chunk_what[48];
+	uint64_t err_chunk_rc_len;
+	uint32_t err_chunk_retries;
+	bool err_chunk_run_reported;
+};
+
+/* A call with a failure or a retry: concluded as one finding (group Q). */
+struct ck_episode {
+	uint64_t key;                 /* requester address hash << 32 | XID */
+	uint32_t xid;
+	char what[48];
+	uint32_t sends;
+	uint32_t conns[8];
+	uint32_t n_conns;
+	uint64_t frames[CK_EPISODE_FRAMES];
+	uint32_t n_frames;
+	uint32_t pz_segs;             /* the shape of the first attempt */
+	bool long_call;
+	bool reply_chunk;
+	uint32_t reply_chunk_segs;
+	uint64_t reply_chunk_len;
+	bool over_limit;
+	bool long_reply;              /* a reply came through the Reply chunk */
+	uint32_t failures, successes;
+	char failure[40];             /* "GARBAGE_ARGS", "SYSTEM_ERR", "ERR_CHUNK" */
+	uint64_t fail_frame;          /* the first failing reply's Send */
+	uint64_t first_frame;
+	uint32_t conn_id;
+};
+
+struct rr_checker {
+	struct rr_diag_sink sink;
+	struct rr_check_opts opts;
+	uint64_t skipped;
+	GHashTable *conns;            /* id -> struct ck_conn_state* */
+	GHashTable *episodes;         /* key -> struct ck_episode* */
+	GQueue episode_order;         /* oldest first */
+	GHashTable *live_handles;     /* handle -> conn id of the newest call that advertised it */
+};
+
+void ck_state_init(struct rr_checker *ck);
+void ck_state_before(struct rr_checker *ck, const struct rr_fact *f);
+void ck_state_after(struct rr_checker *ck, const struct rr_fact *f);
+void ck_state_free(struct rr_checker *ck);
+
+int ck_send_dir(const struct rr_fact_send *s);          /* the direction of the call it is or answers */
+const struct ck_retired *ck_retired_find(struct ck_conn_state *cs, uint32_t handle, uint64_t va,
+					 uint64_t len);
+struct ck_episode *ck_episode_find(struct rr_checker *ck, uint64_t key);
+uint64_t ck_episode_key(const struct rr_conn_info *c, uint32_t xid);
+
+#endif

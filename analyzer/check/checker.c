@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The check stage's dispatcher: the table of checks (expanded from
+ * rules.def), profiles, enabling, and where findings go.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "check_int.h"
+
+/* Every check function, declared from the table. */
+#define RR_RULE(sym, code, name, group, sev, sev5666, facts, check, ref, text) \
+	void check(struct rr_checker *ck, const struct rr_fact *f);
+#include "rpcrdma/rules.def"
+
+static const rr_check_fn check_of[RR_RULE_COUNT] = {
+#define RR_RULE(sym, code, name, group, sev, sev5666, facts, check, ref, text) [sym] = check,
+#include "rpcrdma/rules.def"
+};
+
+void rr_check_default_opts(struct rr_check_opts *o)
+{
+	unsigned i;
+
+	memset(o, 0, sizeof(*o));
+	o->profile = RR_PROFILE_RFC8166;
+	for (i = 0; i < RR_RULE_COUNT; i++)
+		o->enabled[i] = true;
+	o->credit_slack = 1;
+}
+
+struct rr_checker *rr_checker_new(const struct rr_diag_sink *sink)
+{
+	struct rr_checker *ck = g_new0(struct rr_checker, 1);
+
+	if (sink)
+		ck->sink = *sink;
+	rr_check_default_opts(&ck->opts);
+	ck_state_init(ck);
+	return ck;
+}
+
+void rr_checker_set_opts(struct rr_checker *ck, const struct rr_check_opts *o)
+{
+	ck->opts = *o;
+}
+
+const struct rr_check_opts *rr_checker_opts(const struct rr_checker *ck)
+{
+	return &ck->opts;
+}
+
+const struct rr_check_opts *ck_opts(const struct rr_checker *ck)
+{
+	return &ck->opts;
+}
+
+enum rr_profile ck_profile(const struct rr_checker *ck)
+{
+	return ck->opts.profile;
+}
+
+uint64_t rr_checker_skipped(const struct rr_checker *ck)
+{
+	return ck->skipped;
+}
+
+void ck_skip(struct rr_checker *ck, enum rr_rule_id rule)
+{
+	ck->skipped++;
+}
+
+static bool rule_on(const struct rr_checker *ck, enum rr_rule_id id)
+{
+	const struct rr_rule *r = rr_rule_get(id);
+
+	return ck->opts.enabled[id] && r->sev[ck->opts.profile] != RR_SEV_OFF;
+}
+
+static void emit(struct rr_checker *ck, struct rr_message *attach_to, const struct rr_diag *d)
+{
+	const struct rr_rule *r = rr_rule_get(d->id);
+	struct rr_diag copy = *d;
+
+	copy.severity = r->kind == RR_KIND_RULE ? r->sev[ck->opts.profile] : r->severity;
+	if (attach_to) {
+		struct rr_diag *arr = (struct rr_diag *)attach_to->findings;
+
+		arr = g_renew(struct rr_diag, arr, attach_to->n_findings + 1);
+		rr_diag_copy(&arr[attach_to->n_findings], &copy);
+		attach_to->findings = arr;
+		attach_to->n_findings++;
+	}
+	rr_diag_emit(&ck->sink, &copy);
+}
+
+void ck_report(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule,
+	       uint64_t frame, const char *fmt, ...)
+{
+	char text[600];
+	va_list ap;
+	struct rr_diag d = { .id = rule, .frame = frame, .text = text };
+
+	if (!rule_on(ck, rule))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	d.frames = &d.frame;
+	d.n_frames = 1;
+	if (f->kind == RR_FACT_MSG) {
+		d.frames = f->msg->frames;
+		d.n_frames = f->msg->n_frames;
+		d.conn_id = f->msg->conn_id;
+		d.has_xid = true;
+		d.xid = f->msg->xid;
+	} else if (f->kind == RR_FACT_SEND) {
+		d.frames = f->send->frames;
+		d.n_frames = f->send->n_frames;
+		d.conn_id = f->send->conn_id;
+		d.has_xid = f->send->status != RR_HDR_E_SHORT || f->send->len >= 4;
+		d.xid = f->send->hdr->xid;
+	} else if (f->kind == RR_FACT_RDMA) {
+		d.conn_id = f->rdma->conn_id;
+		d.has_xid = f->rdma->handle_live;
+		d.xid = f->rdma->xid;
+	}
+	emit(ck, f->kind == RR_FACT_MSG ? f->msg : NULL, &d);
+}
+
+void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
+		    const uint64_t *frames, size_t n_frames, uint32_t conn_id, bool has_xid,
+		    uint32_t xid, const char *fmt, ...)
+{
+	char text[600];
+	va_list ap;
+	struct rr_diag d = { .id = rule, .frame = frame, .frames = frames, .n_frames = n_frames,
+			     .conn_id = conn_id, .has_xid = has_xid, .xid = xid, .text = text };
+
+	if (!rule_on(ck, rule))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	emit(ck, NULL, &d);
+}
+
+static unsigned fact_bit(enum rr_fact_kind k)
+{
+	switch (k) {
+	case RR_FACT_SEND:
+		return F_SEND;
+	case RR_FACT_MSG:
+		return F_MSG;
+	case RR_FACT_RDMA:
+		return F_RDMA;
+	case RR_FACT_END:
+		return F_END;
+	}
+	return 0;
+}
+
+void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
+{
+	unsigned bit = fact_bit(f->kind), i;
+
+	ck_state_before(ck, f);
+	for (i = 0; i < RR_RULE_COUNT; i++) {
+		const struct rr_rule *r = rr_rule_get(i);
+
+		if (check_of[i] && (r->facts & bit) && rule_on(ck, i))
+			check_of[i](ck, f);
+	}
+	ck_state_after(ck, f);
+}
+
+void rr_checker_release(struct rr_message *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n_findings; i++)
+		rr_diag_clear((struct rr_diag *)&m->findings[i]);
+	g_free((struct rr_diag *)m->findings);
+	m->findings = NULL;
+	m->n_findings = 0;
+}
+
+void rr_checker_free(struct rr_checker *ck)
+{
+	if (!ck)
+		return;
+	ck_state_free(ck);
+	g_free(ck);
+}

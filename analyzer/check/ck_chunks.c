@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Checks of groups D (read chunks), E (Write list and Reply chunk) and P
+ * (XDR alignment) on rebuilt messages: the chunk lists against the items
+ * the ULP walk found, and the returned lengths against what was offered
+ * and what was written.
+ */
+#include "check_int.h"
+
+static bool is_reply_with_call(const struct rr_message *m)
+{
+	return m->dir == RR_DIR_REPLY && m->call_hdr && m->hdr->proc != RR_RDMA_ERROR;
+}
+
+/* Bytes the capture saw written into segment i of the call's wsegs. */
+static uint64_t seen(const struct rr_message *m, uint32_t wseg)
+{
+	return m->seg_bytes ? m->seg_bytes[wseg] : 0;
+}
+
+void ck_rr062(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	struct ck_rchunk rc[RR_HDR_MAX_SEGS];
+	size_t n, i;
+
+	if (m->dir != RR_DIR_CALL || !ck_ulp_ok(m))
+		return;
+	n = ck_read_chunks(m->hdr, m->hdr->proc == RR_RDMA_NOMSG, rc, G_N_ELEMENTS(rc));
+	for (i = 0; i < n; i++) {
+		const struct rr_ddp_place *it = ck_item_at(m, rc[i].position);
+
+		if (it && rc[i].length < it->length)
+			ck_report(ck, f, RR_062_READ_COUNT, m->send_frame,
+				  "call XID 0x%08x: the read chunk at Position %u holds %" G_GUINT64_FORMAT
+				  " bytes but the item's length word says %u", m->xid, rc[i].position, rc[i].length,
+				  it->length);
+	}
+}
+
+void ck_rr222(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	struct ck_rchunk rc[RR_HDR_MAX_SEGS];
+	size_t n, i;
+
+	if (m->dir != RR_DIR_CALL || !ck_ulp_ok(m))
+		return;
+	n = ck_read_chunks(m->hdr, m->hdr->proc == RR_RDMA_NOMSG, rc, G_N_ELEMENTS(rc));
+	for (i = 0; i < n; i++) {
+		const struct rr_ddp_place *it = ck_item_at(m, rc[i].position);
+
+		if (it && rc[i].length > rr_xdr_roundup(it->length))
+			ck_report(ck, f, RR_222_WHOLE_ITEM, m->send_frame,
+				  "call XID 0x%08x: the read chunk at Position %u holds %" G_GUINT64_FORMAT
+				  " bytes, more than its %u-byte item and pad", m->xid, rc[i].position, rc[i].length,
+				  it->length);
+	}
+}
+
+void ck_rr224(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+
+	if (m->dir == RR_DIR_CALL && m->has_bad_position && m->bad_position_overlaps)
+		ck_report(ck, f, RR_224_NO_OVERLAP, m->send_frame,
+			  "call XID 0x%08x: the read chunk at Position %u falls inside the data of an earlier chunk",
+			  m->xid, m->bad_position);
+}
+
+void ck_rr065(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	struct ck_call *c;
+
+	if (m->dir != RR_DIR_REPLY || !ck_reply_ok(m))
+		return;
+	c = ck_call_of_reply(ck, m);
+	if (c && (c->flags & CK_CALL_BAD_CHUNK))
+		ck_report(ck, f, RR_065_PROCESSED_BAD, m->send_frame,
+			  "the responder processed call XID 0x%08x (frame %" G_GUINT64_FORMAT
+			  ") although it reduced a non-eligible item; it should have answered ERR_CHUNK or "
+			  "GARBAGE_ARGS", m->xid, c->send_frame);
+}
+
+void ck_rr067(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	const struct rr_hdr *ch = m->call_hdr;
+	uint32_t i;
+
+	if (m->dir != RR_DIR_REPLY || !ch || !ck_reply_ok(m) || !m->call_read_bytes)
+		return;
+	for (i = 0; i < ch->n_reads; i++)
+		if (m->call_read_bytes[i] < ch->reads[i].seg.length) {
+			if (m->capture_loss) {
+				ck_skip(ck, RR_067_READ_ALL);
+				return;
+			}
+			ck_report(ck, f, RR_067_READ_ALL, m->send_frame,
+				  "reply XID 0x%08x succeeded although only %" G_GUINT64_FORMAT " of the %u bytes of "
+				  "read segment %u were pulled", m->xid, m->call_read_bytes[i],
+				  ch->reads[i].seg.length, i);
+			return;
+		}
+}
+
+void ck_rr080(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	size_t i;
+
+	if (!is_reply_with_call(m) || !ck_is_nfs(m, 2, 3) || !ck_ulp_ok(m))
+		return;
+	for (i = 0; i < m->n_items; i++) {
+		const struct rr_ddp_place *it = &m->items[i];
+
+		if (it->chunk < 0 && it->ordinal < m->call_hdr->n_write_chunks &&
+		    m->call_hdr->writes[it->ordinal].count &&
+		    rr_chunk_length(m->call_hdr, &m->call_hdr->writes[it->ordinal]) && it->length)
+			ck_report(ck, f, RR_080_DDP_RESULT, m->send_frame,
+				  "reply XID 0x%08x returns %u bytes of %s data inline although the call offered "
+				  "Write chunk %u", m->xid, it->length, rr_nfs3_proc_name(it->op), it->ordinal);
+	}
+}
+
+/* The returned length of write chunk k differs from its item: RR-081, RR-089 or RR-091. */
+static void check_result_length(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id want)
+{
+	const struct rr_message *m = f->msg;
+	const struct rr_hdr *h = m->hdr;
+	size_t i;
+
+	/* Needs only the items the rebuild placed, not a walk to the end. */
+	if (!is_reply_with_call(m) || m->capture_loss)
+		return;
+	for (i = 0; i < m->n_items; i++) {
+		const struct rr_ddp_place *it = &m->items[i];
+		uint64_t ret;
+		uint32_t j;
+		int other = -1;
+
+		if (it->chunk < 0 || (uint32_t)it->chunk >= h->n_write_chunks)
+			continue;
+		ret = rr_chunk_length(h, &h->writes[it->chunk]);
+		if (ret == it->length)
+			continue;
+		for (j = 0; j < h->n_write_chunks && other < 0; j++)
+			if (j != (uint32_t)it->chunk && rr_chunk_length(h, &h->writes[j]) == it->length)
+				other = (int)j;
+		if (other >= 0) {
+			if (want == RR_081_CHUNK_ORDER)
+				ck_report(ck, f, want, m->send_frame,
+					  "reply XID 0x%08x: the %u-byte result of operation %u went to Write chunk %d, "
+					  "not to chunk %d", m->xid, it->length, it->ordinal, other, it->chunk);
+		} else if (ret == rr_xdr_roundup(it->length)) {
+			if (want == RR_089_NO_WRITE_PAD)
+				ck_report(ck, f, want, m->send_frame,
+					  "reply XID 0x%08x: Write chunk %d returns %" G_GUINT64_FORMAT
+					  " bytes, the %u-byte result plus its XDR pad", m->xid, it->chunk, ret,
+					  it->length);
+		} else if (want == RR_091_WRITE_COUNT) {
+			ck_report(ck, f, want, m->send_frame,
+				  "reply XID 0x%08x: result length %u but Write chunk %d returned %" G_GUINT64_FORMAT
+				  " bytes", m->xid, it->length, it->chunk, ret);
+		}
+	}
+}
+
+void ck_rr081(struct rr_checker *ck, const struct rr_fact *f)
+{
+	check_result_length(ck, f, RR_081_CHUNK_ORDER);
+}
+
+void ck_rr089(struct rr_checker *ck, const struct rr_fact *f)
+{
+	check_result_length(ck, f, RR_089_NO_WRITE_PAD);
+}
+
+void ck_rr091(struct rr_checker *ck, const struct rr_fact *f)
+{
+	check_result_length(ck, f, RR_091_WRITE_COUNT);
+}
+
+void ck_rr083(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	uint32_t k, n;
+
+	if (!is_reply_with_call(m))
+		return;
+	n = MIN(m->hdr->n_write_chunks, m->call_hdr->n_write_chunks);
+	for (k = 0; k < n; k++)
+		if (m->hdr->writes[k].count != m->call_hdr->writes[k].count)
+			ck_report(ck, f, RR_083_SEG_COUNT, m->send_frame,
+				  "reply XID 0x%08x returns Write chunk %u with %u segments; the call offered %u",
+				  m->xid, k, m->hdr->writes[k].count, m->call_hdr->writes[k].count);
+}
+
+void ck_rr084(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	const struct rr_hdr *h = m->hdr, *c;
+	uint32_t k, i;
+
+	if (!is_reply_with_call(m))
+		return;
+	c = m->call_hdr;
+	if (h->n_write_chunks != c->n_write_chunks)
+		ck_report(ck, f, RR_084_MIRROR, m->send_frame,
+			  "reply XID 0x%08x returns %u Write chunks; the call offered %u", m->xid, h->n_write_chunks,
+			  c->n_write_chunks);
+	for (k = 0; k < MIN(h->n_write_chunks, c->n_write_chunks); k++)
+		for (i = 0; i < MIN(h->writes[k].count, c->writes[k].count); i++) {
+			const struct rr_segment *r = rr_hdr_wseg(h, &h->writes[k], i);
+			const struct rr_segment *o = rr_hdr_wseg(c, &c->writes[k], i);
+
+			if (r->handle != o->handle || r->offset != o->offset) {
+				ck_report(ck, f, RR_084_MIRROR, m->send_frame,
+					  "reply XID 0x%08x: Write chunk %u segment %u comes back as handle 0x%08x "
+					  "offset 0x%" G_GINT64_MODIFIER "x; the call offered handle 0x%08x offset 0x%"
+					  G_GINT64_MODIFIER "x", m->xid, k, i, r->handle, r->offset, o->handle,
+					  o->offset);
+				return;
+			}
+		}
+}
+
+void ck_rr085(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m;
+	const struct rr_hdr *h, *c;
+	uint32_t k, i;
+
+	if (f->kind == RR_FACT_RDMA) {
+		const struct rr_fact_rdma *r = f->rdma;
+
+		if (r->op == RR_RDMA_WRITE && r->handle_live && !r->inside && r->role != 0)
+			ck_report(ck, f, RR_085_WRITE_BOUNDS, r->frame,
+				  "RDMA Write of %" G_GUINT64_FORMAT " bytes at 0x%" G_GINT64_MODIFIER "x with handle "
+				  "0x%08x runs outside the segment XID 0x%08x advertised (0x%" G_GINT64_MODIFIER
+				  "x, %" G_GUINT64_FORMAT " bytes)", r->len, r->va, r->rkey, r->xid, r->seg_offset,
+				  r->seg_length);
+		return;
+	}
+	m = f->msg;
+	if (!is_reply_with_call(m))
+		return;
+	h = m->hdr;
+	c = m->call_hdr;
+	for (k = 0; k < MIN(h->n_write_chunks, c->n_write_chunks); k++)
+		for (i = 0; i < MIN(h->writes[k].count, c->writes[k].count); i++)
+			if (rr_hdr_wseg(h, &h->writes[k], i)->length > rr_hdr_wseg(c, &c->writes[k], i)->length) {
+				ck_report(ck, f, RR_085_WRITE_BOUNDS, m->send_frame,
+					  "reply XID 0x%08x: Write chunk %u segment %u returns %u bytes; only %u were "
+					  "offered", m->xid, k, i, rr_hdr_wseg(h, &h->writes[k], i)->length,
+					  rr_hdr_wseg(c, &c->writes[k], i)->length);
+				return;
+			}
+}
+
+void ck_rr086(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	const struct rr_hdr *h, *c;
+	uint32_t k, i;
+
+	if (!is_reply_with_call(m))
+		return;
+	h = m->hdr;
+	c = m->call_hdr;
+	for (k = 0; k < MIN(h->n_write_chunks, c->n_write_chunks); k++) {
+		bool short_seen = false;
+
+		if (h->writes[k].count != c->writes[k].count)
+			continue;   /* RR-083 */
+		for (i = 0; i < h->writes[k].count; i++) {
+			uint32_t got = rr_hdr_wseg(h, &h->writes[k], i)->length;
+
+			if (got && short_seen) {
+				ck_report(ck, f, RR_086_FILL_ORDER, m->send_frame,
+					  "reply XID 0x%08x: Write chunk %u segment %u holds data after a segment "
+					  "that is not full", m->xid, k, i);
+				return;
+			}
+			if (got < rr_hdr_wseg(c, &c->writes[k], i)->length)
+				short_seen = true;
+		}
+	}
+}
+
+void ck_rr087(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	const struct rr_hdr *h, *c;
+	uint32_t k, i;
+
+	if (!is_reply_with_call(m) || !m->seg_bytes)
+		return;
+	h = m->hdr;
+	c = m->call_hdr;
+	for (k = 0; k < MIN(h->n_write_chunks, c->n_write_chunks); k++) {
+		if (h->writes[k].count != c->writes[k].count)
+			continue;
+		for (i = 0; i < h->writes[k].count; i++)
+			if (rr_hdr_wseg(h, &h->writes[k], i)->length &&
+			    !seen(m, c->writes[k].first + i)) {
+				if (m->capture_loss) {
+					ck_skip(ck, RR_087_UNFILLED_ZERO);
+					return;
+				}
+				ck_report(ck, f, RR_087_UNFILLED_ZERO, m->send_frame,
+					  "reply XID 0x%08x: Write chunk %u segment %u returns length %u but no RDMA "
+					  "Write reached it", m->xid, k, i, rr_hdr_wseg(h, &h->writes[k], i)->length);
+				return;
+			}
+	}
+}
+
+void ck_rr090(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	uint32_t k;
+
+	if (s->status != RR_HDR_OK || !s->is_call)
+		return;
+	for (k = 0; k < s->hdr->n_write_chunks; k++) {
+		const struct rr_write_chunk *w = &s->hdr->writes[k];
+
+		if (w->count >= 2 && rr_hdr_wseg(s->hdr, w, w->count - 1)->length <= 4) {
+			ck_report(ck, f, RR_090_NO_PAD_SEGMENT, s->frame,
+				  "call XID 0x%08x: Write chunk %u ends with a %u-byte segment for the XDR pad",
+				  s->hdr->xid, k, rr_hdr_wseg(s->hdr, w, w->count - 1)->length);
+			return;
+		}
+	}
+}
+
+void ck_rr093(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	const struct rr_hdr *h, *c;
+	uint32_t i;
+
+	if (!is_reply_with_call(m) || !m->hdr->has_reply || !m->call_hdr->has_reply)
+		return;
+	h = m->hdr;
+	c = m->call_hdr;
+	if (h->reply.count != c->reply.count) {
+		ck_report(ck, f, RR_093_REPLY_CHUNK_RULES, m->send_frame,
+			  "reply XID 0x%08x returns its Reply chunk with %u segments; the call offered %u", m->xid,
+			  h->reply.count, c->reply.count);
+		return;
+	}
+	for (i = 0; i < h->reply.count; i++) {
+		const struct rr_segment *r = rr_hdr_wseg(h, &h->reply, i), *o = rr_hdr_wseg(c, &c->reply, i);
+
+		if (r->handle != o->handle || r->offset != o->offset || r->length > o->length) {
+			ck_report(ck, f, RR_093_REPLY_CHUNK_RULES, m->send_frame,
+				  "reply XID 0x%08x: Reply chunk segment %u comes back as handle 0x%08x, %u bytes; "
+				  "the call offered handle 0x%08x, %u bytes", m->xid, i, r->handle, r->length,
+				  o->handle, o->length);
+			return;
+		}
+	}
+}
+
+void ck_rr094(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	size_t i;
+
+	if (!is_reply_with_call(m) || m->hdr->proc != RR_RDMA_NOMSG || m->call_hdr->n_write_chunks ||
+	    !ck_ulp_ok(m))
+		return;
+	for (i = 0; i < m->n_items; i++)
+		if (m->items[i].length >= 1024 &&
+		    (m->items[i].op == RR_NFS3_PROC_READ || (ck_is_nfs(m, 4, 4) && m->items[i].op == RR_NFS4_OP_READ))) {
+			ck_report(ck, f, RR_094_READ_VIA_RC, m->send_frame,
+				  "reply XID 0x%08x returns %u bytes of READ data through the Reply chunk; the call "
+				  "offered no Write chunk", m->xid, m->items[i].length);
+			return;
+		}
+}

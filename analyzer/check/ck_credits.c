@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Checks of group F: credits, per connection and direction, counted at
+ * each Send in wire order.  The capture point sees a reply before the
+ * requester does, so a call may leave before the reply that freed its
+ * credit arrived: --credit-slack (default 1) calls are forgiven.
+ */
+#include "check_int.h"
+
+static bool is_forward_call(const struct rr_fact_send *s)
+{
+	return s->status == RR_HDR_OK && s->is_call && s->hdr->proc != RR_RDMA_DONE &&
+	       ck_send_dir(s) == 0;
+}
+
+void ck_rr100(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+
+	if (s->status == RR_HDR_OK && !s->is_call && ck_send_dir(s) == 0 &&
+	    s->hdr->proc != RR_RDMA_ERROR && s->hdr->credit == 0)
+		ck_report(ck, f, RR_100_GRANT_ZERO, s->frame, "reply XID 0x%08x grants 0 credits", s->hdr->xid);
+}
+
+void ck_rr101(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+
+	if (s->status == RR_HDR_OK && s->roles_known && ck_send_dir(s) == 1 &&
+	    s->hdr->proc != RR_RDMA_ERROR && s->hdr->credit == 0)
+		ck_report(ck, f, RR_101_BACK_CREDIT_ZERO, s->frame,
+			  "backward %s XID 0x%08x carries rdma_credit 0", s->is_call ? "call" : "reply",
+			  s->hdr->xid);
+}
+
+static void over_limit(struct rr_checker *ck, const struct rr_fact *f, int dir, enum rr_rule_id rule)
+{
+	const struct rr_fact_send *s = f->send;
+	struct ck_dir_state *ds = &ck_conn(ck, s->conn_id)->dir[dir];
+	uint32_t limit, now = ds->outstanding + 1;
+
+	if (!ds->have_grant)
+		return;
+	limit = MIN(ds->granted, s->hdr->credit ? s->hdr->credit : ds->granted);
+	if (now <= limit + ck_opts(ck)->credit_slack) {
+		if (now <= limit)
+			ds->over_reported = false;
+		return;
+	}
+	if (ds->over_reported)
+		return;
+	ds->over_reported = true;
+	ck_report(ck, f, rule, s->frame,
+		  "%s call XID 0x%08x makes %u calls outstanding; the limit is %u (granted %u, requested %u)",
+		  dir ? "backward" : "forward", s->hdr->xid, now, limit, ds->granted, s->hdr->credit);
+}
+
+void ck_rr102(struct rr_checker *ck, const struct rr_fact *f)
+{
+	if (is_forward_call(f->send))
+		over_limit(ck, f, 0, RR_102_CREDIT_LIMIT);
+}
+
+void ck_rr104(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+
+	if (s->status == RR_HDR_OK && s->is_call && s->roles_known && ck_send_dir(s) == 1)
+		over_limit(ck, f, 1, RR_104_BACK_CREDIT_LIMIT);
+}
+
+void ck_rr103(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	struct ck_dir_state *ds;
+
+	if (!is_forward_call(s) || !s->conn.handshake)
+		return;
+	ds = &ck_conn(ck, s->conn_id)->dir[0];
+	if (!ds->saw_reply && ds->calls_before_reply == 1)
+		ck_report(ck, f, RR_103_FIRST_CREDIT, s->frame,
+			  "call XID 0x%08x is the second call on a new connection before any reply granted credits",
+			  s->hdr->xid);
+}
+
+void ck_rr105(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	struct ck_conn_state *cs;
+	struct ck_dir_state *ds;
+
+	if (!is_forward_call(s))
+		return;
+	cs = ck_conn(ck, s->conn_id);
+	ds = &cs->dir[0];
+	if (!cs->nfs4_seen || !ds->have_grant || ds->reserve_reported || ds->granted < 2 ||
+	    ds->outstanding + 1 < ds->granted)
+		return;
+	ds->reserve_reported = true;
+	ck_report(ck, f, RR_105_CREDIT_RESERVE, s->frame,
+		  "the NFSv4 client uses all %u granted credits (XID 0x%08x), keeping none for a health probe",
+		  ds->granted, s->hdr->xid);
+}
+
+void ck_rr106(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	struct ck_dir_state *ds;
+
+	if (s->status != RR_HDR_OK || s->is_call || s->hdr->proc == RR_RDMA_ERROR || !s->hdr->credit)
+		return;
+	ds = &ck_conn(ck, s->conn_id)->dir[ck_send_dir(s)];
+	if (ds->have_grant && ds->granted != s->hdr->credit && !ds->change_reported) {
+		ds->change_reported = true;
+		ck_report(ck, f, RR_106_CREDIT_CHANGES, s->frame,
+			  "the responder's grant changes from %u to %u credits (reply XID 0x%08x)", ds->granted,
+			  s->hdr->credit, s->hdr->xid);
+	}
+}

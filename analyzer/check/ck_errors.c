@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Checks of groups G (RDMA_ERROR and error replies) and L (reply sizing and
+ * retries).  The ERR_VERS arm is fixed for every version, so it is read
+ * here from the Send's bytes even when the header is not version 1.
+ */
+#include <string.h>
+
+#include "check_int.h"
+
+static uint32_t word(const struct rr_fact_send *s, size_t off)
+{
+	const uint8_t *p = s->data + off;
+
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static bool is_error(const struct rr_fact_send *s)
+{
+	return (s->status == RR_HDR_OK || s->status == RR_HDR_E_NOT_V1 || s->status == RR_HDR_E_SHORT ||
+		s->status == RR_HDR_E_ERRCODE) && s->len >= 16 && s->hdr->proc == RR_RDMA_ERROR;
+}
+
+void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	struct ck_call *c;
+
+	if (!is_error(s) || s->is_call)
+		return;
+	c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
+	if (!c) {
+		if (s->conn.handshake)
+			ck_report(ck, f, RR_110_ERR_COPIES, s->frame,
+				  "RDMA_ERROR XID 0x%08x answers no call seen on this connection", s->hdr->xid);
+		return;
+	}
+	if (c->vers != s->hdr->vers)
+		ck_report(ck, f, RR_110_ERR_COPIES, s->frame,
+			  "RDMA_ERROR XID 0x%08x carries rdma_vers %u; the failing call (frame %" G_GUINT64_FORMAT
+			  ") had %u", s->hdr->xid, s->hdr->vers, c->send_frame, c->vers);
+}
+
+void ck_rr111(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	struct ck_call *c;
+	uint32_t lo, hi;
+
+	if (!is_error(s) || s->len < 28 || word(s, 16) != RR_ERR_VERS)
+		return;
+	lo = word(s, 20);
+	hi = word(s, 24);
+	c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
+	if (lo > hi)
+		ck_report(ck, f, RR_111_ERR_VERS, s->frame, "ERR_VERS XID 0x%08x gives the range %u..%u (low > high)",
+			  s->hdr->xid, lo, hi);
+	else if (c && c->vers >= lo && c->vers <= hi)
+		ck_report(ck, f, RR_111_ERR_VERS, s->frame,
+			  "ERR_VERS XID 0x%08x rejects version %u although its range %u..%u includes it", s->hdr->xid,
+			  c->vers, lo, hi);
+}
+
+void ck_rr112(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+
+	if (is_error(s) && s->len >= 20 && word(s, 16) == RR_ERR_VERS && s->len < 28 && !s->truncated)
+		ck_report(ck, f, RR_112_ERR_VERS_LEN, s->frame,
+			  "ERR_VERS XID 0x%08x is %zu bytes; its body needs the two version words (28 bytes)",
+			  s->hdr->xid, s->len);
+}
+
+void ck_rr113(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	struct ck_call *c;
+
+	if (m->dir != RR_DIR_REPLY || m->hdr->proc == RR_RDMA_ERROR)
+		return;
+	c = ck_call_of_reply(ck, m);
+	if (c && (c->flags & CK_CALL_BAD_HDR))
+		ck_report(ck, f, RR_113_ERR_CHUNK_FOR_BAD_HDR, m->send_frame,
+			  "call XID 0x%08x (frame %" G_GUINT64_FORMAT ") had a malformed transport header, yet it "
+			  "was answered with %s instead of ERR_CHUNK", m->xid, c->send_frame,
+			  rr_hdr_proc_name(m->hdr->proc));
+}
+
+void ck_rr114(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+
+	if (m->dir == RR_DIR_REPLY && m->has_rpc && m->reply.reply_stat == RR_MSG_ACCEPTED &&
+	    m->reply.accept_stat == RR_ACCEPT_GARBAGE_ARGS && m->hdr->proc == RR_RDMA_NOMSG)
+		ck_report(ck, f, RR_114_GARBAGE_AS_MSG, m->send_frame,
+			  "GARBAGE_ARGS for XID 0x%08x comes back through the Reply chunk (RDMA_NOMSG)", m->xid);
+}
+
+/* A retry of an XID that ERR_CHUNK ended, with a larger Reply chunk: RR-180's case. */
+static bool bigger_reply_chunk_retry(struct rr_checker *ck, const struct rr_fact_send *s)
+{
+	struct ck_episode *ep = ck_episode_find(ck, ck_episode_key(&s->conn, s->hdr->xid));
+
+	return ep && s->hdr->has_reply && ep->reply_chunk_len < rr_chunk_length(s->hdr, &s->hdr->reply);
+}
+
+void ck_rr116(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	gpointer v;
+
+	if (s->status != RR_HDR_OK || !s->is_call || s->hdr->proc == RR_RDMA_DONE)
+		return;
+	v = g_hash_table_lookup(ck_conn(ck, s->conn_id)->errored, GUINT_TO_POINTER(s->hdr->xid));
+	if (!v || (GPOINTER_TO_UINT(v) - 1 == RR_ERR_CHUNK && bigger_reply_chunk_retry(ck, s)))
+		return;
+	ck_report(ck, f, RR_116_ERR_PERMANENT, s->frame,
+		  "XID 0x%08x is sent again as a new call after an RDMA_ERROR ended it", s->hdr->xid);
+}
+
+void ck_rr180(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	gpointer v;
+
+	if (s->status != RR_HDR_OK || !s->is_call || s->hdr->proc == RR_RDMA_DONE)
+		return;
+	v = g_hash_table_lookup(ck_conn(ck, s->conn_id)->errored, GUINT_TO_POINTER(s->hdr->xid));
+	if (v && GPOINTER_TO_UINT(v) - 1 == RR_ERR_CHUNK && bigger_reply_chunk_retry(ck, s))
+		ck_report(ck, f, RR_180_RETRY_NEW_XID, s->frame,
+			  "XID 0x%08x is retried with a larger Reply chunk after ERR_CHUNK; a retry needs a new XID",
+			  s->hdr->xid);
+}
+
+void ck_rr117(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+
+	if (s->status == RR_HDR_E_ERRCODE)
+		ck_report(ck, f, RR_117_BAD_ERR, s->frame, "RDMA_ERROR XID 0x%08x carries the unknown error code %u",
+			  s->hdr->xid, s->len >= 20 ? word(s, 16) : 0);
+	else if (is_error(s) && s->roles_known) {
+		struct ck_conn_state *cs = ck_conn(ck, s->conn_id);
+		int other = s->from_requester ? 0 : 1;   /* index: errors sent by the responder are 0 */
+
+		if (cs->has_last_err[other] && cs->last_err_xid[other] == s->hdr->xid)
+			ck_report(ck, f, RR_117_BAD_ERR, s->frame,
+				  "RDMA_ERROR XID 0x%08x answers an RDMA_ERROR from the peer; an RDMA_ERROR is never "
+				  "answered", s->hdr->xid);
+	}
+}
+
+/* Retries after ERR_CHUNK under new XIDs: the same request with a larger Reply chunk. */
+static bool err_chunk_retry(struct rr_checker *ck, const struct rr_message *m, struct ck_conn_state **out)
+{
+	struct ck_conn_state *cs = ck_conn(ck, m->conn_id);
+	char what[48];
+
+	*out = cs;
+	if (m->dir != RR_DIR_CALL || !cs->err_chunk_what[0] || !m->hdr->has_reply)
+		return false;
+	ck_describe_call(m, what, sizeof(what));
+	return !strcmp(what, cs->err_chunk_what) &&
+	       rr_chunk_length(m->hdr, &m->hdr->reply) > cs->err_chunk_rc_len;
+}
+
+void ck_rr181(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	struct ck_conn_state *cs;
+	uint32_t p, v, pr;
+	bool named = false;
+	uint16_t i;
+
+	if (!err_chunk_retry(ck, m, &cs) || !ck_prog(m, &p, &v, &pr))
+		return;
+	if (p == RR_NFSACL_PROGRAM && pr == 1)
+		named = true;            /* GETACL, RFC 8267 5.2 */
+	if (p == RR_NFS_PROGRAM && v == 4 && m->has_ulp && m->ulp.minorversion == 0)
+		for (i = 0; i < m->ulp.n_ops; i++)
+			named |= m->ulp.ops[i] == 9;   /* GETATTR, RFC 8267 6.2.1 */
+	if (!named)
+		ck_report(ck, f, RR_181_RETRY_NAMED, m->send_frame,
+			  "%s (XID 0x%08x) is retried with a larger Reply chunk after ERR_CHUNK; RFC 8267 names no "
+			  "such retry for it, so the first Reply chunk was a client sizing bug", cs->err_chunk_what,
+			  m->xid);
+}
+
+void ck_rr182(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	struct ck_conn_state *cs;
+
+	if (!err_chunk_retry(ck, m, &cs) || cs->err_chunk_run_reported || cs->err_chunk_retries < 3)
+		return;
+	cs->err_chunk_run_reported = true;
+	ck_report(ck, f, RR_182_RETRY_BOUNDED, m->send_frame,
+		  "%s is retried for the %uth time after ERR_CHUNK (XID 0x%08x)", cs->err_chunk_what,
+		  cs->err_chunk_retries + 1, m->xid);
+}

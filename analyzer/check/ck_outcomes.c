@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Checks of group Q (outcomes) and R (interop hazards).  An outcome is what
+ * happened to one call across its attempts: sent as a Long Call or answered
+ * through the Reply chunk, failed with an RPC or transport error, retried on
+ * new connections.  It is told once, when the capture ends, as one finding
+ * that names the chunk shape and the known hazard it matches.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "check_int.h"
+
+/* The implementation-experience draft's hazard that matches an episode. */
+static const char *hazard(const struct ck_episode *ep)
+{
+	if (ep->long_call && ep->pz_segs > 1)
+		return "multi-segment Position-Zero read chunks, which at least one implementation does not "
+		       "accept (draft-ietf-nfsv4-rfc5666-implementation-experience §3.3)";
+	if (ep->long_call)
+		return "Long Calls for procedures other than WRITE, which RFC 5667 servers ignore "
+		       "(implementation-experience §3.4)";
+	if (ep->long_reply || ep->reply_chunk)
+		return "replies that need the Reply chunk: sizing it and the generic ERR_CHUNK "
+		       "(implementation-experience §4.3; RFC 8267 §3.1)";
+	return NULL;
+}
+
+static void shape(const struct ck_episode *ep, char *buf, size_t len)
+{
+	if (ep->long_call)
+		snprintf(buf, len, "sent as a Long Call with a %u-segment Position-Zero read chunk", ep->pz_segs);
+	else if (ep->long_reply)
+		snprintf(buf, len, "answered through a %u-segment Reply chunk", ep->reply_chunk_segs);
+	else if (ep->reply_chunk)
+		snprintf(buf, len, "offering a %u-segment Reply chunk", ep->reply_chunk_segs);
+	else
+		snprintf(buf, len, "sent inline");
+}
+
+static void retries(const struct ck_episode *ep, char *buf, size_t len)
+{
+	if (ep->sends <= 1)
+		snprintf(buf, len, "not retried");
+	else if (ep->n_conns > 1)
+		snprintf(buf, len, "retried with the same XID on %u new connection%s (%u attempts)", ep->n_conns - 1,
+			 ep->n_conns > 2 ? "s" : "", ep->sends);
+	else
+		snprintf(buf, len, "sent %u times with the same XID", ep->sends);
+}
+
+static bool long_failure(const struct ck_episode *ep)
+{
+	return ep->failures && (ep->long_call || ep->long_reply);
+}
+
+static bool reconnect_loop(const struct ck_episode *ep)
+{
+	return ep->n_conns >= 3 && !ep->failures && !ep->successes;
+}
+
+static void tell(struct rr_checker *ck, struct ck_episode *ep, enum rr_rule_id rule, const char *fmt_tail)
+{
+	char sh[96], re[96], out[160];
+	const char *hz = hazard(ep);
+
+	shape(ep, sh, sizeof(sh));
+	retries(ep, re, sizeof(re));
+	if (ep->failures)
+		snprintf(out, sizeof(out), "the server answered %s%s", ep->failure,
+			 ep->successes ? " before a later attempt succeeded" :
+			 ep->failures > 1 ? " every time" : "");
+	else if (ep->successes)
+		snprintf(out, sizeof(out), "a later attempt succeeded");
+	else
+		snprintf(out, sizeof(out), "no answer was seen");
+	ck_report_full(ck, rule, ep->fail_frame ? ep->fail_frame : ep->frames[ep->n_frames - 1], ep->frames,
+		       ep->n_frames, ep->conn_id, true, ep->xid, "%s (XID 0x%08x) %s; %s; %s%s%s%s",
+		       ep->what[0] ? ep->what : "a call", ep->xid, sh, out, re, fmt_tail,
+		       hz ? "; known interop hazard: " : "", hz ? hz : "");
+}
+
+static void each_episode(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule)
+{
+	GList *l;
+
+	if (f->kind != RR_FACT_END)
+		return;
+	for (l = ck->episode_order.head; l; l = l->next) {
+		struct ck_episode *ep = l->data;
+
+		if (!ep->n_frames)
+			continue;
+		switch (rule) {
+		case RR_230_LONG_FAILED:
+			if (long_failure(ep))
+				tell(ck, ep, rule, "");
+			break;
+		case RR_119_RECONNECT_LOOP:
+			if (reconnect_loop(ep))
+				tell(ck, ep, rule, " (the responder should end the cycle with ERR_CHUNK)");
+			break;
+		case RR_231_RECONNECT_RETRY:
+			if (ep->n_conns > 1 && !long_failure(ep) && !reconnect_loop(ep))
+				tell(ck, ep, rule, "");
+			break;
+		case RR_232_RETRY_RUN:
+			if (ep->sends >= 3 && ep->n_conns == 1 && !long_failure(ep))
+				tell(ck, ep, rule, "");
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+void ck_rr119(struct rr_checker *ck, const struct rr_fact *f) { each_episode(ck, f, RR_119_RECONNECT_LOOP); }
+void ck_rr230(struct rr_checker *ck, const struct rr_fact *f) { each_episode(ck, f, RR_230_LONG_FAILED); }
+void ck_rr231(struct rr_checker *ck, const struct rr_fact *f) { each_episode(ck, f, RR_231_RECONNECT_RETRY); }
+void ck_rr232(struct rr_checker *ck, const struct rr_fact *f) { each_episode(ck, f, RR_232_RETRY_RUN); }
+
+void ck_rr240(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	uint32_t n;
+
+	if (s->status != RR_HDR_OK || !s->is_call || s->hdr->proc != RR_RDMA_NOMSG)
+		return;
+	n = ck_pz_segments(s->hdr);
+	if (n > 1)
+		ck_report(ck, f, RR_240_MULTISEG_PZRC, s->frame,
+			  "Long Call XID 0x%08x has a %u-segment Position-Zero read chunk", s->hdr->xid, n);
+}
+
+void ck_rr241(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	struct ck_rchunk rc[RR_HDR_MAX_SEGS];
+	size_t n, i;
+
+	if (s->status != RR_HDR_OK || !s->is_call)
+		return;
+	n = ck_read_chunks(s->hdr, s->hdr->proc == RR_RDMA_NOMSG, rc, G_N_ELEMENTS(rc));
+	for (i = 0; i < n; i++)
+		if (rc[i].n_segs > 1) {
+			ck_report(ck, f, RR_241_MULTISEG_POS, s->frame,
+				  "call XID 0x%08x has %u segments at Position %u", s->hdr->xid, rc[i].n_segs,
+				  rc[i].position);
+			return;
+		}
+}

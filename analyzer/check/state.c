@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The check stage's memory: per connection the outstanding calls of each
+ * direction, credits, the segments of calls already answered (to catch RDMA
+ * after the reply), XIDs ended by RDMA_ERROR; across connections the calls
+ * that failed or were retried.  Everything is bounded.
+ */
+#include <string.h>
+
+#include "check_int.h"
+
+static void conn_free(gpointer p)
+{
+	struct ck_conn_state *cs = p;
+
+	g_hash_table_destroy(cs->calls[0]);
+	g_hash_table_destroy(cs->calls[1]);
+	g_hash_table_destroy(cs->errored);
+	g_hash_table_destroy(cs->handle_uses);
+	g_free(cs);
+}
+
+void ck_state_init(struct rr_checker *ck)
+{
+	ck->conns = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, conn_free);
+	ck->episodes = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+	g_queue_init(&ck->episode_order);
+	ck->live_handles = g_hash_table_new(g_direct_hash, g_direct_equal);
+}
+
+void ck_state_free(struct rr_checker *ck)
+{
+	g_hash_table_destroy(ck->conns);
+	g_queue_clear(&ck->episode_order);
+	g_hash_table_destroy(ck->episodes);
+	g_hash_table_destroy(ck->live_handles);
+}
+
+struct ck_conn_state *ck_conn(struct rr_checker *ck, uint32_t id)
+{
+	struct ck_conn_state *cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(id));
+
+	if (cs)
+		return cs;
+	cs = g_new0(struct ck_conn_state, 1);
+	cs->id = id;
+	cs->calls[0] = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	cs->calls[1] = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	cs->errored = g_hash_table_new(g_direct_hash, g_direct_equal);
+	cs->handle_uses = g_hash_table_new(g_direct_hash, g_direct_equal);
+	g_hash_table_insert(ck->conns, GUINT_TO_POINTER(id), cs);
+	return cs;
+}
+
+int ck_send_dir(const struct rr_fact_send *s)
+{
+	if (!s->roles_known)
+		return 0;
+	/* A call from the requester is forward; so is a reply from the responder. */
+	return s->is_call ? !s->from_requester : s->from_requester;
+}
+
+struct ck_call *ck_call_find(struct rr_checker *ck, uint32_t conn_id, int dir, uint32_t xid)
+{
+	struct ck_conn_state *cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(conn_id));
+
+	return cs ? g_hash_table_lookup(cs->calls[dir], GUINT_TO_POINTER(xid)) : NULL;
+}
+
+struct ck_call *ck_call_of_reply(struct rr_checker *ck, const struct rr_message *m)
+{
+	return ck_call_find(ck, m->conn_id, m->backchannel ? 1 : 0, m->xid);
+}
+
+uint64_t ck_episode_key(const struct rr_conn_info *c, uint32_t xid)
+{
+	return (uint64_t)c->requester_hash << 32 | xid;
+}
+
+struct ck_episode *ck_episode_find(struct rr_checker *ck, uint64_t key)
+{
+	return g_hash_table_lookup(ck->episodes, &key);
+}
+
+const struct ck_retired *ck_retired_find(struct ck_conn_state *cs, uint32_t handle, uint64_t va,
+					 uint64_t len)
+{
+	unsigned i;
+
+	for (i = 0; i < cs->n_retired; i++) {
+		const struct ck_retired *r = &cs->retired[i];
+
+		if (r->handle == handle && va < r->offset + r->length && va + len > r->offset)
+			return r;
+	}
+	return NULL;
+}
+
+static void retire(struct ck_conn_state *cs, const struct rr_segment *s, uint32_t xid, uint8_t role,
+		   uint64_t frame)
+{
+	struct ck_retired *r = &cs->retired[cs->next_retired];
+
+	r->handle = s->handle;
+	r->offset = s->offset;
+	r->length = s->length;
+	r->xid = xid;
+	r->role = role;
+	r->reply_frame = frame;
+	cs->next_retired = (cs->next_retired + 1) % CK_RETIRED_MAX;
+	if (cs->n_retired < CK_RETIRED_MAX)
+		cs->n_retired++;
+}
+
+static void episode_drop(struct rr_checker *ck, struct ck_episode *ep)
+{
+	g_queue_remove(&ck->episode_order, ep);
+	g_hash_table_remove(ck->episodes, &ep->key);
+}
+
+static struct ck_episode *episode_get(struct rr_checker *ck, uint64_t key, uint32_t xid)
+{
+	struct ck_episode *ep = ck_episode_find(ck, key);
+
+	if (ep)
+		return ep;
+	if (g_hash_table_size(ck->episodes) >= CK_EPISODES_MAX) {
+		episode_drop(ck, g_queue_peek_head(&ck->episode_order));
+		ck->skipped++;
+	}
+	ep = g_new0(struct ck_episode, 1);
+	ep->key = key;
+	ep->xid = xid;
+	g_hash_table_insert(ck->episodes, &ep->key, ep);
+	g_queue_push_tail(&ck->episode_order, ep);
+	return ep;
+}
+
+static void episode_frame(struct ck_episode *ep, uint64_t frame)
+{
+	if (ep->n_frames < CK_EPISODE_FRAMES)
+		ep->frames[ep->n_frames++] = frame;
+}
+
+static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const struct rr_fact_send *s)
+{
+	int dir = ck_send_dir(s);
+	const struct rr_hdr *h = s->hdr;
+	struct ck_call *c = g_new0(struct ck_call, 1);
+	struct ck_dir_state *ds = &cs->dir[dir];
+	uint32_t i;
+
+	c->xid = h->xid;
+	c->conn_id = s->conn_id;
+	c->dir = dir;
+	c->vers = h->vers;
+	c->send_frame = s->frame;
+	if (s->status == RR_HDR_E_NOT_V1)
+		c->flags |= CK_CALL_NOT_V1;
+	else if (s->status != RR_HDR_OK)
+		c->flags |= CK_CALL_BAD_HDR;
+	if (h->proc == RR_RDMA_MSGP)
+		c->flags |= CK_CALL_MSGP;
+	if (s->status == RR_HDR_OK) {
+		c->pz_segs = ck_pz_segments(h);
+		c->n_reads = h->n_reads;
+		c->n_write_chunks = h->n_write_chunks;
+		c->offered_reply_chunk = h->has_reply;
+		if (h->has_reply)
+			c->reply_chunk_len = rr_chunk_length(h, &h->reply);
+		if (ck_is_long_call(h))
+			c->flags |= CK_CALL_LONG;
+		if (ck_segments_over_limit(h))
+			c->flags |= CK_CALL_OVER_LIMIT;
+		for (i = 0; i < h->n_reads; i++) {
+			uint32_t n = GPOINTER_TO_UINT(g_hash_table_lookup(cs->handle_uses,
+						GUINT_TO_POINTER(h->reads[i].seg.handle)));
+
+			if (g_hash_table_size(cs->handle_uses) < 65536 || n)
+				g_hash_table_insert(cs->handle_uses,
+						    GUINT_TO_POINTER(h->reads[i].seg.handle),
+						    GUINT_TO_POINTER(n + 1));
+			g_hash_table_insert(ck->live_handles, GUINT_TO_POINTER(h->reads[i].seg.handle),
+					    GUINT_TO_POINTER(s->conn_id));
+		}
+		for (i = 0; i < h->n_wsegs; i++)
+			g_hash_table_insert(ck->live_handles, GUINT_TO_POINTER(h->wsegs[i].handle),
+					    GUINT_TO_POINTER(s->conn_id));
+		if (g_hash_table_size(ck->live_handles) > 65536)
+			g_hash_table_remove_all(ck->live_handles);
+	}
+	g_hash_table_replace(cs->calls[dir], GUINT_TO_POINTER(c->xid), c);
+	if (g_hash_table_size(cs->calls[dir]) > 8192)
+		g_hash_table_remove_all(cs->calls[dir]);   /* replies lost: start over */
+	ds->outstanding++;
+	if (!ds->saw_reply)
+		ds->calls_before_reply++;
+	ds->requested = h->credit;
+	if (dir == 0) {
+		struct ck_episode *ep = episode_get(ck, ck_episode_key(&s->conn, h->xid), h->xid);
+		uint32_t k;
+
+		ep->sends++;
+		if (!ep->first_frame) {
+			ep->first_frame = s->frame;
+			ep->conn_id = s->conn_id;
+			ep->pz_segs = c->pz_segs;
+			ep->long_call = c->flags & CK_CALL_LONG;
+			ep->reply_chunk = c->offered_reply_chunk;
+			ep->reply_chunk_segs = c->offered_reply_chunk ? h->reply.count : 0;
+			ep->reply_chunk_len = c->reply_chunk_len;
+		}
+		ep->over_limit |= !!(c->flags & CK_CALL_OVER_LIMIT);
+		for (k = 0; k < ep->n_conns && ep->conns[k] != s->conn_id; k++)
+			;
+		if (k == ep->n_conns && k < G_N_ELEMENTS(ep->conns))
+			ep->conns[ep->n_conns++] = s->conn_id;
+		episode_frame(ep, s->frame);
+	}
+}
+
+static void send_reply(struct rr_checker *ck, struct ck_conn_state *cs, const struct rr_fact_send *s)
+{
+	int dir = ck_send_dir(s);
+	struct ck_dir_state *ds = &cs->dir[dir];
+	struct ck_call *c = g_hash_table_lookup(cs->calls[dir], GUINT_TO_POINTER(s->hdr->xid));
+
+	if (c && !(c->flags & CK_CALL_REPLIED)) {
+		c->flags |= CK_CALL_REPLIED;
+		if (ds->outstanding)
+			ds->outstanding--;
+	}
+	ds->saw_reply = true;
+	if (s->status == RR_HDR_OK && s->hdr->proc != RR_RDMA_ERROR && s->hdr->credit) {
+		ds->have_grant = true;
+		ds->granted = s->hdr->credit;
+	}
+	if (s->hdr->proc == RR_RDMA_ERROR && s->roles_known) {
+		cs->has_last_err[s->from_requester] = true;
+		cs->last_err_xid[s->from_requester] = s->hdr->xid;
+	}
+	if (s->status == RR_HDR_OK && s->hdr->proc == RR_RDMA_ERROR) {
+		if (g_hash_table_size(cs->errored) >= CK_ERRORED_MAX)
+			g_hash_table_remove_all(cs->errored);
+		g_hash_table_insert(cs->errored, GUINT_TO_POINTER(s->hdr->xid),
+				    GUINT_TO_POINTER(s->hdr->err + 1));
+	}
+}
+
+static void msg_call(struct rr_checker *ck, struct rr_message *m)
+{
+	struct ck_call *c = ck_call_find(ck, m->conn_id, m->backchannel ? 1 : 0, m->xid);
+	struct ck_conn_state *cs = ck_conn(ck, m->conn_id);
+	struct ck_episode *ep;
+	char what[48];
+
+	/* A retry after ERR_CHUNK: the same request with a larger Reply chunk (RR-181/182). */
+	if (cs->err_chunk_what[0] && m->hdr->has_reply) {
+		ck_describe_call(m, what, sizeof(what));
+		if (!strcmp(what, cs->err_chunk_what) &&
+		    rr_chunk_length(m->hdr, &m->hdr->reply) > cs->err_chunk_rc_len) {
+			cs->err_chunk_retries++;
+			cs->err_chunk_rc_len = rr_chunk_length(m->hdr, &m->hdr->reply);
+		}
+	}
+	if (m->has_ulp && m->ulp.prog == RR_NFS_PROGRAM && m->ulp.vers == 4)
+		ck_conn(ck, m->conn_id)->nfs4_seen = true;
+	if (c) {
+		ck_describe_call(m, c->what, sizeof(c->what));
+		if (m->has_rpc) {
+			c->prog = m->call.prog;
+			c->vers_rpc = m->call.vers;
+			c->proc = m->call.proc;
+		}
+	}
+	if (m->backchannel)
+		return;
+	ep = ck_episode_find(ck, ck_episode_key(&m->conn, m->xid));
+	if (ep && !ep->what[0])
+		ck_describe_call(m, ep->what, sizeof(ep->what));
+}
+
+static void msg_reply(struct rr_checker *ck, struct rr_message *m)
+{
+	struct ck_conn_state *cs = ck_conn(ck, m->conn_id);
+	const struct rr_hdr *ch = m->call_hdr;
+	struct ck_episode *ep;
+	uint32_t i, k;
+
+	if (ch) {
+		for (i = 0; i < ch->n_reads; i++)
+			retire(cs, &ch->reads[i].seg, m->xid, 0, m->send_frame);
+		for (k = 0; k < ch->n_write_chunks; k++)
+			for (i = 0; i < ch->writes[k].count; i++)
+				retire(cs, rr_hdr_wseg(ch, &ch->writes[k], i), m->xid, 1, m->send_frame);
+		if (ch->has_reply)
+			for (i = 0; i < ch->reply.count; i++)
+				retire(cs, rr_hdr_wseg(ch, &ch->reply, i), m->xid, 2, m->send_frame);
+	}
+	{
+		struct ck_call *c = ck_call_of_reply(ck, m);
+		bool err_chunk = m->hdr->proc == RR_RDMA_ERROR && m->hdr->err == RR_ERR_CHUNK;
+
+		if (c && err_chunk) {
+			if (c->flags & CK_CALL_MSGP)
+				cs->refused_types |= 1u << RR_RDMA_MSGP;
+			if (strcmp(c->what, cs->err_chunk_what)) {
+				g_strlcpy(cs->err_chunk_what, c->what, sizeof(cs->err_chunk_what));
+				cs->err_chunk_retries = 0;
+				cs->err_chunk_run_reported = false;
+			}
+			cs->err_chunk_rc_len = c->reply_chunk_len;
+		} else if (c && !strcmp(c->what, cs->err_chunk_what) && ck_reply_ok(m)) {
+			cs->err_chunk_what[0] = 0;
+		}
+	}
+	g_hash_table_remove(cs->calls[m->backchannel ? 1 : 0], GUINT_TO_POINTER(m->xid));
+	if (m->backchannel)
+		return;
+	ep = ck_episode_find(ck, ck_episode_key(&m->conn, m->xid));
+	if (!ep)
+		return;
+	episode_frame(ep, m->send_frame);
+	if (m->hdr->proc == RR_RDMA_NOMSG)
+		ep->long_reply = true;
+	if (m->hdr->proc == RR_RDMA_ERROR || (m->has_rpc && !ck_reply_ok(m))) {
+		if (!ep->failures++) {
+			ep->fail_frame = m->send_frame;
+			ck_reply_status(m, ep->failure, sizeof(ep->failure));
+		}
+	} else {
+		ep->successes++;
+		/* Answered at the first attempt: nothing to tell. */
+		if (ep->sends == 1 && !ep->failures)
+			episode_drop(ck, ep);
+	}
+}
+
+void ck_state_before(struct rr_checker *ck, const struct rr_fact *f)
+{
+	if (f->kind == RR_FACT_SEND)
+		ck_conn(ck, f->send->conn_id)->handshake = f->send->conn.handshake;
+}
+
+void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
+{
+	switch (f->kind) {
+	case RR_FACT_SEND: {
+		struct ck_conn_state *cs = ck_conn(ck, f->send->conn_id);
+
+		if (f->send->is_call && f->send->hdr->proc != RR_RDMA_DONE)
+			send_call(ck, cs, f->send);
+		else if (!f->send->is_call)
+			send_reply(ck, cs, f->send);
+		break;
+	}
+	case RR_FACT_MSG:
+		if (f->msg->dir == RR_DIR_CALL)
+			msg_call(ck, f->msg);
+		else
+			msg_reply(ck, f->msg);
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Small facts about a message record that several checks need. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check_int.h"
+
+bool ck_prog(const struct rr_message *m, uint32_t *prog, uint32_t *vers, uint32_t *proc)
+{
+	if (m->dir == RR_DIR_CALL && m->has_rpc) {
+		*prog = m->call.prog;
+		*vers = m->call.vers;
+		*proc = m->call.proc;
+		return true;
+	}
+	if (m->dir == RR_DIR_REPLY && m->call_ulp) {
+		*prog = m->call_ulp->prog;
+		*vers = m->call_ulp->vers;
+		*proc = m->call_ulp->proc;
+		return true;
+	}
+	return false;
+}
+
+bool ck_is_nfs(const struct rr_message *m, uint32_t lo, uint32_t hi)
+{
+	uint32_t p, v, pr;
+
+	return ck_prog(m, &p, &v, &pr) && p == RR_NFS_PROGRAM && v >= lo && v <= hi;
+}
+
+uint32_t ck_pz_segments(const struct rr_hdr *h)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < h->n_reads; i++)
+		n += h->reads[i].position == 0;
+	return n;
+}
+
+bool ck_is_long_call(const struct rr_hdr *h)
+{
+	return h->proc == RR_RDMA_NOMSG && ck_pz_segments(h) > 0;
+}
+
+size_t ck_read_chunks(const struct rr_hdr *h, bool nomsg, struct ck_rchunk *out, size_t max)
+{
+	size_t n = 0, j;
+	uint32_t i;
+
+	for (i = 0; i < h->n_reads; i++) {
+		uint32_t p = h->reads[i].position;
+
+		if (p == 0 && nomsg)
+			continue;
+		for (j = 0; j < n && out[j].position != p; j++)
+			;
+		if (j == n) {
+			if (n == max)
+				break;
+			memset(&out[n], 0, sizeof(out[n]));
+			out[n].position = p;
+			out[n].first = i;
+			n++;
+		} else if (i > 0 && h->reads[i - 1].position != p) {
+			out[j].split = true;
+		}
+		out[j].n_segs++;
+		out[j].length += h->reads[i].seg.length;
+	}
+	return n;
+}
+
+const struct rr_ddp_place *ck_item_at(const struct rr_message *m, uint64_t pos)
+{
+	size_t i;
+
+	for (i = 0; i < m->n_items; i++)
+		if (m->items[i].data_pos == pos)
+			return &m->items[i];
+	return NULL;
+}
+
+const struct rr_ddp_place *ck_result_for_chunk(const struct rr_message *m, uint32_t k)
+{
+	size_t i;
+
+	for (i = 0; i < m->n_items; i++)
+		if (m->items[i].ordinal == k)
+			return &m->items[i];
+	return NULL;
+}
+
+bool ck_reply_ok(const struct rr_message *m)
+{
+	return m->has_rpc && m->reply.reply_stat == RR_MSG_ACCEPTED &&
+	       m->reply.accept_stat == RR_ACCEPT_SUCCESS;
+}
+
+const char *ck_reply_status(const struct rr_message *m, char *buf, size_t len)
+{
+	static const char *const accept[] = { "SUCCESS", "PROG_UNAVAIL", "PROG_MISMATCH",
+					      "PROC_UNAVAIL", "GARBAGE_ARGS", "SYSTEM_ERR" };
+
+	if (m->hdr->proc == RR_RDMA_ERROR)
+		snprintf(buf, len, "%s", m->hdr->err == RR_ERR_VERS ? "ERR_VERS" :
+			 m->hdr->err == RR_ERR_CHUNK ? "ERR_CHUNK" : "RDMA_ERROR");
+	else if (!m->has_rpc)
+		snprintf(buf, len, "an undecodable reply");
+	else if (m->reply.reply_stat == RR_MSG_DENIED)
+		snprintf(buf, len, "MSG_DENIED");
+	else if (m->reply.accept_stat < G_N_ELEMENTS(accept))
+		snprintf(buf, len, "%s", accept[m->reply.accept_stat]);
+	else
+		snprintf(buf, len, "accept_stat %u", m->reply.accept_stat);
+	return buf;
+}
+
+/* "NFSACL v3 SETACL", "NFSv4.1 COMPOUND(SEQUENCE,PUTFH,READ)". */
+void ck_describe_call(const struct rr_message *m, char *buf, size_t len)
+{
+	const struct rr_ulp_info *u = m->dir == RR_DIR_CALL ? (m->has_ulp ? &m->ulp : NULL) : m->call_ulp;
+	const char *pname, *proc;
+	uint32_t p, v, pr, i;
+	size_t at;
+
+	if (!ck_prog(m, &p, &v, &pr)) {
+		snprintf(buf, len, "XID 0x%08x", m->xid);
+		return;
+	}
+	if (p == RR_NFS_PROGRAM && v == 4 && pr == 1 && u && u->n_ops) {
+		at = (size_t)snprintf(buf, len, "NFSv4.%u COMPOUND(", u->minorversion);
+		for (i = 0; i < u->n_ops && at < len; i++) {
+			const char *op = rr_nfs4_op_name(u->ops[i]);
+
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? "," : "", op ? op : "?");
+		}
+		if (at < len)
+			snprintf(buf + at, len - at, ")");
+		return;
+	}
+	pname = rr_rpc_program_name(p);
+	proc = rr_ulp_proc_name(p, v, pr);
+	if (pname && proc)
+		snprintf(buf, len, "%s%s%u %s", pname, p == RR_NFS_PROGRAM ? "v" : " v", v, proc);
+	else
+		snprintf(buf, len, "program %u v%u procedure %u", p, v, pr);
+}
+
+bool ck_is_backward(const struct rr_message *m)
+{
+	return m->backchannel;
+}
+
+uint32_t ck_inline_of_receiver(const struct rr_conn_info *c, bool receiver_is_requester)
+{
+	return receiver_is_requester ? c->inline_requester : c->inline_responder;
+}
+
+const char *ck_inline_source(enum rr_inline_source s)
+{
+	switch (s) {
+	case RR_INLINE_HANDSHAKE:
+		return "from the RFC 8797 private data in the handshake";
+	case RR_INLINE_CONFIG:
+		return "as configured";
+	case RR_INLINE_DEFAULT:
+		break;
+	}
+	return "assumed: the RFC 8166 default, no handshake in the capture";
+}
+
+bool ck_ulp_ok(const struct rr_message *m)
+{
+	return m->has_rpc && m->ulp_result == RR_ULP_OK && !m->capture_loss;
+}
+
+bool ck_segments_over_limit(const struct rr_hdr *h)
+{
+	struct ck_rchunk rc[RR_HDR_MAX_SEGS];
+	size_t n, i;
+	uint32_t k;
+
+	if (ck_pz_segments(h) > 16 || (h->has_reply && h->reply.count > 16))
+		return true;
+	n = ck_read_chunks(h, true, rc, G_N_ELEMENTS(rc));
+	for (i = 0; i < n; i++)
+		if (rc[i].n_segs > 16)
+			return true;
+	for (k = 0; k < h->n_write_chunks; k++)
+		if (h->writes[k].count > 16)
+			return true;
+	return false;
+}
