@@ -9,12 +9,12 @@
 #include "check_int.h"
 
 /* Every check function, declared from the table. */
-#define RR_RULE(sym, code, name, group, sev, sev5666, facts, check, ref, text) \
+#define RR_RULE(sym, code, name, group, sev, sev5666, facts, check, ref, text, evidence, example) \
 	void check(struct rr_checker *ck, const struct rr_fact *f);
 #include "rpcrdma/rules.def"
 
 static const rr_check_fn check_of[RR_RULE_COUNT] = {
-#define RR_RULE(sym, code, name, group, sev, sev5666, facts, check, ref, text) [sym] = check,
+#define RR_RULE(sym, code, name, group, sev, sev5666, facts, check, ref, text, evidence, example) [sym] = check,
 #include "rpcrdma/rules.def"
 };
 

@@ -56,12 +56,21 @@ struct ooo_piece;
 
 struct tcp_stream {
 	struct stream_key key;
+	struct tcp_stream *peer;    /* the other direction, once seen (cached by stream_peer) */
 	bool have_base, closed, fin;
 	uint32_t nxt_seq;       /* sequence number of the next in-order byte */
 	uint64_t nxt_off;       /* its stream offset */
 	uint64_t fin_off;
 	GByteArray *buf;        /* bytes of [buf_off, nxt_off); holes zero-filled */
 	uint64_t buf_off;
+	/*
+	 * Instead of buf (then empty), during the tcp_segment() call that
+	 * brought them: the bytes of [buf_off, nxt_off) in the frame itself,
+	 * when an in-order segment found nothing waiting.  Whatever the parser
+	 * leaves of them is copied into buf before the call returns.
+	 */
+	const uint8_t *view;
+	size_t view_len;
 	GArray *holes;          /* struct stream_hole, sorted, not captured */
 	GArray *segs;           /* uint64_t stream offsets where TCP segments began */
 	GArray *seg_frames;     /* uint64_t frame number of each of segs */

@@ -18,6 +18,11 @@
  * FIN/RST and at the end of the capture.
  *
  * Streams that are not iWARP (MPA_IGNORE) keep no bytes at all.
+ *
+ * An in-order segment that finds nothing waiting is parsed where it lies
+ * in the frame (s->view) and only what the parser leaves of it is copied:
+ * when FPDUs start at segment starts, as siw and hardware send them, the
+ * bytes are never copied.
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,18 +44,24 @@ struct ooo_piece {
 };
 
 struct tcp_table {
-	GHashTable *streams;    /* struct stream_key -> struct tcp_stream */
+	GHashTable *streams;    /* struct stream_key -> struct tcp_stream; never removed */
+	struct tcp_stream *last;    /* the stream found last: most segments repeat it */
 };
 
 static guint key_hash(gconstpointer k)
 {
 	const struct stream_key *key = k;
-	guint h = 2166136261u;
-	const uint8_t *src = key->src, *dst = key->dst;
+	uint64_t h = key->version ^ (uint64_t)key->sport << 16 ^ (uint64_t)key->dport << 32;
 
-	for (int i = 0; i < 16; i++)
-		h = (h ^ src[i] ^ ((guint)dst[i] << 8)) * 16777619u;
-	return h ^ key->sport ^ ((guint)key->dport << 16) ^ key->version;
+	for (int i = 0; i < 16; i += 4) {
+		uint32_t a, b;
+
+		memcpy(&a, key->src + i, 4);
+		memcpy(&b, key->dst + i, 4);
+		h = (h ^ a) * 0x9E3779B97F4A7C15u;
+		h = (h ^ b) * 0x9E3779B97F4A7C15u;
+	}
+	return (guint)(h ^ h >> 32);
 }
 
 static gboolean key_equal(gconstpointer a, gconstpointer b)
@@ -59,6 +70,18 @@ static gboolean key_equal(gconstpointer a, gconstpointer b)
 
 	return x->version == y->version && x->sport == y->sport && x->dport == y->dport &&
 	       memcmp(x->src, y->src, 16) == 0 && memcmp(x->dst, y->dst, 16) == 0;
+}
+
+static struct tcp_stream *lookup(struct tcp_table *t, const struct stream_key *k)
+{
+	struct tcp_stream *s;
+
+	if (t->last && key_equal(k, &t->last->key))
+		return t->last;
+	s = g_hash_table_lookup(t->streams, k);
+	if (s)
+		t->last = s;
+	return s;
 }
 
 static void ooo_clear(struct tcp_stream *s)
@@ -76,6 +99,8 @@ static void ooo_clear(struct tcp_stream *s)
 static void stream_release(struct tcp_stream *s)
 {
 	ooo_clear(s);
+	s->view = NULL;
+	s->view_len = 0;
 	if (s->buf)
 		g_byte_array_free(s->buf, TRUE);
 	if (s->holes)
@@ -172,21 +197,52 @@ bool stream_heuristic_ok(struct rr_frame_ctx *fx, const struct tcp_stream *s)
 struct tcp_stream *stream_peer(struct rr_frame_ctx *fx, const struct tcp_stream *s)
 {
 	struct stream_key k = s->key;
+	struct tcp_stream *p;
 
+	if (s->peer)
+		return s->peer;
 	memcpy(k.src, s->key.dst, 16);
 	memcpy(k.dst, s->key.src, 16);
 	k.sport = s->key.dport;
 	k.dport = s->key.sport;
-	return g_hash_table_lookup(fx->d->tcp->streams, &k);
+	p = g_hash_table_lookup(fx->d->tcp->streams, &k);
+	/* Streams stay in the table until the end: the pointer stays good. */
+	((struct tcp_stream *)s)->peer = p;
+	return p;
+}
+
+/* The bytes of [buf_off, nxt_off), wherever they are. */
+static const uint8_t *held(const struct tcp_stream *s, size_t *len)
+{
+	if (s->view) {
+		*len = s->view_len;
+		return s->view;
+	}
+	*len = s->buf->len;
+	return s->buf->data;
+}
+
+/* The frame's bytes go into buf: the frame is about to go away. */
+static void unview(struct tcp_stream *s)
+{
+	if (!s->view)
+		return;
+	if (s->view_len)
+		g_byte_array_append(s->buf, s->view, (guint)s->view_len);
+	s->view = NULL;
+	s->view_len = 0;
 }
 
 bool stream_cursor(const struct tcp_stream *s, uint64_t off, size_t n, struct rr_cursor *c)
 {
 	struct rr_cursor all;
+	const uint8_t *data;
+	size_t len;
 
 	if (!s->buf || off < s->buf_off || off > s->nxt_off || n > s->nxt_off - off)
 		return false;
-	rr_cursor_init(&all, s->buf->data, s->buf->len);
+	data = held(s, &len);
+	rr_cursor_init(&all, data, len);
 	return rr_seek(&all, (size_t)(off - s->buf_off)) && rr_cursor_sub(&all, n, c);
 }
 
@@ -238,7 +294,7 @@ bool stream_next_seg(const struct tcp_stream *s, uint64_t from, uint64_t *out)
 /* Drop what the parser no longer needs, now and then (memmove cost). */
 void stream_consumed(struct tcp_stream *s, uint64_t off)
 {
-	size_t drop;
+	size_t drop, len;
 	guint i;
 
 	if (!s->buf || off <= s->buf_off)
@@ -246,9 +302,15 @@ void stream_consumed(struct tcp_stream *s, uint64_t off)
 	if (off > s->nxt_off)
 		off = s->nxt_off;
 	drop = (size_t)(off - s->buf_off);
-	if (drop < COMPACT_AT && drop < s->buf->len)
+	held(s, &len);
+	if (drop < COMPACT_AT && drop < len)
 		return;
-	g_byte_array_remove_range(s->buf, 0, (guint)drop);
+	if (s->view) {
+		s->view += drop;
+		s->view_len -= drop;
+	} else {
+		g_byte_array_remove_range(s->buf, 0, (guint)drop);
+	}
 	s->buf_off = off;
 	for (i = 0; i < s->holes->len && g_array_index(s->holes, struct stream_hole, i).b <= off; i++)
 		;
@@ -285,6 +347,8 @@ uint32_t stream_frames(const struct tcp_stream *s, uint64_t a, uint64_t b, uint6
 void stream_drop(struct tcp_stream *s)
 {
 	ooo_clear(s);
+	s->view = NULL;
+	s->view_len = 0;
 	if (s->buf)
 		g_byte_array_set_size(s->buf, 0);
 	if (s->holes)
@@ -317,6 +381,7 @@ static void append(struct tcp_stream *s, const uint8_t *p, uint32_t cap, uint32_
 		   uint64_t frame)
 {
 	if (keeps_bytes(s)) {
+		unview(s);
 		g_array_append_val(s->segs, s->nxt_off);
 		g_array_append_val(s->seg_frames, frame);
 		if (cap)
@@ -363,6 +428,8 @@ static void gap(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t upto, co
 	report_gap(fx, s, upto, why);
 	if (!keeps_bytes(s) || n > HOLE_FILL_MAX) {
 		/* Too much to pretend: start the buffer over behind the loss. */
+		s->view = NULL;
+		s->view_len = 0;
 		if (s->buf)
 			g_byte_array_set_size(s->buf, 0);
 		g_array_set_size(s->holes, 0);
@@ -536,6 +603,16 @@ static void data_in(struct rr_frame_ctx *fx, struct tcp_stream *s, uint32_t seq,
 		if (cap > wire)
 			cap = wire;
 		rr_get_bytes(payload, cap, &p);
+		if (cap && cap == wire && !s->ooo && keeps_bytes(s) && !s->view && !s->buf->len) {
+			/* Nothing waits before it: parse it in the frame. */
+			g_array_append_val(s->segs, s->nxt_off);
+			g_array_append_val(s->seg_frames, fx->frame);
+			s->view = p;
+			s->view_len = cap;
+			s->nxt_off += wire;
+			s->nxt_seq += wire;
+			return;
+		}
 		append(s, p, cap, wire, fx->frame);
 		drain(s);
 		return;
@@ -561,14 +638,22 @@ static void data_in(struct rr_frame_ctx *fx, struct tcp_stream *s, uint32_t seq,
 void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct tcp_view *tcp,
 		 struct rr_cursor *payload, uint32_t wire)
 {
-	GHashTable *tab = fx->d->tcp->streams;
+	struct tcp_table *tab = fx->d->tcp;
 	struct stream_key k;
 	struct tcp_stream *s, *r;
 	bool cut = rr_cursor_left(payload) < wire;
 
+	make_key(&k, ip, tcp->sport, tcp->dport, false);
+	s = lookup(tab, &k);
+	if (s) {
+		r = stream_peer(fx, s);
+	} else {
+		struct stream_key rk;
+
+		make_key(&rk, ip, tcp->sport, tcp->dport, true);
+		r = g_hash_table_lookup(tab->streams, &rk);
+	}
 	/* The other direction acknowledging bytes we never saw: they are lost. */
-	make_key(&k, ip, tcp->sport, tcp->dport, true);
-	r = g_hash_table_lookup(tab, &k);
 	if (r && r->have_base && !r->closed && (tcp->flags & TCPF_ACK)) {
 		int32_t ahead = (int32_t)(tcp->ack - r->nxt_seq);
 
@@ -583,14 +668,16 @@ void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct
 		}
 	}
 
-	make_key(&k, ip, tcp->sport, tcp->dport, false);
-	s = g_hash_table_lookup(tab, &k);
 	if (!s) {
 		if (!wire && !(tcp->flags & TCPF_SYN))
 			return;
 		s = g_new0(struct tcp_stream, 1);
 		s->key = k;
-		g_hash_table_insert(tab, &s->key, s);
+		s->peer = r;
+		if (r)
+			r->peer = s;
+		g_hash_table_insert(tab->streams, &s->key, s);
+		tab->last = s;
 	}
 	if (tcp->flags & TCPF_SYN) {
 		stream_reset(s, tcp->seq + 1);
@@ -622,6 +709,8 @@ void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct
 		flush(fx, s, "connection closed");
 		close_stream(fx, s, RR_CM_DREQ);
 	}
+	/* What the parser left of this frame's bytes is kept. */
+	unview(s);
 }
 
 void tcp_finish(struct rr_frame_ctx *fx)

@@ -48,6 +48,7 @@ struct rr_send_done {
 	bool truncated;
 	bool invalidate;
 	uint32_t inv_rkey;
+	uint64_t ts_usec;
 };
 
 /* A Send being put together from FIRST/MIDDLE/LAST packets. */
@@ -62,6 +63,7 @@ struct rr_send_asm {
 	bool truncated;
 	bool invalidate;
 	uint32_t inv_rkey;
+	uint64_t ts_usec;         /* capture time of its first packet */
 };
 
 /* What an RDMA operation's range hit among the live segments of a flow. */
@@ -188,6 +190,7 @@ struct rr_call {
 	bool has_ulp;
 	struct rr_ulp_info ulp;
 	uint64_t first_frame;
+	uint64_t ts_usec;         /* capture time of its Send */
 };
 
 struct rr_checker;

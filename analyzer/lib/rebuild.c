@@ -292,6 +292,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 
 	rr_record_init(&m, eng, call->flow, hdr, RR_DIR_CALL, call->first_frame,
 		       hdr->hdr_len + call->inline_len);
+	m.ts_usec = call->ts_usec;
 	m.payload = full.b->data;
 	m.payload_len = full.b->len;
 	m.complete = complete;
@@ -460,6 +461,7 @@ static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr
 	for (i = 0; i < n_frames; i++)
 		rr_frames_add(call->frames, frames[i]);
 	call->first_frame = frames[0];
+	call->ts_usec = d->ts_usec;
 	call->send_truncated = truncated;
 	call->segs = g_ptr_array_new();
 	g_hash_table_insert(f->calls, GUINT_TO_POINTER(call->xid), call);
@@ -587,6 +589,7 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 	rr_record_init(&m, eng, f, hdr, RR_DIR_REPLY, frames[0], d->len);
 	m.invalidate = d->invalidate;
 	m.inv_rkey = d->inv_rkey;
+	m.ts_usec = d->ts_usec;
 
 	mb_init(&inl, eng);
 	mb_init(&full, eng);
@@ -663,6 +666,7 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 		m.backchannel = call->backchannel;
 		m.call_hdr = call->hdr;
 		m.call_send_frame = call->first_frame;
+		m.call_ts_usec = call->ts_usec;
 		seg_bytes = written_bytes(call, hdr, &cut);
 		req_bytes = requested_bytes(call);
 		m.seg_bytes = seg_bytes;

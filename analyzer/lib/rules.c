@@ -11,12 +11,12 @@
 #define OFF RR_SEV_OFF
 
 static const struct rr_rule catalog[RR_RULE_COUNT] = {
-#define RR_RULE(sym, code, name, group, sev, sev5666, facts, check, ref, text) \
-	[sym] = { code, name, group, RR_KIND_RULE, sev, { sev, sev5666 }, facts, ref, text, NULL },
+#define RR_RULE(sym, code, name, group, sev, sev5666, facts, check, ref, text, evidence, example) \
+	[sym] = { code, name, group, RR_KIND_RULE, sev, { sev, sev5666 }, facts, ref, text, NULL, evidence, example },
 #define RR_NOCHECK(sym, code, name, group, ref, text, why) \
-	[sym] = { code, name, group, RR_KIND_NOCHECK, OFF, { OFF, OFF }, 0, ref, text, why },
+	[sym] = { code, name, group, RR_KIND_NOCHECK, OFF, { OFF, OFF }, 0, ref, text, why, NULL, NULL },
 #define RR_COND(sym, code, sev, ref, text) \
-	[sym] = { code, code, 0, RR_KIND_COND, sev, { sev, sev }, 0, ref, text, NULL },
+	[sym] = { code, code, 0, RR_KIND_COND, sev, { sev, sev }, 0, ref, text, NULL, NULL, NULL },
 #include "rules.def"
 };
 

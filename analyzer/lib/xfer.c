@@ -98,6 +98,8 @@ static bool asm_put(struct rr_engine *eng, struct rr_send_asm *a, uint64_t off,
 {
 	if (!asm_reserve(eng, a, off + ev->wirelen, ev->frame))
 		return false;
+	if (!a->frames->len || ev->ts_usec < a->ts_usec)
+		a->ts_usec = ev->ts_usec;
 	if (ev->caplen)
 		memcpy(a->buf->data + off, ev->data, MIN(ev->caplen, ev->wirelen));
 	if (ev->caplen < ev->wirelen)
@@ -125,6 +127,7 @@ static void asm_deliver(struct rr_engine *eng, struct rr_flow *f, struct rr_send
 	d->truncated = a->truncated;
 	d->invalidate = a->invalidate;
 	d->inv_rkey = a->inv_rkey;
+	d->ts_usec = a->ts_usec;
 	rr_budget_give(eng, a->buf->len);
 	a->buf = NULL;
 	a->frames = NULL;
@@ -145,6 +148,7 @@ static void deliver_whole(struct rr_engine *eng, struct rr_flow *f, const struct
 	d->truncated = false;
 	d->invalidate = ev->kind == RR_EV_SEND_INV;
 	d->inv_rkey = ev->inv_rkey;
+	d->ts_usec = ev->ts_usec;
 }
 
 /*

@@ -124,6 +124,8 @@ struct rr_message {
 
 	/* What the check stage needs; all owned by the record. */
 	uint64_t send_frame;          /* first frame of the Send: where findings point */
+	uint64_t ts_usec;             /* capture time of the Send's first packet */
+	uint64_t call_ts_usec;        /* replies: the call's, when its call was seen */
 	size_t send_len;              /* bytes of the Send (header and inline part) */
 	bool invalidate;              /* sent with Send With Invalidate */
 	uint32_t inv_rkey;

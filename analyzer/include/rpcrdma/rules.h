@@ -57,6 +57,8 @@ struct rr_rule {
 	const char *section;    /* "RFC 8166 §4.2.1" */
 	const char *text;       /* the rule, one sentence */
 	const char *why;        /* RR_KIND_NOCHECK: why a passive observer cannot check it */
+	const char *evidence;   /* RR_KIND_RULE: what on the wire makes the check report */
+	const char *example;    /* RR_KIND_RULE: a finding it printed, or "" */
 };
 
 const struct rr_rule *rr_rule_get(enum rr_rule_id id);

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ulb-lint --summary: counts per rule; per connection the RPCs, the bytes
+ * that went by DDP against those that went inline, credits, retries and
+ * the response time of each NFS operation (median, p99).  Memory is
+ * bounded: response times are a fixed-size reservoir per operation and
+ * retries are found among the most recent calls only.
+ */
+#include <glib.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lint.h"
+
+#define RESERVOIR 4096
+#define RECENT_XIDS 65536
+
+struct op_times {
+	char name[48];
+	uint64_t count;
+	uint32_t n;
+	uint64_t us[RESERVOIR];
+};
+
+struct conn_sum {
+	uint32_t id;
+	char *name;
+	uint8_t transport;
+	struct rr_conn_info info;
+	uint64_t calls, replies, backchannel, incomplete;
+	uint64_t inline_bytes, ddp_bytes, long_bytes;
+	uint32_t requested, granted_min, granted_max;
+	bool have_grant;
+	uint64_t retries;
+	GHashTable *ops;               /* name -> struct op_times* */
+};
+
+struct lint_summary {
+	GHashTable *conns;             /* id -> struct conn_sum* */
+	uint64_t rule_count[RR_RULE_COUNT];
+	uint64_t rule_sev[RR_RULE_COUNT];
+	uint64_t recent[RECENT_XIDS];  /* requester << 32 | xid of recent calls */
+	GHashTable *recent_set;
+	uint32_t recent_next;
+	uint64_t rng;
+};
+
+static void conn_free(gpointer p)
+{
+	struct conn_sum *c = p;
+
+	g_free(c->name);
+	g_hash_table_destroy(c->ops);
+	g_free(c);
+}
+
+struct lint_summary *lint_summary_new(void)
+{
+	struct lint_summary *s = g_new0(struct lint_summary, 1);
+
+	s->conns = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, conn_free);
+	s->recent_set = g_hash_table_new(g_int64_hash, g_int64_equal);
+	s->rng = 0x9e3779b97f4a7c15ull;
+	return s;
+}
+
+void lint_summary_free(struct lint_summary *s)
+{
+	if (!s)
+		return;
+	g_hash_table_destroy(s->conns);
+	g_hash_table_destroy(s->recent_set);
+	g_free(s);
+}
+
+static struct conn_sum *conn_of(struct lint_summary *s, const struct rr_message *m)
+{
+	struct conn_sum *c = g_hash_table_lookup(s->conns, GUINT_TO_POINTER(m->conn_id));
+
+	if (!c) {
+		c = g_new0(struct conn_sum, 1);
+		c->id = m->conn_id;
+		c->ops = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+		g_hash_table_insert(s->conns, GUINT_TO_POINTER(m->conn_id), c);
+	}
+	g_free(c->name);
+	c->name = g_strdup(m->conn_name);
+	c->transport = m->transport;
+	c->info = m->conn;
+	return c;
+}
+
+/* The operation a call is about: NFSv4 COMPOUNDs by their first op that does real work. */
+static void op_key(const struct rr_message *m, char *buf, size_t len)
+{
+	const struct rr_ulp_info *u = m->call_ulp;
+	const char *name;
+	uint16_t i;
+
+	if (!u) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (u->prog == RR_NFS_PROGRAM && u->vers == 4 && u->proc == 1) {
+		uint32_t pick = u->n_ops ? u->ops[0] : 0;
+
+		for (i = 0; i < u->n_ops; i++) {
+			uint32_t op = u->ops[i];
+
+			pick = op;
+			/* SEQUENCE PUTFH PUTPUBFH PUTROOTFH SAVEFH RESTOREFH GETFH GETATTR */
+			if (op != 53 && op != 22 && op != 23 && op != 24 && op != 32 && op != 31 && op != 10 &&
+			    op != 9)
+				break;
+		}
+		name = rr_nfs4_op_name(pick);
+		snprintf(buf, len, "NFSv4.%u %s", u->minorversion, name ? name : "?");
+		return;
+	}
+	name = rr_ulp_proc_name(u->prog, u->vers, u->proc);
+	snprintf(buf, len, "%s v%u %s", rr_rpc_program_name(u->prog) ? rr_rpc_program_name(u->prog) : "?",
+		 u->vers, name ? name : "?");
+}
+
+static uint64_t rand64(struct lint_summary *s)
+{
+	s->rng ^= s->rng << 13;
+	s->rng ^= s->rng >> 7;
+	s->rng ^= s->rng << 17;
+	return s->rng;
+}
+
+static void add_time(struct lint_summary *s, struct conn_sum *c, const char *key, uint64_t us)
+{
+	struct op_times *t = g_hash_table_lookup(c->ops, key);
+
+	if (!t) {
+		t = g_new0(struct op_times, 1);
+		g_strlcpy(t->name, key, sizeof(t->name));
+		g_hash_table_insert(c->ops, t->name, t);
+	}
+	t->count++;
+	if (t->n < RESERVOIR)
+		t->us[t->n++] = us;
+	else if (rand64(s) % t->count < RESERVOIR)
+		t->us[rand64(s) % RESERVOIR] = us;
+}
+
+static void note_call(struct lint_summary *s, struct conn_sum *c, const struct rr_message *m)
+{
+	/* By requester host, so a retry on a new connection counts (on the new one). */
+	uint64_t key = (uint64_t)m->conn.requester_hash << 32 | m->xid;
+	uint64_t *slot = &s->recent[s->recent_next];
+
+	if (g_hash_table_contains(s->recent_set, &key)) {
+		c->retries++;
+		return;
+	}
+	if (*slot)
+		g_hash_table_remove(s->recent_set, slot);
+	*slot = key;
+	g_hash_table_add(s->recent_set, slot);
+	s->recent_next = (s->recent_next + 1) % RECENT_XIDS;
+}
+
+static uint64_t chunk_bytes(const struct rr_hdr *h, bool call)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	if (call) {
+		for (i = 0; i < h->n_reads; i++)
+			if (h->reads[i].position || h->proc != RR_RDMA_NOMSG)
+				n += h->reads[i].seg.length;
+		return n;
+	}
+	for (i = 0; i < h->n_write_chunks; i++)
+		n += rr_chunk_length(h, &h->writes[i]);
+	return n;
+}
+
+void lint_summary_message(struct lint_summary *s, const struct rr_message *m)
+{
+	struct conn_sum *c = conn_of(s, m);
+	const struct rr_hdr *h = m->hdr;
+	char key[48];
+
+	c->inline_bytes += m->send_len;
+	if (!m->complete)
+		c->incomplete++;
+	if (m->backchannel)
+		c->backchannel++;
+	if (m->dir == RR_DIR_CALL) {
+		c->calls++;
+		c->requested = h->credit;
+		if (h->proc == RR_RDMA_NOMSG)
+			c->long_bytes += m->payload_len;
+		c->ddp_bytes += chunk_bytes(h, true);
+		if (!m->backchannel)
+			note_call(s, c, m);
+		return;
+	}
+	c->replies++;
+	if (h->proc == RR_RDMA_NOMSG && h->has_reply)
+		c->long_bytes += rr_chunk_length(h, &h->reply);
+	if (h->proc != RR_RDMA_ERROR) {
+		c->ddp_bytes += chunk_bytes(h, false);
+		if (!m->backchannel && h->credit) {
+			if (!c->have_grant || h->credit < c->granted_min)
+				c->granted_min = h->credit;
+			if (!c->have_grant || h->credit > c->granted_max)
+				c->granted_max = h->credit;
+			c->have_grant = true;
+		}
+	}
+	if (m->call_hdr && !m->backchannel && m->call_ts_usec && m->ts_usec >= m->call_ts_usec) {
+		op_key(m, key, sizeof(key));
+		add_time(s, c, key, m->ts_usec - m->call_ts_usec);
+	}
+}
+
+void lint_summary_finding(struct lint_summary *s, const struct rr_diag *d)
+{
+	s->rule_count[d->id]++;
+	s->rule_sev[d->id] = d->severity;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double pct(struct op_times *t, double p)
+{
+	size_t i;
+
+	if (!t->n)
+		return 0;
+	i = (size_t)(p * (t->n - 1) + 0.5);
+	return t->us[i] / 1000.0;
+}
+
+static gint by_id(gconstpointer a, gconstpointer b)
+{
+	return (gint)((const struct conn_sum *)a)->id - (gint)((const struct conn_sum *)b)->id;
+}
+
+static gint by_name(gconstpointer a, gconstpointer b)
+{
+	return strcmp(((const struct op_times *)a)->name, ((const struct op_times *)b)->name);
+}
+
+static const char *inline_source(enum rr_inline_source src)
+{
+	return src == RR_INLINE_HANDSHAKE ? "handshake" : src == RR_INLINE_CONFIG ? "configured" : "default";
+}
+
+static void print_conn_text(FILE *out, struct conn_sum *c)
+{
+	uint64_t moved = c->ddp_bytes + c->long_bytes + c->inline_bytes;
+	GList *ops = g_list_sort(g_hash_table_get_values(c->ops), by_name), *l;
+
+	fprintf(out, "  connection %u: %s\n", c->id, c->name ? c->name : "?");
+	fprintf(out, "    setup: %s; inline thresholds: requester %u, responder %u (%s)\n",
+		c->info.handshake ? "handshake in the capture" : "no handshake (pairing inferred from traffic)",
+		c->info.inline_requester, c->info.inline_responder,
+		c->info.inline_source == RR_INLINE_HANDSHAKE ? "from the RFC 8797 private data" :
+		c->info.inline_source == RR_INLINE_CONFIG ? "from --inline-threshold" :
+		"assumed 1024: no handshake, no --inline-threshold");
+	fprintf(out, "    RPCs: %" PRIu64 " calls, %" PRIu64 " replies, %" PRIu64 " backchannel, %" PRIu64
+		" incomplete, %" PRIu64 " retries (same XID again)\n", c->calls, c->replies, c->backchannel,
+		c->incomplete, c->retries);
+	fprintf(out, "    bytes: %" PRIu64 " by DDP (normal chunks), %" PRIu64 " inline (Sends), %" PRIu64
+		" in Long messages; DDP share %.1f%%\n", c->ddp_bytes, c->inline_bytes, c->long_bytes,
+		moved ? 100.0 * c->ddp_bytes / moved : 0.0);
+	if (c->have_grant && c->granted_min == c->granted_max)
+		fprintf(out, "    credits: requested %u, granted %u\n", c->requested, c->granted_min);
+	else if (c->have_grant)
+		fprintf(out, "    credits: requested %u, granted %u..%u\n", c->requested, c->granted_min,
+			c->granted_max);
+	if (ops)
+		fprintf(out, "    response time (ms): %-28s %8s %10s %10s\n", "operation", "count", "median", "p99");
+	for (l = ops; l; l = l->next) {
+		struct op_times *t = l->data;
+
+		qsort(t->us, t->n, sizeof(uint64_t), cmp_u64);
+		fprintf(out, "                        %-28s %8" PRIu64 " %10.3f %10.3f\n", t->name, t->count,
+			pct(t, 0.5), pct(t, 0.99));
+	}
+	g_list_free(ops);
+}
+
+static void print_conn_json(FILE *out, struct conn_sum *c)
+{
+	GList *ops = g_list_sort(g_hash_table_get_values(c->ops), by_name), *l;
+
+	fprintf(out, "{\"id\":%u,\"name\":", c->id);
+	lint_json_string(out, c->name);
+	fprintf(out, ",\"handshake\":%s,\"inline_requester\":%u,\"inline_responder\":%u,\"inline_source\":\"%s\","
+		"\"calls\":%" PRIu64 ",\"replies\":%" PRIu64 ",\"backchannel\":%" PRIu64 ",\"incomplete\":%" PRIu64
+		",\"retries\":%" PRIu64 ",\"ddp_bytes\":%" PRIu64 ",\"inline_bytes\":%" PRIu64 ",\"long_bytes\":%" PRIu64,
+		c->info.handshake ? "true" : "false", c->info.inline_requester, c->info.inline_responder,
+		inline_source(c->info.inline_source), c->calls, c->replies, c->backchannel, c->incomplete,
+		c->retries, c->ddp_bytes, c->inline_bytes, c->long_bytes);
+	if (c->have_grant)
+		fprintf(out, ",\"credits_requested\":%u,\"credits_granted_min\":%u,\"credits_granted_max\":%u",
+			c->requested, c->granted_min, c->granted_max);
+	fputs(",\"response_ms\":{", out);
+	for (l = ops; l; l = l->next) {
+		struct op_times *t = l->data;
+
+		qsort(t->us, t->n, sizeof(uint64_t), cmp_u64);
+		lint_json_string(out, t->name);
+		fprintf(out, ":{\"count\":%" PRIu64 ",\"median\":%.3f,\"p99\":%.3f}%s", t->count, pct(t, 0.5),
+			pct(t, 0.99), l->next ? "," : "");
+	}
+	fputs("}}", out);
+	g_list_free(ops);
+}
+
+void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt, const char *file)
+{
+	GList *conns = g_list_sort(g_hash_table_get_values(s->conns), by_id), *l;
+	unsigned i;
+	bool first = true;
+
+	if (fmt == LINT_TEXT) {
+		fprintf(out, "summary of %s\n  findings by rule:\n", file);
+		for (i = 0; i < RR_RULE_COUNT; i++)
+			if (s->rule_count[i])
+				fprintf(out, "    %-18s %-36s %-8s %8" PRIu64 "\n", rr_rule_get(i)->code,
+					rr_rule_get(i)->name, rr_severity_name(s->rule_sev[i]), s->rule_count[i]);
+		for (l = conns; l; l = l->next)
+			print_conn_text(out, l->data);
+		g_list_free(conns);
+		return;
+	}
+	fputs("{\"file\":", out);
+	lint_json_string(out, file);
+	fputs(",\"summary\":{\"rules\":{", out);
+	for (i = 0; i < RR_RULE_COUNT; i++)
+		if (s->rule_count[i]) {
+			fprintf(out, "%s\"%s\":%" PRIu64, first ? "" : ",", rr_rule_get(i)->code, s->rule_count[i]);
+			first = false;
+		}
+	fputs("},\"connections\":[", out);
+	for (l = conns; l; l = l->next) {
+		print_conn_json(out, l->data);
+		if (l->next)
+			fputc(',', out);
+	}
+	fputs("]}}\n", out);
+	g_list_free(conns);
+}
