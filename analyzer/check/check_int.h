@@ -79,6 +79,9 @@ struct ck_episode {
 struct rr_checker {
 	struct rr_diag_sink sink;
 	struct rr_check_opts opts;
+	/* The enabled checks that read each kind of fact, in table order. */
+	uint16_t run[5][RR_RULE_COUNT];
+	unsigned n_run[5];
 	uint64_t skipped;
 	GHashTable *conns;            /* id -> struct ck_conn_state* */
 	GHashTable *episodes;         /* key -> struct ck_episode* */

@@ -29,6 +29,21 @@ void rr_check_default_opts(struct rr_check_opts *o)
 	o->credit_slack = 1;
 }
 
+static bool rule_on(const struct rr_checker *ck, enum rr_rule_id id);
+
+/* Which checks run on which kind of fact, so a fact costs only its own checks. */
+static void plan(struct rr_checker *ck)
+{
+	unsigned k, i;
+
+	for (k = 0; k < 5; k++) {
+		ck->n_run[k] = 0;
+		for (i = 0; i < RR_RULE_COUNT; i++)
+			if (check_of[i] && (rr_rule_get(i)->facts & (1u << k)) && rule_on(ck, i))
+				ck->run[k][ck->n_run[k]++] = (uint16_t)i;
+	}
+}
+
 struct rr_checker *rr_checker_new(const struct rr_diag_sink *sink)
 {
 	struct rr_checker *ck = g_new0(struct rr_checker, 1);
@@ -37,12 +52,14 @@ struct rr_checker *rr_checker_new(const struct rr_diag_sink *sink)
 		ck->sink = *sink;
 	rr_check_default_opts(&ck->opts);
 	ck_state_init(ck);
+	plan(ck);
 	return ck;
 }
 
 void rr_checker_set_opts(struct rr_checker *ck, const struct rr_check_opts *o)
 {
 	ck->opts = *o;
+	plan(ck);
 }
 
 const struct rr_check_opts *rr_checker_opts(const struct rr_checker *ck)
@@ -145,32 +162,29 @@ void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
 	emit(ck, NULL, &d);
 }
 
-static unsigned fact_bit(enum rr_fact_kind k)
+/* The bit index of each fact kind in the table's facts (F_SEND is bit 0 ...). */
+static unsigned fact_index(enum rr_fact_kind k)
 {
 	switch (k) {
 	case RR_FACT_SEND:
-		return F_SEND;
+		return 0;
 	case RR_FACT_MSG:
-		return F_MSG;
+		return 1;
 	case RR_FACT_RDMA:
-		return F_RDMA;
+		return 2;
 	case RR_FACT_END:
-		return F_END;
+		return 4;
 	}
-	return 0;
+	return 3;
 }
 
 void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 {
-	unsigned bit = fact_bit(f->kind), i;
+	unsigned k = fact_index(f->kind), i;
 
 	ck_state_before(ck, f);
-	for (i = 0; i < RR_RULE_COUNT; i++) {
-		const struct rr_rule *r = rr_rule_get(i);
-
-		if (check_of[i] && (r->facts & bit) && rule_on(ck, i))
-			check_of[i](ck, f);
-	}
+	for (i = 0; i < ck->n_run[k]; i++)
+		check_of[ck->run[k][i]](ck, f);
 	ck_state_after(ck, f);
 }
 
