@@ -2,7 +2,8 @@
 # Large-capture benchmark: ulb-lint (default lint mode, all rules) against
 # Wireshark's tshark -2 and against cat, on >= 1 GiB of generated NFS over
 # RPC-over-RDMA traffic, RoCEv2 and iWARP, plus ulb-lint's peak RSS when
-# the same capture is streamed 10 times through stdin.
+# the same capture is streamed 10 times through stdin, and the capture
+# decoder alone (bench/decode_only: analyzer/decode without the engine).
 #
 #   bench/large.sh [--cache DIR] [--runs N] [--tshark-runs N] [--size-mib N]
 #                  [--links "rocev2 iwarp"] [--roce-mtu N] [--iwarp-mtu N]
@@ -57,6 +58,15 @@ trap 'rm -rf "$tmp"' EXIT
 pcapcat=$cache/pcapcat
 if [ ! -x "$pcapcat" ] || [ bench/pcapcat.c -nt "$pcapcat" ]; then
   cc -O2 -Wall -Wextra -o "$pcapcat" bench/pcapcat.c
+fi
+# The decoder without the engine, linked against the libraries of build/.
+deconly=$tmp/decode_only
+libdir=$root/build/analyzer
+if ! cc -O2 -Wall -Wextra -I analyzer/include -I analyzer/include/rpcrdma -o "$deconly" \
+     bench/decode_only.c "$libdir/librpcrdma_capture.a" "$libdir/librpcrdma.a" \
+     $(pkg-config --cflags --libs glib-2.0 libpcap) 2>"$tmp/cc.err"; then
+  echo "bench/large.sh: decode_only does not build (row skipped):" >&2; head -3 "$tmp/cc.err" >&2
+  deconly=
 fi
 
 # One piece: a busy NFS mount, mostly READ and WRITE moved by DDP (Write
@@ -159,6 +169,8 @@ for link in $links; do
   cat "$f" > /dev/null   # warm the page cache
   read -r ct cm < <(measure "$runs" cat "$f")
   read -r lt lm < <(measure "$runs" "$lint" "$f")
+  dt=0 dm=0
+  [ -n "$deconly" ] && read -r dt dm < <(measure "$runs" "$deconly" "$f")
   if [ "$do_tshark" = 1 ]; then
     read -r wt wm < <(measure "$truns" env WIRESHARK_CONFIG_DIR=/nonexistent \
       tshark -2 -r "$f" -T fields -e rpcordma.xid -e rpc.xid -e nfs.data)
@@ -178,11 +190,17 @@ for link in $links; do
             "$(awk -v s="$4" -v t="$2" 'BEGIN{print (t > 0 ? s / t / 1e6 : 0)}')"; }
   row "ulb-lint FILE" "$lt" "$lm" "$size"
   [ "$do_tshark" = 1 ] && row "tshark -2 -T fields rpcordma.xid rpc.xid nfs.data" "$wt" "$wm" "$size"
+  [ -n "$deconly" ] && row "decoder only (bench/decode_only FILE)" "$dt" "$dm" "$size"
   row "cat FILE > /dev/null" "$ct" "$cm" "$size"
   [ "$do_10x" = 1 ] && row "pcapcat -n 10 FILE | ulb-lint - (10x)" "$xt" "$xm" "$((size * 10))"
-  echo "tshark / ulb-lint time: $(ratio "$wt" "$lt")x;  ulb-lint / cat time: $(ratio "$lt" "$ct")x;" \
-       "ulb-lint peak RSS: $(mib "$lm") MiB at 1x, $(mib "$xm") MiB at 10x (stdin)"
-  readme+=("| $link | $lines GiB | $lt s, $(mib "$lm") MiB | $(mib "$xm") MiB | $wt s, $(mib "$wm") MiB | $ct s | $(ratio "$wt" "$lt")x | $(ratio "$lt" "$ct")x |")
+  [ "$do_tshark" = 1 ] && tr="$(ratio "$wt" "$lt")x" || tr="n/a (--no-tshark)"
+  [ "$do_10x" = 1 ] && x10="$(mib "$xm") MiB" || x10="n/a (--no-10x)"
+  echo "tshark / ulb-lint time: $tr;  ulb-lint / cat time: $(ratio "$lt" "$ct")x;" \
+       "ulb-lint peak RSS: $(mib "$lm") MiB at 1x, $x10 at 10x (stdin)"
+  [ -n "$deconly" ] && echo "decoder only / cat time: $(ratio "$dt" "$ct")x; the engine and checks take" \
+       "$(awk -v a="$lt" -v b="$dt" 'BEGIN{printf "%.0f", (a > 0 ? 100 * (a - b) / a : 0)}')% of ulb-lint's time"
+  [ "$do_tshark" = 1 ] && tcell="$wt s, $(mib "$wm") MiB" || tcell="n/a"
+  readme+=("| $link | $lines GiB | $lt s, $(mib "$lm") MiB | $x10 | $tcell | $ct s | ${tr%% *} | $(ratio "$lt" "$ct")x |")
 done
 echo
 echo "10x: the same capture streamed 10 times through stdin with timestamps shifted"

@@ -22,6 +22,7 @@ uint32_t rr_crc32_update(uint32_t reg, const uint8_t *p, size_t n);
 uint32_t rr_crc32c_update(uint32_t reg, const uint8_t *p, size_t n);
 uint32_t rr_crc32_update_sw(uint32_t reg, const uint8_t *p, size_t n);
 uint32_t rr_crc32c_update_sw(uint32_t reg, const uint8_t *p, size_t n);
+uint32_t rr_crc32_update_128(uint32_t reg, const uint8_t *p, size_t n);
 const char *rr_crc_impl(void);
 
 static uint8_t frame[PK_MAX];
@@ -65,8 +66,8 @@ static void test_crc_vectors(void **state)
 }
 
 /*
- * The fast CRC paths (PCLMULQDQ folding, SSE4.2 crc32; whichever this CPU
- * has) against the slicing-by-8 tables and the bitwise reference, on
+ * The fast CRC paths (VPCLMULQDQ or PCLMULQDQ folding, SSE4.2 crc32;
+ * whichever this CPU has, and the 128-bit folding on its own) against the slicing-by-8 tables and the bitwise reference, on
  * random bytes of every length 0..1100 and some up to 9000, at every
  * alignment 0..63, from random registers, and split at random points
  * (a register carried across calls).
@@ -92,6 +93,7 @@ static void test_crc_fast_paths(void **state)
 			rnd = rnd * 1103515245u + 12345u;
 			reg = rnd ^ (rnd << 7);
 			assert_int_equal(rr_crc32_update(reg, p, n), rr_crc32_update_sw(reg, p, n));
+			assert_int_equal(rr_crc32_update_128(reg, p, n), rr_crc32_update_sw(reg, p, n));
 			assert_int_equal(rr_crc32c_update(reg, p, n), rr_crc32c_update_sw(reg, p, n));
 			if (al == 0 || al == 5) {
 				assert_int_equal(~rr_crc32_update(0xFFFFFFFFu, p, n), ref_crc32(p, n));
