@@ -50,6 +50,7 @@ typedef struct {
 	bool any_injected;
 	/* sequence state of the forward direction */
 	GPtrArray *outstanding; /* msginfo* of calls without an answer */
+	GPtrArray *cb_outstanding; /* the same for backward calls */
 	GPtrArray *errdone;     /* msginfo* pairs: call, the RDMA_ERROR that completed it */
 	int64_t granted;        /* last granted credit, -1: none seen */
 	bool reply_seen;
@@ -287,6 +288,7 @@ static void audit_call(gen *g, msginfo *mi)
 	if (mi->backchannel) {
 		if (!mi->credit && !mi->damaged)
 			expect_at(g, "RR-101", mi);
+		g_ptr_array_add(g->cb_outstanding, mi);
 		return;
 	}
 	if (!mi->damaged) {
@@ -344,8 +346,20 @@ static void audit_reply(gen *g, msginfo *mi)
 	bool errvers = mi->proc == RDMA_ERROR && mi->err == 1;
 	audit_size(g, mi);
 	if (mi->backchannel) {
+		/* XIDs of the two directions are separate spaces (RFC 8166 7.1) */
 		if (!mi->credit && !mi->damaged)
 			expect_at(g, "RR-101", mi);
+		for (guint i = 0; normal && i < g->cb_outstanding->len; i++) {
+			msginfo *o = g->cb_outstanding->pdata[i];
+			if (o->rdma_xid != mi->rdma_xid)
+				continue;
+			g_ptr_array_remove_index(g->cb_outstanding, i);
+			if ((o->flags & PG_EXF_MALFORMED) && !mi->damaged)
+				expect_at(g, "RR-113", mi);
+			if ((o->flags & PG_EXF_INELIGIBLE) && !mi->damaged)
+				expect_at(g, "RR-065", mi);
+			break;
+		}
 		return;
 	}
 	if (mi->proc > RDMA_ERROR || mi->proc == RDMA_DONE)
@@ -858,6 +872,7 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 	g.infos = g_ptr_array_new_with_free_func(g_free);
 	g.expects = g_ptr_array_new_with_free_func(g_free);
 	g.outstanding = g_ptr_array_new();
+	g.cb_outstanding = g_ptr_array_new();
 	g.errdone = g_ptr_array_new();
 	g.granted = -1;
 	pg_nfs_state_init(&g.nfs, s->seed);
@@ -923,6 +938,7 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 	g_ptr_array_free(g.infos, TRUE);
 	g_ptr_array_free(g.expects, TRUE);
 	g_ptr_array_free(g.outstanding, TRUE);
+	g_ptr_array_free(g.cb_outstanding, TRUE);
 	g_ptr_array_free(g.errdone, TRUE);
 	return rc;
 }

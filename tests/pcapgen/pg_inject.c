@@ -285,6 +285,8 @@ static bool split_run(pg_inj_ctx *c)
 	g_ptr_array_insert(r, 0, a);
 	g_ptr_array_add(r, b);
 	expect(c, "RR-024");
+	/* a Position that comes back after another one: the list descends */
+	expect(c, "RR-025");
 	return true;
 }
 
@@ -516,6 +518,8 @@ static bool pad_written_check(pg_inj_ctx *c)
 	for (guint i = 0; i < c->msg->writes->len; i++) {
 		const pg_chunk *ch = c->msg->writes->pdata[i];
 		if (ch->data->len > ch->item_len) {
+			/* the padded length is accepted with a warning (digest 4,
+			 * row 5), so not also RR-091 */
 			expect(c, "RR-089");
 			return true;
 		}
@@ -613,12 +617,23 @@ static bool misdirected_write(pg_inj_ctx *c)
 	return true;
 }
 
+static uint32_t first_ddp_len(const pg_inj_ctx *c)
+{
+	return g_array_index(c->rp->reply.ddp, pg_ddp, 0).len;
+}
+
 static bool misdirected_write_check(pg_inj_ctx *c)
 {
 	for (guint i = 0; i < c->msg->writes->len; i++) {
 		const pg_chunk *ch = c->msg->writes->pdata[i];
 		if (ch->data->len) {
 			expect(c, "RR-081");
+			/* the first result's data is inline although its chunk is not empty */
+			expect(c, binding(c) == K_NFS4 ? "RR-162" : "RR-080");
+			/* unless both results have the same length, the chunk's length
+			 * is not the first result's length word either */
+			if (c->rp->reply.ddp->len && ch->item_len != first_ddp_len(c))
+				expect(c, "RR-091");
 			return true;
 		}
 	}
@@ -692,6 +707,8 @@ static bool phantom_length(pg_inj_ctx *c)
 			    prev->length == g_array_index(ch->segs, pg_seg, k - 1).length) {
 				s->length = MIN(n, g_array_index(ch->segs, pg_seg, k).length);
 				expect(c, "RR-087");
+				/* the returned lengths no longer add up to the length word */
+				expect(c, "RR-091");
 				return true;
 			}
 		}
@@ -852,10 +869,20 @@ static bool ineligible_chunk(pg_inj_ctx *c)
 	if (!npos)
 		return false;
 	switch (binding(c)) {
-	case K_CB: rule = "RR-147"; break;
+	case K_CB:
+		/* NFS callbacks have no eligible item, and RFC 8167 wants all
+		 * chunk lists of a backward message empty */
+		rule = "RR-147";
+		expect(c, "RR-191");
+		break;
 	case K_ACL: rule = "RR-145"; break;
 	case K_NFS4: rule = pz ? "RR-148" : "RR-143"; break;
-	case K_NFS3: rule = pz ? "RR-148" : npos > 1 ? "RR-142" : "RR-141"; break;
+	case K_NFS3:
+		rule = pz ? "RR-148" : npos > 1 ? "RR-142" : "RR-141";
+		/* several Positions: the one not at the data is also RR-141 */
+		if (!pz && npos > 1)
+			expect(c, "RR-141");
+		break;
 	default: rule = pz ? "RR-148" : "RR-140"; break;
 	}
 	expect(c, rule);

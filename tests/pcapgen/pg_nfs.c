@@ -215,7 +215,8 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 			fattr3(y, st, r, PG_NF_REG, op->offset + 65536, fid);
 		break;
 	case NFS3_READ:
-		pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));
+		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh)),
+			    sizeof(st->file_fh));
 		pb_be64(c, op->offset);
 		pb_be32(c, op->count);
 		pg_slot_add(out, op->count, ok ? PG_SLOT_DATA : PG_SLOT_FAILED);
@@ -230,7 +231,8 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 		}
 		break;
 	case NFS3_WRITE:
-		pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));
+		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh)),
+			    sizeof(st->file_fh));
 		pb_be64(c, op->offset);
 		pb_be32(c, op->len);
 		pb_be32(c, 2); /* FILE_SYNC */
@@ -246,7 +248,8 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 		}
 		break;
 	case NFS3_READLINK:
-		pb_xdr_opaque(c, st->link_fh, sizeof(st->link_fh));
+		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->link_fh, sizeof(st->link_fh)),
+			    sizeof(st->link_fh));
 		pg_slot_add(out, PG_MAX_PATH, ok ? PG_SLOT_DATA : PG_SLOT_FAILED);
 		pb_be32(y, op->status);
 		post_op_attr(y, st, r, true, PG_NF_LNK, op->len, fid);
@@ -258,7 +261,8 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 		}
 		break;
 	case NFS3_SYMLINK:
-		pb_xdr_opaque(c, st->dir_fh, sizeof(st->dir_fh));
+		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->dir_fh, sizeof(st->dir_fh)),
+			    sizeof(st->dir_fh));
 		pg_rand_name(r, name, pg_rng_range(r, 6, 20));
 		pb_xdr_string(c, name);
 		sattr3_mode(c, 0777);
@@ -275,7 +279,8 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 		wcc_data(y, st, r, PG_NF_DIR, 4096, st->fileid_base);
 		break;
 	case NFS3_READDIR:
-		pb_xdr_opaque(c, st->dir_fh, sizeof(st->dir_fh));
+		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->dir_fh, sizeof(st->dir_fh)),
+			    sizeof(st->dir_fh));
 		pb_be64(c, 0);  /* cookie */
 		pb_zero(c, 8);  /* cookieverf */
 		pb_be32(c, 32768);

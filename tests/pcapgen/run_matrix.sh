@@ -4,10 +4,12 @@
 # handshake. Each run must succeed, write a capture and a truth file, and
 # be byte-for-byte reproducible. Also checks that scenario errors exit 2
 # with "file:line: message".
-# usage: run_matrix.sh PATH/TO/rpcrdma-pcapgen SCENARIO_DIR
+# usage: run_matrix.sh PATH/TO/rpcrdma-pcapgen SCENARIO_DIR [LINK...]
+# (every link type unless some are given)
 set -u
 gen=$1
 dir=$2
+shift 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
@@ -16,6 +18,7 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 links=$("$gen" --list-links) || { echo "FAIL: --list-links"; exit 1; }
+[ $# -gt 0 ] && links="$*"
 for scn in "$dir"/*.scn; do
 	for link in $links; do
 		for hs in --handshake --no-handshake; do
@@ -67,6 +70,14 @@ expect_error seq-v40 'rpc 4.0 COMPOUND ops=SEQUENCE,PUTFH\n' 1
 expect_error cb-v40 'cb 4.0 NULL\n' 1
 expect_error inject-first 'inject bad-vers\n' 1
 expect_error inject-unknown 'rpc 3 NULL\ninject launch-missiles\n' 2
+expect_error none-pipelined 'rpc 3 NULL reply=none pipeline=on\n' 1
+expect_error none-and-error 'rpc 3 NULL reply=none+error-chunk\n' 1
+expect_error reply-size-no-chunk 'rpc 3 READDIR reply-size=100\n' 1
+expect_error reply-size-small 'seed 3\nrpc 3 READDIR len=50 reply=reply:1 reply-size=64\n' 2
+expect_error acl-proc 'rpc acl SETATTR\n' 1
+expect_error cb-chunks 'cb 4.1 NULL reply=reply:1\n' 1
+expect_error bind-v40 'rpc 4.0 COMPOUND ops=BIND_CONN_TO_SESSION\n' 1
+expect_error bad-expect 'expect maybe\n' 1
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
