@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Rule scenarios against the rule engine.
+
+Every rule with a violation scenario has a pair in this folder:
+RR-xxx.scn breaks that rule (and only what it must break with it, see the
+scenario's comment) and RR-xxx.clean.scn is the same traffic without the
+violation. For each pair, link and handshake setting, the runner generates
+both captures with rpcrdma-pcapgen, runs `ulb-lint --format json` on them and
+compares the set of (rule, frame) findings whose rule is RR-* with the
+truth file's "expect" list, which the generator computes from what it
+emitted (docs/pcapgen.md, "Expected findings"). The clean twin must give
+no RR-* finding at all. CAP-* and ENG-* codes are ignored.
+
+usage: check_rules.py [--lint ULB-LINT] [--pcapgen GENERATOR] [--rules-dir DIR]
+                      [--links ib,rocev2,iwarp] [-k PATTERN] [--keep DIR] [-v]
+Exit status: 0 when every case matches, 1 otherwise, 2 on usage errors.
+"""
+import argparse
+import fnmatch
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+TEXT_LINE = re.compile(r"^frame (\d+): (\w+) ((?:RR|CAP|ENG)-[A-Z0-9-]+)\b")
+
+
+def default_tool(name):
+    for d in (os.path.join(TOP, "build", "bin"),):
+        p = os.path.join(d, name)
+        if os.access(p, os.X_OK):
+            return p
+    return shutil.which(name) or name
+
+
+def pairs(rules_dir, patterns):
+    """(rule, violation scenario, clean scenario) for every complete pair."""
+    out, lonely = [], []
+    for scn in sorted(glob.glob(os.path.join(rules_dir, "RR-*.scn"))):
+        base = os.path.basename(scn)
+        if base.endswith(".clean.scn"):
+            if not os.path.exists(scn[:-len(".clean.scn")] + ".scn"):
+                lonely.append(base)
+            continue
+        rule = base[:-len(".scn")]
+        clean = scn[:-len(".scn")] + ".clean.scn"
+        if not os.path.exists(clean):
+            lonely.append(base)
+            continue
+        if patterns and not any(fnmatch.fnmatch(rule, p) or p in rule for p in patterns):
+            continue
+        out.append((rule, scn, clean))
+    return out, lonely
+
+
+def generate(gen, scn, link, handshake, cap, truth):
+    cmd = [gen, scn, "--link", link, "--handshake" if handshake else "--no-handshake",
+           "-o", cap, "--truth", truth]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        return None, "rpcrdma-pcapgen failed (%d): %s" % (p.returncode,
+                                                         p.stderr.decode(errors="replace").strip())
+    with open(truth) as f:
+        return json.load(f), None
+
+
+def lint(tool, cap):
+    """Findings as a list of dicts (rule, frame, severity, text), or an error."""
+    p = subprocess.run([tool, "--format", "json", cap], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    if p.returncode not in (0, 1):
+        return None, "ulb-lint exit status %d: %s" % (
+            p.returncode, p.stderr.decode(errors="replace").strip()[-2000:])
+    found, text_lines = [], 0
+    for line in p.stdout.decode(errors="replace").splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            m = TEXT_LINE.match(line)
+            if m:  # a ulb-lint that does not write JSON yet
+                text_lines += 1
+                found.append({"rule": m.group(3), "frame": int(m.group(1)),
+                              "severity": m.group(2), "text": line})
+            continue
+        if not isinstance(rec, dict):
+            continue
+        rule = rec.get("rule", rec.get("code"))
+        if rule is None:
+            continue
+        found.append({"rule": rule, "frame": rec.get("frame"),
+                      "severity": rec.get("severity", ""),
+                      "text": rec.get("text", rec.get("message", ""))})
+    return (found, text_lines), None
+
+
+def rr_set(findings):
+    return {(f["rule"], f["frame"]) for f in findings if str(f["rule"]).startswith("RR-")}
+
+
+def fmt(pairs_):
+    return ", ".join("%s@%s" % p for p in sorted(pairs_, key=lambda p: (p[1] or 0, p[0])))
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lint", default=default_tool("ulb-lint"))
+    ap.add_argument("--pcapgen", default=default_tool("rpcrdma-pcapgen"))
+    ap.add_argument("--rules-dir", default=HERE)
+    ap.add_argument("--links", action="append",
+                    help="comma-separated link types (default ib,rocev2,iwarp); repeatable")
+    ap.add_argument("-k", dest="patterns", action="append", default=[],
+                    help="only rules matching this glob or substring (repeatable)")
+    ap.add_argument("--keep", metavar="DIR", help="copy the captures and truths of failing "
+                    "cases into DIR")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print passing cases too")
+    a = ap.parse_args(argv[1:])
+    links = []
+    for item in a.links or ["ib,rocev2,iwarp"]:
+        links += [l for l in item.split(",") if l]
+
+    todo, lonely = pairs(a.rules_dir, a.patterns)
+    for base in lonely:
+        print("WARNING %s has no twin (RR-xxx.scn needs RR-xxx.clean.scn)" % base)
+    if not todo:
+        print("no rule scenarios selected in %s" % a.rules_dir)
+        return 2
+    if a.keep:
+        os.makedirs(a.keep, exist_ok=True)
+
+    failed = passed = 0
+    text_fallback = 0
+    per_rule = {}
+    with tempfile.TemporaryDirectory(prefix="rules-") as tmp:
+        for rule, scn, clean in todo:
+            for link in links:
+                for hs in (True, False):
+                    for twin, path in (("violation", scn), ("clean", clean)):
+                        tag = "%s %s %s handshake %s" % (rule, twin, link, "on" if hs else "off")
+                        stem = "%s%s-%s-%s" % (rule, "" if twin == "violation" else ".clean",
+                                               link, "hs" if hs else "nohs")
+                        cap = os.path.join(tmp, stem + ".pcap")
+                        tj = os.path.join(tmp, stem + ".json")
+                        problems = []
+                        truth, err = generate(a.pcapgen, path, link, hs, cap, tj)
+                        got = None
+                        if err:
+                            problems.append(err)
+                        else:
+                            want = {(e["rule"], e["frame"]) for e in truth.get("expect", [])}
+                            if twin == "clean" and want:
+                                problems.append("scenario error: the clean twin's truth expects "
+                                                "%s" % fmt(want))
+                                want = set()
+                            res, err = lint(a.lint, cap)
+                            if err:
+                                problems.append(err)
+                            else:
+                                found, ntext = res
+                                text_fallback += ntext
+                                got = rr_set(found)
+                                missing, extra = want - got, got - want
+                                if missing:
+                                    problems.append("missing:    %s" % fmt(missing))
+                                if extra:
+                                    problems.append("unexpected: %s" % fmt(extra))
+                                    for f in found:
+                                        if (f["rule"], f["frame"]) in extra and f.get("text"):
+                                            problems.append("    %s" % f["text"][:200])
+                                if not problems and a.verbose:
+                                    print("ok   %s: %s" % (tag, fmt(want) or "no finding"))
+                                if problems:
+                                    problems.insert(0, "expected:   %s" % (fmt(want) or "none"))
+                        st = per_rule.setdefault(rule, [0, 0])
+                        if problems:
+                            failed += 1
+                            st[1] += 1
+                            print("FAIL %s" % tag)
+                            for p in problems:
+                                print("     " + p)
+                            if a.keep and os.path.exists(cap):
+                                shutil.copy(cap, a.keep)
+                                shutil.copy(tj, a.keep)
+                        else:
+                            passed += 1
+                            st[0] += 1
+    if text_fallback:
+        print("note: ulb-lint printed %d findings as text, not JSON Lines; they were parsed "
+              "as text" % text_fallback)
+    bad = sorted(r for r, (p, f) in per_rule.items() if f)
+    print("rules passing everywhere: %d of %d%s" % (len(per_rule) - len(bad), len(per_rule),
+                                                   ("; failing: " + " ".join(bad)) if bad else ""))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
