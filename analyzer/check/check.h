@@ -30,6 +30,7 @@ struct rr_fact_send {
 	const struct rr_hdr *hdr;     /* decoded as far as status allowed */
 	enum rr_hdr_status status;
 	bool is_call;                 /* the engine's classification (call, or DONE) */
+	bool rejected;                /* not rebuilt: no message record will follow */
 	uint64_t frame;               /* first frame of the Send */
 	const uint64_t *frames;
 	size_t n_frames;
@@ -57,6 +58,7 @@ struct rr_fact_rdma {
 	bool handle_live;             /* a call outstanding on this connection advertised rkey */
 	bool inside;                  /* [va, va+len) lies inside one such segment */
 	uint32_t xid;                 /* handle_live: the call owning the segment */
+	bool backchannel;             /* ... a backward call (sent by the responder) */
 	uint8_t role;                 /* 0 read, 1 write, 2 reply */
 	uint32_t chunk, index;
 	uint64_t seg_offset, seg_length;
@@ -100,6 +102,7 @@ enum {
 	CK_CALL_LONG = 1 << 4,        /* RDMA_NOMSG with a Position-Zero read chunk */
 	CK_CALL_OVER_LIMIT = 1 << 5,  /* beyond the RFC 8267 6.4.2 complexity limits */
 	CK_CALL_REPLIED = 1 << 6,
+	CK_CALL_REFUSED = 1 << 7,     /* the engine could not rebuild it */
 };
 
 struct ck_call {

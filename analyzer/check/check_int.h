@@ -70,6 +70,7 @@ struct ck_episode {
 	bool over_limit;
 	bool long_reply;              /* a reply came through the Reply chunk */
 	uint32_t failures, successes;
+	bool fail_long;               /* the first failing attempt was a Long Call or came back Long */
 	char failure[40];             /* "GARBAGE_ARGS", "SYSTEM_ERR", "ERR_CHUNK" */
 	uint64_t fail_frame;          /* the first failing reply's Send */
 	uint64_t first_frame;

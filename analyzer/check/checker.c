@@ -26,7 +26,7 @@ void rr_check_default_opts(struct rr_check_opts *o)
 	o->profile = RR_PROFILE_RFC8166;
 	for (i = 0; i < RR_RULE_COUNT; i++)
 		o->enabled[i] = true;
-	o->credit_slack = 1;
+	o->credit_slack = 0;
 }
 
 static bool rule_on(const struct rr_checker *ck, enum rr_rule_id id);

@@ -18,44 +18,61 @@ static uint64_t seen(const struct rr_message *m, uint32_t wseg)
 	return m->seg_bytes ? m->seg_bytes[wseg] : 0;
 }
 
-void ck_rr062(struct rr_checker *ck, const struct rr_fact *f)
+/*
+ * The byte count a read chunk replaces: the eligible item's length word, or,
+ * when the walk could not reach the item (the chunk itself broke the
+ * stream), the counted array's count that stays inline right before the
+ * Position (RFC 8166 3.4.4.1).
+ */
+static bool chunk_count(const struct rr_message *m, const struct ck_rchunk *rc, uint32_t *count)
+{
+	const struct rr_ddp_place *it = ck_item_at(m, rc->position);
+	const uint8_t *p;
+
+	if (it) {
+		*count = it->length;
+		return true;
+	}
+	if (m->ulp_result == RR_ULP_OK || m->capture_loss || rc->position < 4 || rc->position % 4 ||
+	    rc->position > m->payload_len)
+		return false;   /* walked and no item there: a stray chunk, RR-141 and kin */
+	p = m->payload + rc->position - 4;
+	*count = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	return true;
+}
+
+static void check_read_length(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule)
 {
 	const struct rr_message *m = f->msg;
 	struct ck_rchunk rc[RR_HDR_MAX_SEGS];
 	size_t n, i;
+	uint32_t count;
 
-	if (m->dir != RR_DIR_CALL || !ck_ulp_ok(m))
+	if (m->dir != RR_DIR_CALL || !m->has_rpc)
 		return;
 	n = ck_read_chunks(m->hdr, m->hdr->proc == RR_RDMA_NOMSG, rc, G_N_ELEMENTS(rc));
 	for (i = 0; i < n; i++) {
-		const struct rr_ddp_place *it = ck_item_at(m, rc[i].position);
-
-		if (it && rc[i].length < it->length)
-			ck_report(ck, f, RR_062_READ_COUNT, m->send_frame,
+		if (!chunk_count(m, &rc[i], &count))
+			continue;
+		if (rule == RR_062_READ_COUNT && rc[i].length < count)
+			ck_report(ck, f, rule, m->send_frame,
 				  "call XID 0x%08x: the read chunk at Position %u holds %" G_GUINT64_FORMAT
-				  " bytes but the item's length word says %u", m->xid, rc[i].position, rc[i].length,
-				  it->length);
+				  " bytes but the count left inline says %u", m->xid, rc[i].position, rc[i].length, count);
+		else if (rule == RR_222_WHOLE_ITEM && rc[i].length > rr_xdr_roundup(count))
+			ck_report(ck, f, rule, m->send_frame,
+				  "call XID 0x%08x: the read chunk at Position %u holds %" G_GUINT64_FORMAT
+				  " bytes, more than its %u-byte item and pad", m->xid, rc[i].position, rc[i].length, count);
 	}
+}
+
+void ck_rr062(struct rr_checker *ck, const struct rr_fact *f)
+{
+	check_read_length(ck, f, RR_062_READ_COUNT);
 }
 
 void ck_rr222(struct rr_checker *ck, const struct rr_fact *f)
 {
-	const struct rr_message *m = f->msg;
-	struct ck_rchunk rc[RR_HDR_MAX_SEGS];
-	size_t n, i;
-
-	if (m->dir != RR_DIR_CALL || !ck_ulp_ok(m))
-		return;
-	n = ck_read_chunks(m->hdr, m->hdr->proc == RR_RDMA_NOMSG, rc, G_N_ELEMENTS(rc));
-	for (i = 0; i < n; i++) {
-		const struct rr_ddp_place *it = ck_item_at(m, rc[i].position);
-
-		if (it && rc[i].length > rr_xdr_roundup(it->length))
-			ck_report(ck, f, RR_222_WHOLE_ITEM, m->send_frame,
-				  "call XID 0x%08x: the read chunk at Position %u holds %" G_GUINT64_FORMAT
-				  " bytes, more than its %u-byte item and pad", m->xid, rc[i].position, rc[i].length,
-				  it->length);
-	}
+	check_read_length(ck, f, RR_222_WHOLE_ITEM);
 }
 
 void ck_rr224(struct rr_checker *ck, const struct rr_fact *f)
@@ -169,6 +186,22 @@ static void check_result_length(struct rr_checker *ck, const struct rr_fact *f, 
 
 void ck_rr081(struct rr_checker *ck, const struct rr_fact *f)
 {
+	const struct rr_message *m = f->msg;
+	size_t i;
+
+	if (!is_reply_with_call(m))
+		return;
+	for (i = 0; i < m->n_items; i++) {
+		const struct rr_ddp_place *it = &m->items[i];
+
+		if (it->chunk >= 0 && (uint32_t)it->chunk != it->ordinal) {
+			ck_report(ck, f, RR_081_CHUNK_ORDER, m->send_frame,
+				  "reply XID 0x%08x: the %u-byte result of READ-class operation %u was written into "
+				  "Write chunk %d, which belongs to operation %d", m->xid, it->length, it->ordinal,
+				  it->chunk, it->chunk);
+			return;
+		}
+	}
 	check_result_length(ck, f, RR_081_CHUNK_ORDER);
 }
 
@@ -300,7 +333,10 @@ void ck_rr087(struct rr_checker *ck, const struct rr_fact *f)
 	h = m->hdr;
 	c = m->call_hdr;
 	for (k = 0; k < MIN(h->n_write_chunks, c->n_write_chunks); k++) {
-		if (h->writes[k].count != c->writes[k].count)
+		const struct rr_ddp_place *it = ck_result_for_chunk(m, k);
+
+		/* A chunk no result used is RR-088/164/166's; this rule is about partly filled ones. */
+		if (h->writes[k].count != c->writes[k].count || !it || it->chunk != (int32_t)k)
 			continue;
 		for (i = 0; i < h->writes[k].count; i++)
 			if (rr_hdr_wseg(h, &h->writes[k], i)->length &&

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Checks of group F: credits, per connection and direction, counted at
- * each Send in wire order.  The capture point sees a reply before the
- * requester does, so a call may leave before the reply that freed its
- * credit arrived: --credit-slack (default 1) calls are forgiven.
+ * each Send in wire order.  One capture point sees the two directions in
+ * the order the host did, so by default no excess is forgiven; captures
+ * merged from several points can reorder them (--credit-slack N).
  */
 #include "check_int.h"
 
@@ -42,14 +42,9 @@ static void over_limit(struct rr_checker *ck, const struct rr_fact *f, int dir, 
 	if (!ds->have_grant)
 		return;
 	limit = MIN(ds->granted, s->hdr->credit ? s->hdr->credit : ds->granted);
-	if (now <= limit + ck_opts(ck)->credit_slack) {
-		if (now <= limit)
-			ds->over_reported = false;
+	if (now <= limit + ck_opts(ck)->credit_slack)
 		return;
-	}
-	if (ds->over_reported)
-		return;
-	ds->over_reported = true;
+	/* Every call beyond the limit is its own finding: each one is a Send the peer may drop. */
 	ck_report(ck, f, rule, s->frame,
 		  "%s call XID 0x%08x makes %u calls outstanding; the limit is %u (granted %u, requested %u)",
 		  dir ? "backward" : "forward", s->hdr->xid, now, limit, ds->granted, s->hdr->credit);

@@ -111,7 +111,7 @@ static bool owns(const struct rr_message *m, enum rr_rule_id rule)
 	enum ddp_rule_kind k = kind_of(m);
 
 	if (m->backchannel)
-		return false;   /* RR-191 */
+		return rule == RR_147_CALLBACK;   /* and RR-191 for the shape */
 	if (gss_control(m))
 		return rule == RR_151_GSS_CONTROL;
 	if (gss_protected(m))
@@ -143,8 +143,14 @@ static void check_stray(struct rr_checker *ck, const struct rr_fact *f, enum rr_
 
 	if (!owns(m, rule))
 		return;
-	if (!m->has_rpc || (!gss_protected(m) && !gss_control(m) && kind_of(m) != DDP_OTHER &&
-			    m->ulp_result != RR_ULP_OK)) {
+	/*
+	 * A call's stray chunk is found against the items a complete walk found.
+	 * A reply's needs only the call's procedure: a used chunk where none can
+	 * be used (and the data it took makes the walk fail anyway).
+	 */
+	if (!m->has_rpc || (m->dir == RR_DIR_CALL && !gss_protected(m) && !gss_control(m) &&
+			    kind_of(m) != DDP_OTHER && m->ulp_result != RR_ULP_OK) ||
+	    (m->dir == RR_DIR_REPLY && !m->call_ulp)) {
 		ck_skip(ck, rule);
 		return;
 	}
@@ -157,7 +163,7 @@ static void check_stray(struct rr_checker *ck, const struct rr_fact *f, enum rr_
 		return;
 	ck_describe_call(m, what, sizeof(what));
 	if (m->dir == RR_DIR_CALL) {
-		struct ck_call *c = ck_call_find(ck, m->conn_id, 0, m->xid);
+		struct ck_call *c = ck_call_find(ck, m->conn_id, m->backchannel ? 1 : 0, m->xid);
 
 		if (c)
 			c->flags |= CK_CALL_BAD_CHUNK;

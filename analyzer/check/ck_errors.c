@@ -47,6 +47,16 @@ void ck_rr111(struct rr_checker *ck, const struct rr_fact *f)
 	struct ck_call *c;
 	uint32_t lo, hi;
 
+	if (!s->is_call && (s->status == RR_HDR_OK || s->status == RR_HDR_E_NOT_V1) &&
+	    (!is_error(s) || s->len < 20 || word(s, 16) != RR_ERR_VERS)) {
+		c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
+		if (c && (c->flags & CK_CALL_NOT_V1) && !(c->flags & CK_CALL_REPLIED))
+			ck_report(ck, f, RR_111_ERR_VERS, s->frame,
+				  "call XID 0x%08x (frame %" G_GUINT64_FORMAT ") had rdma_vers %u; the responder "
+				  "answered with %s instead of RDMA_ERROR/ERR_VERS", s->hdr->xid, c->send_frame,
+				  c->vers, rr_hdr_proc_name(s->hdr->proc));
+		return;
+	}
 	if (!is_error(s) || s->len < 28 || word(s, 16) != RR_ERR_VERS)
 		return;
 	lo = word(s, 20);

@@ -66,8 +66,8 @@ void ck_rr003(struct rr_checker *ck, const struct rr_fact *f)
 	if (m->dir != RR_DIR_REPLY || m->call_hdr || m->hdr->proc == RR_RDMA_ERROR)
 		return;
 	c = ck_call_of_reply(ck, m);
-	if (c && (c->flags & (CK_CALL_NOT_V1 | CK_CALL_BAD_HDR)))
-		return;   /* a refused call: RR-001 / RR-113 say what it is */
+	if (c && (c->flags & (CK_CALL_NOT_V1 | CK_CALL_BAD_HDR | CK_CALL_REFUSED)))
+		return;   /* a call the engine refused: its own rules say what it is */
 	ck_report(ck, f, RR_003_REPLY_MATCH, m->send_frame,
 		  "reply XID 0x%08x on %s matches no outstanding call%s", m->xid, m->conn_name,
 		  m->conn.handshake ? "" : " (the capture may start after it)");
@@ -215,8 +215,16 @@ void ck_rr024(struct rr_checker *ck, const struct rr_fact *f)
 void ck_rr025(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_fact_send *s = ok_send(f);
+	struct ck_rchunk rc[RR_HDR_MAX_SEGS];
+	size_t n, k;
 	uint32_t i;
 
+	if (!s)
+		return;
+	n = ck_read_chunks(s->hdr, s->hdr->proc == RR_RDMA_NOMSG, rc, G_N_ELEMENTS(rc));
+	for (k = 0; k < n; k++)
+		if (rc[k].split)
+			return;   /* a Position in two runs must descend somewhere: RR-024 tells it */
 	for (i = 1; s && i < s->hdr->n_reads; i++)
 		if (s->hdr->reads[i].position < s->hdr->reads[i - 1].position) {
 			ck_report(ck, f, RR_025_POS_ORDER, s->frame,

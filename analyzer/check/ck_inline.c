@@ -130,14 +130,19 @@ void ck_rr046(struct rr_checker *ck, const struct rr_fact *f)
 			  "reply XID 0x%08x comes back Short although the call offered a Reply chunk", m->xid);
 }
 
+/* At the Send: the reply may have no chunk at all, and then no record follows. */
 void ck_rr048(struct rr_checker *ck, const struct rr_fact *f)
 {
-	const struct rr_message *m = f->msg;
+	const struct rr_fact_send *s = f->send;
+	struct ck_call *c;
 
-	if (m->dir == RR_DIR_REPLY && m->call_hdr && !m->call_hdr->has_reply &&
-	    m->hdr->proc == RR_RDMA_NOMSG)
-		ck_report(ck, f, RR_048_NOMSG_NEEDS_RC, m->send_frame,
-			  "reply XID 0x%08x is RDMA_NOMSG but its call offered no Reply chunk", m->xid);
+	if (s->status != RR_HDR_OK || s->is_call || s->hdr->proc != RR_RDMA_NOMSG)
+		return;
+	c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
+	if (c && !(c->flags & (CK_CALL_REPLIED | CK_CALL_BAD_HDR | CK_CALL_NOT_V1)) && !c->offered_reply_chunk)
+		ck_report(ck, f, RR_048_NOMSG_NEEDS_RC, s->frame,
+			  "reply XID 0x%08x is RDMA_NOMSG but its call (frame %" G_GUINT64_FORMAT
+			  ") offered no Reply chunk", s->hdr->xid, c->send_frame);
 }
 
 void ck_rr049(struct rr_checker *ck, const struct rr_fact *f)

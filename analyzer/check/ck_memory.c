@@ -61,7 +61,8 @@ void ck_rr069(struct rr_checker *ck, const struct rr_fact *f)
 	if (f->kind == RR_FACT_RDMA) {
 		const struct rr_fact_rdma *r = f->rdma;
 
-		if (r->roles_known && r->by_requester)
+		/* A backward call's chunk is read by the client: RR-191 says that chunk is wrong. */
+		if (r->roles_known && r->by_requester && !(r->handle_live && r->backchannel))
 			ck_report(ck, f, RR_069_READ_WRITE_ONLY, r->frame,
 				  "the requester initiates an %s (handle 0x%08x); only the responder moves chunk data",
 				  op_name(r), r->rkey);

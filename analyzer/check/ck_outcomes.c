@@ -51,7 +51,7 @@ static void retries(const struct ck_episode *ep, char *buf, size_t len)
 
 static bool long_failure(const struct ck_episode *ep)
 {
-	return ep->failures && (ep->long_call || ep->long_reply);
+	return ep->failures && ep->fail_long;
 }
 
 static bool reconnect_loop(const struct ck_episode *ep)

@@ -161,6 +161,8 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 		c->flags |= CK_CALL_BAD_HDR;
 	if (h->proc == RR_RDMA_MSGP)
 		c->flags |= CK_CALL_MSGP;
+	if (s->rejected)
+		c->flags |= CK_CALL_REFUSED;
 	if (s->status == RR_HDR_OK) {
 		c->pz_segs = ck_pz_segments(h);
 		c->n_reads = h->n_reads;
@@ -327,6 +329,8 @@ static void msg_reply(struct rr_checker *ck, struct rr_message *m)
 		if (!ep->failures++) {
 			ep->fail_frame = m->send_frame;
 			ck_reply_status(m, ep->failure, sizeof(ep->failure));
+			ep->fail_long = (m->call_hdr && ck_is_long_call(m->call_hdr)) ||
+					m->hdr->proc == RR_RDMA_NOMSG;
 		}
 	} else {
 		ep->successes++;

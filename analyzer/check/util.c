@@ -51,8 +51,8 @@ size_t ck_read_chunks(const struct rr_hdr *h, bool nomsg, struct ck_rchunk *out,
 	for (i = 0; i < h->n_reads; i++) {
 		uint32_t p = h->reads[i].position;
 
-		if (p == 0 && nomsg)
-			continue;
+		if (p == 0)
+			continue;   /* a Position-Zero chunk is not a normal chunk (RR-027, RR-028) */
 		for (j = 0; j < n && out[j].position != p; j++)
 			;
 		if (j == n) {

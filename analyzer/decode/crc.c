@@ -12,19 +12,21 @@
  * packet, so speed matters.  Three implementations, picked once at run
  * time from what the CPU has (__builtin_cpu_supports):
  *
- *  - CRC-32 on x86 with PCLMULQDQ: carry-less multiplication folding, four
+ *  - on x86 with PCLMULQDQ, both: carry-less multiplication folding, four
  *    16-byte lanes (Intel, "Fast CRC Computation for Generic Polynomials
- *    Using PCLMULQDQ Instruction", 2009; the constants are those of
- *    Linux's crc32-pclmul for the reflected polynomial), then a Barrett
- *    reduction; with AVX-512 and VPCLMULQDQ, runs of 256 bytes or more
- *    fold four 64-byte registers at a time; runs of fewer than 64 bytes
- *    and the last n % 16 bytes go through the tables;
- *  - CRC-32C on x86 with SSE4.2: the crc32 instruction, 8 bytes a step;
+ *    Using PCLMULQDQ Instruction", 2009; for CRC-32 the constants are
+ *    those of Linux's crc32-pclmul), then a Barrett reduction; with
+ *    AVX-512 and VPCLMULQDQ, runs of 256 bytes or more fold four 64-byte
+ *    registers at a time.  Runs of fewer than 64 bytes and the last n % 16
+ *    bytes go the short way: the tables, or for CRC-32C the SSE4.2 crc32
+ *    instruction;
+ *  - CRC-32C on x86 with SSE4.2 but no PCLMULQDQ: the crc32 instruction,
+ *    8 bytes a step;
  *  - everywhere else: slicing-by-8 tables (eight tables, one per byte
  *    position), built once on first use.
  *
  * rr_crc32_update_sw() and rr_crc32c_update_sw() always take the table
- * path, rr_crc32_update_128() the 128-bit folding when the CPU has
+ * path, rr_crc32*_update_128() the 128-bit folding when the CPU has
  * PCLMULQDQ; the unit tests compare the fast paths against the tables.
  */
 #include <glib.h>
@@ -87,35 +89,39 @@ static uint32_t crc32c_sw(uint32_t reg, const uint8_t *p, size_t n)
 
 #ifdef RR_CRC_X86
 /*
- * CRC-32 (reflected) by folding.  A fold by d bits multiplies the low
- * 64-bit half of a 128-bit lane by K(d + 32) and the high half by
- * K(d - 32), where K(e) = reflect64((x^e mod P) << 32) << 1 (the same
- * recipe gives Linux's crc32-pclmul constants):
+ * Reflected CRCs by folding.  A fold by d bits multiplies the low 64-bit
+ * half of a 128-bit lane by K(d + 32) and the high half by K(d - 32),
+ * where K(e) = reflect64((x^e mod P) << 32) << 1 (the recipe that gives
+ * Linux's crc32-pclmul constants):
  *   d = 512 (four 128-bit lanes, or one 512-bit register): K(544), K(480)
  *   d = 128: K(160), K(96);  d = 256: K(288), K(224);  d = 384: K(416), K(352)
  *   d = 2048 (four 512-bit registers): K(2080), K(2016)
- * then 128 -> 64 bits with K(96), 64 -> 32 bits with K(64) = 0x163cd6124,
- * and a Barrett reduction with P' = 0x1DB710641, mu = x^64 / P = 0x1F7011641.
+ * then 128 -> 64 bits with K(96), 64 -> 32 bits with K(64), and a Barrett
+ * reduction with P' = reflect33(P) and mu = reflect33(x^64 / P).
  */
-#define K544  0x154442bd4LL
-#define K480  0x1c6e41596LL
-#define K416  0x03db1ecdcLL
-#define K352  0x174359406LL
-#define K288  0x0f1da05aaLL
-#define K224  0x15a546366LL
-#define K160  0x1751997d0LL
-#define K96   0x0ccaa009eLL
-#define K64   0x163cd6124LL
-#define K2080 0x11542778aLL
-#define K2016 0x1322d1430LL
+struct fold_k {
+	long long k2080, k2016, k544, k480, k416, k352, k288, k224, k160, k96, k64, poly, mu;
+};
+
+static const struct fold_k K_CRC32 = {     /* P = 0x104C11DB7 */
+	0x11542778aLL, 0x1322d1430LL, 0x154442bd4LL, 0x1c6e41596LL, 0x03db1ecdcLL,
+	0x174359406LL, 0x0f1da05aaLL, 0x15a546366LL, 0x1751997d0LL, 0x0ccaa009eLL,
+	0x163cd6124LL, 0x1DB710641LL, 0x1F7011641LL,
+};
+
+static const struct fold_k K_CRC32C = {    /* P = 0x11EDC6F41 */
+	0x0dcb17aa4LL, 0x0b9e02b86LL, 0x0740eef02LL, 0x09e4addf8LL, 0x01c291d04LL,
+	0x1d82c63daLL, 0x1384aa63aLL, 0x0ba4fc28eLL, 0x0f20c0dfeLL, 0x14cd00bd6LL,
+	0x0dd45aab8LL, 0x105ec76f1LL, 0x0dea713f1LL,
+};
 
 /* Fold 16-byte blocks into x, then reduce x to the 32-bit register. */
 __attribute__((target("pclmul,sse4.1")))
-static uint32_t crc32_tail(__m128i x, const uint8_t *p, size_t n)
+static uint32_t fold_tail(__m128i x, const uint8_t *p, size_t n, const struct fold_k *k)
 {
-	const __m128i k3k4 = _mm_set_epi64x(K96, K160);
-	const __m128i k5 = _mm_set_epi64x(0, K64);
-	const __m128i poly_mu = _mm_set_epi64x(0x1F7011641LL, 0x1DB710641LL);
+	const __m128i k3k4 = _mm_set_epi64x(k->k96, k->k160);
+	const __m128i k5 = _mm_set_epi64x(0, k->k64);
+	const __m128i poly_mu = _mm_set_epi64x(k->mu, k->poly);
 	const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
 	__m128i t;
 
@@ -143,10 +149,10 @@ static uint32_t crc32_tail(__m128i x, const uint8_t *p, size_t n)
 
 /* n >= 64, a multiple of 16: four 128-bit lanes. */
 __attribute__((target("pclmul,sse4.1")))
-static uint32_t crc32_fold(uint32_t reg, const uint8_t *p, size_t n)
+static uint32_t fold128(uint32_t reg, const uint8_t *p, size_t n, const struct fold_k *k)
 {
-	const __m128i k1k2 = _mm_set_epi64x(K480, K544);
-	const __m128i k3k4 = _mm_set_epi64x(K96, K160);
+	const __m128i k1k2 = _mm_set_epi64x(k->k480, k->k544);
+	const __m128i k3k4 = _mm_set_epi64x(k->k96, k->k160);
 	__m128i x0, x1, x2, x3, t0, t1, t2, t3;
 
 	x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)reg));
@@ -181,17 +187,18 @@ static uint32_t crc32_fold(uint32_t reg, const uint8_t *p, size_t n)
 	t0 = _mm_clmulepi64_si128(x0, k3k4, 0x00);
 	x0 = _mm_clmulepi64_si128(x0, k3k4, 0x11);
 	x0 = _mm_xor_si128(_mm_xor_si128(x0, t0), x3);
-	return crc32_tail(x0, p, n);
+	return fold_tail(x0, p, n, k);
 }
 
 /* n >= 256, a multiple of 16: four 512-bit registers (VPCLMULQDQ). */
 __attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.1")))
-static uint32_t crc32_fold512(uint32_t reg, const uint8_t *p, size_t n)
+static uint32_t fold512(uint32_t reg, const uint8_t *p, size_t n, const struct fold_k *k)
 {
-	const __m512i k2048 = _mm512_broadcast_i32x4(_mm_set_epi64x(K2016, K2080));
-	const __m512i k512 = _mm512_broadcast_i32x4(_mm_set_epi64x(K480, K544));
+	const __m512i k2048 = _mm512_broadcast_i32x4(_mm_set_epi64x(k->k2016, k->k2080));
+	const __m512i k512 = _mm512_broadcast_i32x4(_mm_set_epi64x(k->k480, k->k544));
 	/* lanes 0..2 of the last register fold by 384, 256, 128 bits */
-	const __m512i klanes = _mm512_set_epi64(0, 0, K96, K160, K224, K288, K352, K416);
+	const __m512i klanes = _mm512_set_epi64(0, 0, k->k96, k->k160, k->k224, k->k288,
+						k->k352, k->k416);
 	__m512i z0, z1, z2, z3, t;
 	__m128i x;
 
@@ -202,9 +209,9 @@ static uint32_t crc32_fold512(uint32_t reg, const uint8_t *p, size_t n)
 	z3 = _mm512_loadu_si512(p + 192);
 	p += 256;
 	n -= 256;
-#define FOLD(z, k, next) \
-	_mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(z, k, 0x00), \
-				  _mm512_clmulepi64_epi128(z, k, 0x11), next, 0x96)
+#define FOLD(z, kk, next) \
+	_mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(z, kk, 0x00), \
+				  _mm512_clmulepi64_epi128(z, kk, 0x11), next, 0x96)
 	while (n >= 256) {
 		z0 = FOLD(z0, k2048, _mm512_loadu_si512(p));
 		z1 = FOLD(z1, k2048, _mm512_loadu_si512(p + 64));
@@ -229,21 +236,7 @@ static uint32_t crc32_fold512(uint32_t reg, const uint8_t *p, size_t n)
 					_mm512_extracti32x4_epi32(t, 1)),
 			  _mm_xor_si128(_mm512_extracti32x4_epi32(t, 2),
 					_mm512_extracti32x4_epi32(z0, 3)));
-	return crc32_tail(x, p, n);
-}
-
-static bool have_avx512_clmul;
-
-static uint32_t crc32_pclmul(uint32_t reg, const uint8_t *p, size_t n)
-{
-	size_t body;
-
-	if (n < 64)
-		return crc32_sw(reg, p, n);
-	body = n & ~(size_t)15;
-	reg = body >= 256 && have_avx512_clmul ? crc32_fold512(reg, p, body)
-					       : crc32_fold(reg, p, body);
-	return n > body ? crc32_sw(reg, p + body, n - body) : reg;
+	return fold_tail(x, p, n, k);
 }
 
 __attribute__((target("sse4.2")))
@@ -275,6 +268,32 @@ static uint32_t crc32c_sse42(uint32_t reg, const uint8_t *p, size_t n)
 		reg = _mm_crc32_u8(reg, *p++);
 	return reg;
 }
+
+static bool have_avx512_clmul, have_sse42;
+
+/* Fold what can be folded; fewer than 64 bytes and the last n % 16 bytes
+ * go the short way. */
+static uint32_t by_folding(uint32_t reg, const uint8_t *p, size_t n, const struct fold_k *k,
+			   uint32_t (*short_way)(uint32_t, const uint8_t *, size_t))
+{
+	size_t body;
+
+	if (n < 64)
+		return short_way(reg, p, n);
+	body = n & ~(size_t)15;
+	reg = body >= 256 && have_avx512_clmul ? fold512(reg, p, body, k) : fold128(reg, p, body, k);
+	return n > body ? short_way(reg, p + body, n - body) : reg;
+}
+
+static uint32_t crc32_clmul(uint32_t reg, const uint8_t *p, size_t n)
+{
+	return by_folding(reg, p, n, &K_CRC32, crc32_sw);
+}
+
+static uint32_t crc32c_clmul(uint32_t reg, const uint8_t *p, size_t n)
+{
+	return by_folding(reg, p, n, &K_CRC32C, have_sse42 ? crc32c_sse42 : crc32c_sw);
+}
 #endif
 
 typedef uint32_t (*crc_fn)(uint32_t reg, const uint8_t *p, size_t n);
@@ -291,16 +310,18 @@ static void init_once(void)
 		build(tab32c, 0x82F63B78u);
 #ifdef RR_CRC_X86
 		__builtin_cpu_init();
+		have_sse42 = __builtin_cpu_supports("sse4.2");
+		if (have_sse42)
+			crc32c_impl = crc32c_sse42;
 		if (__builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1")) {
-			crc32_impl = crc32_pclmul;
+			crc32_impl = crc32_clmul;
+			crc32c_impl = crc32c_clmul;
 			have_avx512_clmul = __builtin_cpu_supports("avx512f") &&
 					    __builtin_cpu_supports("vpclmulqdq");
+			impl_name = have_avx512_clmul ? "vpclmulqdq" : "pclmul";
+		} else if (have_sse42) {
+			impl_name = "sse4.2";
 		}
-		if (__builtin_cpu_supports("sse4.2"))
-			crc32c_impl = crc32c_sse42;
-		impl_name = crc32_impl == crc32_sw ? (crc32c_impl == crc32c_sw ? "tables" : "sse4.2")
-			    : crc32c_impl == crc32c_sw ? (have_avx512_clmul ? "vpclmulqdq" : "pclmul")
-			    : have_avx512_clmul ? "vpclmulqdq+sse4.2" : "pclmul+sse4.2";
 #endif
 		g_once_init_leave(&done, 1);
 	}
@@ -330,18 +351,30 @@ uint32_t rr_crc32_update_sw(uint32_t reg, const uint8_t *p, size_t n)
 	return crc32_sw(reg, p, n);
 }
 
-uint32_t rr_crc32_update_128(uint32_t reg, const uint8_t *p, size_t n)
+/* The 128-bit folding alone (for the tests on AVX-512 machines). */
+static uint32_t only_128(uint32_t reg, const uint8_t *p, size_t n, bool c)
 {
 	init_once();
 #ifdef RR_CRC_X86
-	if (crc32_impl == crc32_pclmul && n >= 64) {
+	if (crc32_impl == crc32_clmul && n >= 64) {
 		size_t body = n & ~(size_t)15;
 
-		reg = crc32_fold(reg, p, body);
-		return crc32_sw(reg, p + body, n - body);
+		reg = fold128(reg, p, body, c ? &K_CRC32C : &K_CRC32);
+		p += body;
+		n -= body;
 	}
 #endif
-	return crc32_sw(reg, p, n);
+	return c ? crc32c_sw(reg, p, n) : crc32_sw(reg, p, n);
+}
+
+uint32_t rr_crc32_update_128(uint32_t reg, const uint8_t *p, size_t n)
+{
+	return only_128(reg, p, n, false);
+}
+
+uint32_t rr_crc32c_update_128(uint32_t reg, const uint8_t *p, size_t n)
+{
+	return only_128(reg, p, n, true);
 }
 
 uint32_t rr_crc32c_update_sw(uint32_t reg, const uint8_t *p, size_t n)

@@ -66,9 +66,10 @@ uint32_t rr_crc32c_update(uint32_t reg, const uint8_t *p, size_t n);
 /* The portable table paths, for the tests that check the fast ones. */
 uint32_t rr_crc32_update_sw(uint32_t reg, const uint8_t *p, size_t n);
 uint32_t rr_crc32c_update_sw(uint32_t reg, const uint8_t *p, size_t n);
-/* CRC-32 by 128-bit folding only (the tables without PCLMULQDQ). */
+/* By 128-bit folding only (the tables without PCLMULQDQ). */
 uint32_t rr_crc32_update_128(uint32_t reg, const uint8_t *p, size_t n);
-/* "vpclmulqdq+sse4.2", "pclmul+sse4.2", "sse4.2", ... or "tables". */
+uint32_t rr_crc32c_update_128(uint32_t reg, const uint8_t *p, size_t n);
+/* "vpclmulqdq", "pclmul", "sse4.2" (CRC-32C only) or "tables". */
 const char *rr_crc_impl(void);
 /* Feed the next n bytes of a cursor (consumed) into a CRC register. */
 bool rr_crc32_cursor(uint32_t *reg, struct rr_cursor *cur, size_t n);

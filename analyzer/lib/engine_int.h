@@ -117,6 +117,7 @@ struct rr_flow {
 
 	bool req_psn_valid;       /* IB: last request-stream PSN, for duplicates */
 	uint32_t req_last_psn;
+	bool last_was_read_req;   /* a Read Request takes one PSN per response packet */
 	uint32_t pmtu;            /* IB: learnt from full-size packets */
 
 	struct rr_send_asm send;          /* IB */
@@ -191,6 +192,7 @@ struct rr_call {
 	struct rr_ulp_info ulp;
 	uint64_t first_frame;
 	uint64_t ts_usec;         /* capture time of its Send */
+	uint64_t gaps_at_start;   /* eng->psn_gaps when it was sent */
 };
 
 struct rr_checker;
@@ -209,6 +211,7 @@ struct rr_engine {
 	GPtrArray *conns;         /* every connection, index id-1 */
 	GHashTable *cm_pending;   /* IB CM: comm id -> struct rr_cm_pending* */
 	uint64_t buffered;        /* bytes held in Sends, segments and call copies */
+	uint64_t psn_gaps;        /* IB/RoCE: PSN jumps seen (packets the capture lost) */
 	/*
 	 * What one event produced, handed up to engine.c (lower layers never
 	 * call the rebuild): calls whose read chunk data grew, and the Send

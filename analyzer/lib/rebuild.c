@@ -65,9 +65,19 @@ static enum verdict judge(struct rr_engine *eng, struct rr_flow *f, const uint8_
 	rr_skip(&cur, hdr->hdr_len);
 	pk->words = rr_rpc_peek(&cur, &pk->xid, &pk->msg_type) || (rr_cursor_left(&cur) >= 8);
 	pk->is_rpc = pk->words && pk->msg_type <= 1;
-	if (!pk->is_rpc || pk->xid != hdr->xid)
-		return known ? (pk->is_rpc ? ACCEPTED : REJECTED) : NOT_RPCRDMA;
-	return ACCEPTED;
+	if (pk->is_rpc && pk->xid == hdr->xid)
+		return ACCEPTED;
+	if (known)
+		return pk->is_rpc ? ACCEPTED : REJECTED;
+	/*
+	 * Unknown connection: a whole v1 header whose Payload starts with the
+	 * header's XID (a bad msg_type) or with a record mark and then the XID
+	 * is RPC-over-RDMA gone wrong, not someone else's verbs traffic.
+	 */
+	if (pk->words && (pk->xid == hdr->xid ||
+			  (rr_cursor_left(&cur) >= 8 && (pk->xid & 0x80000000u) && pk->msg_type == hdr->xid)))
+		return REJECTED;
+	return NOT_RPCRDMA;
 }
 
 static bool has_call_xid(struct rr_flow *cand, void *arg)
@@ -462,6 +472,7 @@ static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr
 		rr_frames_add(call->frames, frames[i]);
 	call->first_frame = frames[0];
 	call->ts_usec = d->ts_usec;
+	call->gaps_at_start = eng->psn_gaps;
 	call->send_truncated = truncated;
 	call->segs = g_ptr_array_new();
 	g_hash_table_insert(f->calls, GUINT_TO_POINTER(call->xid), call);
@@ -479,30 +490,64 @@ struct insertion {
 };
 
 struct reply_ctx {
-	struct rr_engine *eng;
 	const struct rr_hdr *rhdr;   /* the reply's header: returned lengths */
-	uint64_t frame;
+	int force_chunk;             /* second try: this chunk ... */
+	unsigned force_ordinal;      /* ... holds this result, every other result is inline */
+	uint64_t taken;              /* chunks already given to a result */
 	GArray *ins;                 /* struct insertion */
 };
 
+/*
+ * Which Write chunk holds this result's data.  RFC 8267 6.4.1: the one of its
+ * ordinal.  When the results do not walk that way and one chunk was used,
+ * further walks try that chunk as the data of each other result of its
+ * length (all others inline), so a misdirected Write (RR-081) still
+ * rebuilds and is told as such.
+ */
 static bool on_ddp_result(void *arg, const struct rr_ddp_item *item)
 {
 	struct reply_ctx *rc = arg;
 	const struct rr_hdr *h = rc->rhdr;
-	uint64_t returned;
 	struct insertion in;
+	uint32_t k = item->ordinal;
 
-	if (item->ordinal >= h->n_write_chunks)
+	if (rc->force_chunk >= 0) {
+		uint64_t r = rr_chunk_length(h, &h->writes[rc->force_chunk]);
+
+		if (item->ordinal != rc->force_ordinal ||
+		    (r != item->length && r != rr_xdr_roundup(item->length)))
+			return false;
+		k = (uint32_t)rc->force_chunk;
+	}
+	if (k >= h->n_write_chunks || k >= 64 || (rc->taken >> k & 1) || !rr_chunk_length(h, &h->writes[k]))
 		return false;
-	returned = rr_chunk_length(h, &h->writes[item->ordinal]);
-	if (returned == 0)
-		return false;
+	rc->taken |= (uint64_t)1 << k;
 	in.pos = item->data_pos;
 	in.length = item->length;
-	in.chunk = item->ordinal;
+	in.chunk = k;
 	in.op = item->op;
 	g_array_append_val(rc->ins, in);
 	return true;
+}
+
+static unsigned used_chunks(const struct rr_hdr *h)
+{
+	unsigned n = 0;
+	uint32_t k;
+
+	for (k = 0; k < h->n_write_chunks; k++)
+		n += rr_chunk_length(h, &h->writes[k]) != 0;
+	return n;
+}
+
+static int first_used_chunk(const struct rr_hdr *h)
+{
+	uint32_t k;
+
+	for (k = 0; k < h->n_write_chunks; k++)
+		if (rr_chunk_length(h, &h->writes[k]))
+			return (int)k;
+	return -1;
 }
 
 /* The bytes RDMA-Written into write chunk k, as the reply's returned lengths say. */
@@ -526,7 +571,7 @@ static void append_write_chunk(struct mbuf *out, const struct rr_call *call, con
 }
 
 /* Bytes seen landing in each segment of the call's write and reply chunks, by wseg index. */
-static uint64_t *written_bytes(const struct rr_call *call, const struct rr_hdr *rhdr, bool *lost)
+static uint64_t *written_bytes(const struct rr_call *call, const struct rr_hdr *rhdr, bool gaps, bool *lost)
 {
 	const struct rr_hdr *h = call->hdr;
 	uint64_t *out = g_new0(uint64_t, h->n_wsegs + 1);
@@ -542,7 +587,9 @@ static uint64_t *written_bytes(const struct rr_call *call, const struct rr_hdr *
 		if (c->first + sg->index < h->n_wsegs)
 			out[c->first + sg->index] = sg->covered;
 		*lost |= sg->cut;
-		/* Fewer bytes seen than the reply says it returned: the capture lost them. */
+		/* Fewer bytes seen than the reply says it returned, and packets went missing meanwhile. */
+		if (!gaps)
+			continue;
 		if (sg->role == RR_SEG_WRITE && sg->chunk < rhdr->n_write_chunks &&
 		    sg->index < rhdr->writes[sg->chunk].count &&
 		    sg->covered < rr_hdr_wseg(rhdr, &rhdr->writes[sg->chunk], sg->index)->length)
@@ -616,15 +663,33 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 			chunks_used = true;
 
 	if (chunks_used && call && call->has_ulp) {
-		struct reply_ctx rc = { eng, hdr, frames[0], g_array_new(FALSE, FALSE, sizeof(struct insertion)) };
+		struct reply_ctx rc = { hdr, -1, 0, 0, g_array_new(FALSE, FALSE, sizeof(struct insertion)) };
 		struct rr_ulp_info where;   /* this walk only finds the insertion points */
 		struct rr_rpc_reply rep;
 		struct rr_cursor cur;
 		size_t ip = 0, out_pos = 0;
+		enum rr_ulp_result res = RR_ULP_MALFORMED;
 
 		rr_cursor_init(&cur, in, in_len);
 		if (rr_rpc_decode_reply(&cur, &rep))
-			rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &rc, &where);
+			res = rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &rc, &where);
+		if (res != RR_ULP_OK && used_chunks(hdr) == 1) {
+			struct reply_ctx again = { hdr, first_used_chunk(hdr), 0, 0, NULL };
+
+			for (again.force_ordinal = 0; again.force_ordinal < 16; again.force_ordinal++) {
+				again.ins = g_array_new(FALSE, FALSE, sizeof(struct insertion));
+				rr_cursor_init(&cur, in, in_len);
+				if (again.force_ordinal != (unsigned)again.force_chunk &&
+				    rr_rpc_decode_reply(&cur, &rep) &&
+				    rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &again, &where) == RR_ULP_OK &&
+				    again.ins->len == 1) {
+					g_array_unref(rc.ins);
+					rc = again;
+					break;
+				}
+				g_array_unref(again.ins);
+			}
+		}
 		for (i = 0; i < rc.ins->len; i++) {
 			const struct insertion *in_i = &g_array_index(rc.ins, struct insertion, i);
 
@@ -667,7 +732,7 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 		m.call_hdr = call->hdr;
 		m.call_send_frame = call->first_frame;
 		m.call_ts_usec = call->ts_usec;
-		seg_bytes = written_bytes(call, hdr, &cut);
+		seg_bytes = written_bytes(call, hdr, eng->psn_gaps != call->gaps_at_start, &cut);
 		req_bytes = requested_bytes(call);
 		m.seg_bytes = seg_bytes;
 		m.call_read_bytes = req_bytes;
@@ -684,12 +749,16 @@ static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct
 	if (m.payload_len) {
 		size_t j;
 
+		guint q;
+
 		rr_record_describe(&m, m.call_ulp, items);
+		/* A result whose data sits where a chunk's data was put came from that chunk. */
 		for (j = 0; j < items->len; j++) {
 			struct rr_ddp_place *it = &g_array_index(items, struct rr_ddp_place, j);
 
-			if (it->ordinal < 64 && (placed >> it->ordinal & 1))
-				it->chunk = (int32_t)it->ordinal;
+			for (q = 0; q < inline_items->len; q++)
+				if (g_array_index(inline_items, struct rr_ddp_place, q).data_pos == it->data_pos)
+					it->chunk = g_array_index(inline_items, struct rr_ddp_place, q).chunk;
 		}
 		if (m.ulp_result != RR_ULP_OK && inline_items->len) {
 			g_array_set_size(items, 0);
@@ -725,7 +794,10 @@ static bool classify_call(const struct rr_flow *f, const struct rr_hdr *hdr, enu
 		for (i = 0; i < hdr->n_reads; i++)
 			if (hdr->reads[i].position == 0)
 				return true;
-		return false;
+		if (hdr->has_reply)
+			return false;
+		/* No chunk at all (RR-021): the roles say which it was meant to be. */
+		return f->conn->requester < 0 || f->side == f->conn->requester;
 	case RR_RDMA_DONE:
 		return true;
 	case RR_RDMA_ERROR:
@@ -737,7 +809,8 @@ static bool classify_call(const struct rr_flow *f, const struct rr_hdr *hdr, enu
 
 /* Every Send judged RPC-over-RDMA goes to the check stage in wire order. */
 static void send_fact(struct rr_engine *eng, struct rr_flow *f, const struct rr_send_done *d,
-		      const struct rr_hdr *hdr, enum rr_hdr_status st, bool is_call, const struct peek *pk)
+		      const struct rr_hdr *hdr, enum rr_hdr_status st, bool is_call, const struct peek *pk,
+		      bool rejected)
 {
 	struct rr_fact_send s = { 0 };
 	struct rr_fact fact = { .kind = RR_FACT_SEND, .send = &s };
@@ -748,6 +821,7 @@ static void send_fact(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	s.hdr = hdr;
 	s.status = st;
 	s.is_call = is_call;
+	s.rejected = rejected;
 	s.frame = d->frames[0];
 	s.frames = d->frames;
 	s.n_frames = d->n_frames;
@@ -779,7 +853,18 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 	if (v == ACCEPTED)
 		f->conn->carried_rpcrdma = true;
 	is_call = classify_call(f, hdr, v, &pk);
-	send_fact(eng, f, d, hdr, st, is_call, &pk);
+	if (v == ACCEPTED && is_call && hdr->proc != RR_RDMA_DONE && f->conn->requester < 0) {
+		/* Learn the roles now, so the check stage counts this Send in the right direction. */
+		uint32_t prog = RR_NFS_PROGRAM;
+
+		if (rr_hdr_proc_has_payload(hdr->proc) && d->len >= hdr->hdr_len + 16) {
+			const uint8_t *p = d->data + hdr->hdr_len + 12;
+
+			prog = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+		}
+		rr_conn_note_call(eng, f, prog);
+	}
+	send_fact(eng, f, d, hdr, st, is_call, &pk, v == REJECTED);
 	if (v == REJECTED || (hdr->proc == RR_RDMA_NOMSG && !is_call && !hdr->has_reply)) {
 		g_free(hdr);
 		return;

@@ -170,6 +170,10 @@ static bool ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct 
 			       ev->psn, rr_conn_name(f->conn));
 		return true;
 	}
+	/* A jump forward: packets between were not captured (or a Read took the PSNs). */
+	if (f->req_psn_valid && rr_psn_dist(f->req_last_psn, ev->psn) > 1 && !f->last_was_read_req)
+		eng->psn_gaps++;
+	f->last_was_read_req = ev->kind == RR_EV_READ_REQ;
 	f->req_psn_valid = true;
 	f->req_last_psn = ev->psn;
 	return false;
@@ -251,6 +255,7 @@ static void rdma_fact(struct rr_engine *eng, struct rr_flow *f, enum rr_rdma_op 
 	r.inside = hit.inside;
 	if (hit.seg) {
 		r.xid = hit.seg->call->xid;
+		r.backchannel = f->conn->requester >= 0 && hit.seg->call->flow->side != f->conn->requester;
 		r.role = (uint8_t)hit.seg->role;
 		r.chunk = hit.seg->chunk;
 		r.index = hit.seg->index;

@@ -51,7 +51,7 @@ static void usage(FILE *f)
 		"  --disable RULE[,RULE]     do not run or report these\n"
 		"  --fail-on error|warning|info   exit 1 at findings of this severity or above (default error)\n"
 		"  --inline-threshold N      inline threshold of both peers when the handshake is not captured\n"
-		"  --credit-slack N          calls beyond the credit grant forgiven for capture skew (default 1)\n"
+		"  --credit-slack N          calls beyond the credit grant forgiven (merged captures; default 0)\n"
 		"  --list-rules              print the rule table and exit\n"
 		"  --dump                    one record per rebuilt RPC message instead of findings\n"
 		"  --quiet                   no statistics line (and with --dump, no findings) on stderr\n"

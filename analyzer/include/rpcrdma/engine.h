@@ -160,7 +160,7 @@ struct rr_check_opts {
 	enum rr_profile profile;
 	bool enabled[RR_RULE_COUNT];  /* rr_check_default_opts(): every rule */
 	uint32_t inline_threshold;    /* 0: the RFC 8166 default (1024) unless the handshake says */
-	uint32_t credit_slack;        /* calls beyond the grant forgiven for capture skew (default 1) */
+	uint32_t credit_slack;        /* calls beyond the grant forgiven (merged captures; default 0) */
 };
 
 void rr_check_default_opts(struct rr_check_opts *o);
