@@ -23,6 +23,7 @@ uint32_t rr_crc32c_update(uint32_t reg, const uint8_t *p, size_t n);
 uint32_t rr_crc32_update_sw(uint32_t reg, const uint8_t *p, size_t n);
 uint32_t rr_crc32c_update_sw(uint32_t reg, const uint8_t *p, size_t n);
 uint32_t rr_crc32_update_128(uint32_t reg, const uint8_t *p, size_t n);
+uint32_t rr_crc32c_update_128(uint32_t reg, const uint8_t *p, size_t n);
 const char *rr_crc_impl(void);
 
 static uint8_t frame[PK_MAX];
@@ -94,6 +95,7 @@ static void test_crc_fast_paths(void **state)
 			reg = rnd ^ (rnd << 7);
 			assert_int_equal(rr_crc32_update(reg, p, n), rr_crc32_update_sw(reg, p, n));
 			assert_int_equal(rr_crc32_update_128(reg, p, n), rr_crc32_update_sw(reg, p, n));
+			assert_int_equal(rr_crc32c_update_128(reg, p, n), rr_crc32c_update_sw(reg, p, n));
 			assert_int_equal(rr_crc32c_update(reg, p, n), rr_crc32c_update_sw(reg, p, n));
 			if (al == 0 || al == 5) {
 				assert_int_equal(~rr_crc32_update(0xFFFFFFFFu, p, n), ref_crc32(p, n));
