@@ -716,10 +716,12 @@ static bool phantom_length(pg_inj_ctx *c)
 	return false;
 }
 
-/* unused Write chunks come back with the offered lengths */
+/* unused Write chunks come back with the offered lengths (DIMPL 3.8, what
+ * one server does), or with ARG bytes per segment */
 static bool unused_nonzero(pg_inj_ctx *c)
 {
-	bool any = false;
+	bool any = false, as_offered = true;
+	uint32_t n = arg_u32(c, 0);
 	if (c->is_call || c->msg->proc == RDMA_ERROR)
 		return false;
 	for (guint i = 0; i < c->msg->writes->len; i++) {
@@ -729,6 +731,14 @@ static bool unused_nonzero(pg_inj_ctx *c)
 			continue;
 		g_array_set_size(ch->ret, 0);
 		g_array_append_vals(ch->ret, ch->segs->data, ch->segs->len);
+		for (guint k = 0; n && k < ch->ret->len; k++) {
+			pg_seg *s = &g_array_index(ch->ret, pg_seg, k);
+			as_offered &= MIN(n, s->length) == s->length;
+			s->length = MIN(n, s->length);
+		}
+		/* the hazard of DIMPL 3.8: exactly the offered chunk comes back */
+		if (as_offered)
+			expect(c, "RR-243");
 		if (c->rp && i < c->rp->slot_state->len)
 			state = g_array_index(c->rp->slot_state, int, i);
 		if (binding(c) != K_NFS4)
@@ -1104,8 +1114,8 @@ static const pg_injector table[] = {
 	    .header = fill_order),
 	INJ("phantom-length", false, "RR-087", "an unwritten segment after a full one returns "
 	    "length ARG (default 4)", .header = phantom_length),
-	INJ("unused-nonzero", false, "RR-088 RR-164 RR-166", "unused Write chunks return their "
-	    "offered lengths", .header = unused_nonzero),
+	INJ("unused-nonzero", false, "RR-088 RR-164 RR-166 RR-243", "unused Write chunks return "
+	    "their offered lengths, or ARG bytes per segment", .header = unused_nonzero),
 	INJ("pad-written", false, "RR-089", "responder RDMA-Writes the XDR pad into Write chunks",
 	    .plan = pad_written, .header = pad_written_check),
 	INJ("pad-segment", false, "RR-090", "the first offered Write chunk ends with a 4-byte "
