@@ -144,6 +144,7 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix="rules-") as tmp:
         for rule, scn, clean in todo:
             for link in links:
+                named = False  # does the violation expect its own rule at all?
                 for hs in (True, False):
                     for twin, path in (("violation", scn), ("clean", clean)):
                         tag = "%s %s %s handshake %s" % (rule, twin, link, "on" if hs else "off")
@@ -156,8 +157,12 @@ def main(argv):
                         got = None
                         if err:
                             problems.append(err)
+                        elif "expect" not in truth:
+                            problems.append("scenario error: the truth has no \"expect\" list "
+                                            "(the scenario needs \"expect on\")")
                         else:
-                            want = {(e["rule"], e["frame"]) for e in truth.get("expect", [])}
+                            want = {(e["rule"], e["frame"]) for e in truth["expect"]}
+                            named |= twin == "violation" and any(r == rule for r, f in want)
                             if twin == "clean" and want:
                                 problems.append("scenario error: the clean twin's truth expects "
                                                 "%s" % fmt(want))
@@ -194,6 +199,11 @@ def main(argv):
                         else:
                             passed += 1
                             st[0] += 1
+                if not named:
+                    failed += 1
+                    per_rule.setdefault(rule, [0, 0])[1] += 1
+                    print("FAIL %s violation %s: scenario error: %s is expected with neither "
+                          "handshake setting (did the injector apply?)" % (rule, link, rule))
     if text_fallback:
         print("note: ulb-lint printed %d findings as text, not JSON Lines; they were parsed "
               "as text" % text_fallback)
