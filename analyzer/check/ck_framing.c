@@ -215,16 +215,7 @@ void ck_rr024(struct rr_checker *ck, const struct rr_fact *f)
 void ck_rr025(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_fact_send *s = ok_send(f);
-	struct ck_rchunk rc[RR_HDR_MAX_SEGS];
-	size_t n, k;
 	uint32_t i;
-
-	if (!s)
-		return;
-	n = ck_read_chunks(s->hdr, s->hdr->proc == RR_RDMA_NOMSG, rc, G_N_ELEMENTS(rc));
-	for (k = 0; k < n; k++)
-		if (rc[k].split)
-			return;   /* a Position in two runs must descend somewhere: RR-024 tells it */
 	for (i = 1; s && i < s->hdr->n_reads; i++)
 		if (s->hdr->reads[i].position < s->hdr->reads[i - 1].position) {
 			ck_report(ck, f, RR_025_POS_ORDER, s->frame,

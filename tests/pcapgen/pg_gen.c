@@ -322,8 +322,9 @@ static void audit_call(gen *g, msginfo *mi)
 		const msginfo *c = g->errdone->pdata[i], *e = g->errdone->pdata[i + 1];
 		if (c->rdma_xid != mi->rdma_xid)
 			continue;
-		/* the retry pattern is reported where the error completed the XID */
-		expect_at(g, e->err == 2 && mi->reply_total > c->reply_total ? "RR-180" : "RR-116", e);
+		/* a rule about the re-sent call: reported at its Send (e, the error, ended the XID) */
+		(void)e;
+		expect_at(g, e->err == 2 && mi->reply_total > c->reply_total ? "RR-180" : "RR-116", mi);
 		g_ptr_array_remove_range(g->errdone, i, 2);
 		break;
 	}
@@ -398,7 +399,8 @@ static void audit_reply(gen *g, msginfo *mi)
 				expect_at(g, "RR-131", mi);
 			if (mi->has_rpc && !has_ulb(mi))
 				expect_at(g, "RR-149", mi);
-			if (c->reply_total && mi->proc == RDMA_MSG && mi->wire_len > threshold(g))
+			/* Only against a threshold the capture shows: 1024 is merely assumed without it. */
+			if (c->reply_total && mi->proc == RDMA_MSG && mi->wire_len > threshold(g) && g->s->handshake)
 				expect_at(g, "RR-045", mi);
 		}
 	}
