@@ -201,11 +201,11 @@ void ck_rr171(struct rr_checker *ck, const struct rr_fact *f)
 
 void ck_rr172(struct rr_checker *ck, const struct rr_fact *f)
 {
-	const struct rr_fact_send *s = f->send;
+	const struct rr_message *m = f->msg;
 
-	if (s->status == RR_HDR_OK && s->is_call && ck_segments_over_limit(s->hdr))
-		ck_report(ck, f, RR_172_SEGMENT_LIMIT, s->frame, "call XID 0x%08x has a chunk of more than 16 segments",
-			  s->hdr->xid);
+	if (m->dir == RR_DIR_CALL && ck_is_nfs(m, 4, 4) && ck_segments_over_limit(m->hdr))
+		ck_report(ck, f, RR_172_SEGMENT_LIMIT, m->send_frame,
+			  "NFSv4 call XID 0x%08x has a chunk of more than 16 segments", m->xid);
 }
 
 static bool complexity_failure(const struct rr_message *m)
