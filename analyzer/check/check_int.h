@@ -88,6 +88,19 @@ struct rr_checker {
 	GHashTable *episodes;         /* key -> struct ck_episode* */
 	GQueue episode_order;         /* oldest first */
 	GHashTable *live_handles;     /* handle -> conn id of the newest call that advertised it */
+	/*
+	 * Findings about a Send, waiting for the record of its message (a call
+	 * is rebuilt after its read chunks arrive); bounded, oldest dropped.
+	 */
+	GQueue pending;               /* struct ck_pending* */
+};
+
+#define CK_PENDING_MAX 1024
+
+struct ck_pending {
+	uint32_t conn_id;
+	uint64_t frame;
+	struct rr_diag d;             /* owned copy */
 };
 
 void ck_state_init(struct rr_checker *ck);

@@ -94,20 +94,62 @@ static bool rule_on(const struct rr_checker *ck, enum rr_rule_id id)
 	return ck->opts.enabled[id] && r->sev[ck->opts.profile] != RR_SEV_OFF;
 }
 
-static void emit(struct rr_checker *ck, struct rr_message *attach_to, const struct rr_diag *d)
+static void attach(struct rr_message *m, const struct rr_diag *d)
+{
+	struct rr_diag *arr = (struct rr_diag *)m->findings;
+
+	arr = g_renew(struct rr_diag, arr, m->n_findings + 1);
+	rr_diag_copy(&arr[m->n_findings], d);
+	m->findings = arr;
+	m->n_findings++;
+}
+
+static void pending_free(struct ck_pending *p)
+{
+	rr_diag_clear(&p->d);
+	g_free(p);
+}
+
+/* A finding about a Send waits for its message's record. */
+static void hold(struct rr_checker *ck, uint32_t conn_id, uint64_t frame, const struct rr_diag *d)
+{
+	struct ck_pending *p = g_new0(struct ck_pending, 1);
+
+	p->conn_id = conn_id;
+	p->frame = frame;
+	rr_diag_copy(&p->d, d);
+	g_queue_push_tail(&ck->pending, p);
+	if (g_queue_get_length(&ck->pending) > CK_PENDING_MAX)
+		pending_free(g_queue_pop_head(&ck->pending));
+}
+
+/* The record of a message arrived: the findings of its Send join it. */
+static void collect(struct rr_checker *ck, struct rr_message *m)
+{
+	GList *l, *next;
+
+	for (l = ck->pending.head; l; l = next) {
+		struct ck_pending *p = l->data;
+
+		next = l->next;
+		if (p->conn_id != m->conn_id || p->frame != m->send_frame)
+			continue;
+		attach(m, &p->d);
+		g_queue_delete_link(&ck->pending, l);
+		pending_free(p);
+	}
+}
+
+static void emit(struct rr_checker *ck, const struct rr_fact *f, const struct rr_diag *d)
 {
 	const struct rr_rule *r = rr_rule_get(d->id);
 	struct rr_diag copy = *d;
 
 	copy.severity = r->kind == RR_KIND_RULE ? r->sev[ck->opts.profile] : r->severity;
-	if (attach_to) {
-		struct rr_diag *arr = (struct rr_diag *)attach_to->findings;
-
-		arr = g_renew(struct rr_diag, arr, attach_to->n_findings + 1);
-		rr_diag_copy(&arr[attach_to->n_findings], &copy);
-		attach_to->findings = arr;
-		attach_to->n_findings++;
-	}
+	if (f && f->kind == RR_FACT_MSG)
+		attach(f->msg, &copy);
+	else if (f && f->kind == RR_FACT_SEND && !f->send->rejected)
+		hold(ck, f->send->conn_id, f->send->frame, &copy);
 	rr_diag_emit(&ck->sink, &copy);
 }
 
@@ -142,7 +184,7 @@ void ck_report(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id r
 		d.has_xid = f->rdma->handle_live;
 		d.xid = f->rdma->xid;
 	}
-	emit(ck, f->kind == RR_FACT_MSG ? f->msg : NULL, &d);
+	emit(ck, f, &d);
 }
 
 void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
@@ -183,6 +225,8 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 	unsigned k = fact_index(f->kind), i;
 
 	ck_state_before(ck, f);
+	if (f->kind == RR_FACT_MSG && ck->pending.length)
+		collect(ck, f->msg);
 	for (i = 0; i < ck->n_run[k]; i++)
 		check_of[ck->run[k][i]](ck, f);
 	ck_state_after(ck, f);
@@ -203,6 +247,8 @@ void rr_checker_free(struct rr_checker *ck)
 {
 	if (!ck)
 		return;
+	while (!g_queue_is_empty(&ck->pending))
+		pending_free(g_queue_pop_head(&ck->pending));
 	ck_state_free(ck);
 	g_free(ck);
 }

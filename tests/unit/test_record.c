@@ -145,10 +145,14 @@ static void test_profiles_and_disable(void **state)
 		rr_engine_free(eng);
 		eng = NULL;
 		assert_int_equal(n_kept, 1);
-		/* RR-130 is judged at the Send (wire order), so it reaches the sink, not the record. */
+		/* RR-130 is judged at the Send (wire order) and joins the record when it is rebuilt. */
 		assert_int_equal(msgp_seen, pass == 2 ? 0 : 1);
-		if (pass < 2)
+		assert_int_equal(kept[0]->n_findings, pass == 2 ? 0 : 1);
+		if (pass < 2) {
 			assert_int_equal(msgp_sev, pass == 0 ? RR_SEV_ERROR : RR_SEV_INFO);
+			assert_int_equal(kept[0]->findings[0].id, RR_130_MSGP);
+			assert_int_equal(kept[0]->findings[0].severity, msgp_sev);
+		}
 		rr_message_free(kept[0]);
 	}
 }
