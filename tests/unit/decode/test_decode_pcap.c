@@ -4,6 +4,7 @@
  * libpcap, truncated files, unsupported link types, and a robustness run
  * over random and mutated frames of every link type.
  */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -211,6 +212,130 @@ static void test_pcap_and_truncated(void **state)
 	free(c);
 }
 
+/* Events of the read-ahead test: PSN, frame and payload of each. */
+struct seen {
+	int n;
+	uint32_t psn[64];
+	uint64_t frame[64];
+	bool data_ok;
+};
+
+static void seen_ev(void *ctx, const struct rr_event *ev)
+{
+	struct seen *s = ctx;
+
+	if (s->n < 64) {
+		s->psn[s->n] = ev->psn;
+		s->frame[s->n] = ev->frame;
+	}
+	s->n++;
+	if (ev->caplen != 16 || memcmp(ev->data, "0123456789abcdef", 16) != 0)
+		s->data_ok = false;
+}
+
+static void put_rec(FILE *f, const uint8_t *p, uint32_t caplen, long *pos)
+{
+	uint32_t h[4] = { 1000, 0, caplen, caplen };
+
+	fwrite(h, 4, 4, f);
+	fwrite(p, 1, caplen, f);
+	*pos += 16 + (long)caplen;
+}
+
+static int run_seen(const char *path, struct seen *s, char *err)
+{
+	struct rr_capture *cap = rr_capture_open(path, err, 256);
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->data_ok = true;
+	if (!cap)
+		return -2;
+	rc = rr_capture_run(cap, NULL, seen_ev, s, NULL, NULL, err, 256);
+	rr_capture_close(cap);
+	return rc;
+}
+
+/*
+ * Records that straddle the reader's 1 MiB buffers (a regular file is
+ * read ahead into them; file offset 24 + 1 MiB is the first boundary),
+ * with the record header itself cut by the boundary at every offset, and
+ * files that end inside such a header: the same events and the same
+ * error as through stdin (read without read-ahead) and as libpcap.
+ */
+static void test_read_ahead_boundaries(void **state)
+{
+	const long boundary = 24 + (1L << 20);
+	static uint8_t zeros[60000];
+	char path[512], err[256], err2[256];
+	struct seen a, b;
+
+	(void)state;
+	tmpname(path, sizeof(path), "ahead.pcap");
+	for (int x = 0; x <= 16; x += 2) {
+		size_t n = rocev2_frame(frame, 0);
+		long pos = 24, at;
+		uint32_t psn = 0;
+		uint64_t nrec = 0, before;
+		FILE *f = fopen(path, "wb");
+		uint32_t fh[6] = { 0xa1b2c3d4, 0x00040002, 0, 0, 262144, DLT_EN10MB };
+
+		assert_non_null(f);
+		fwrite(fh, 4, 6, f);
+		for (int i = 0; i < 3; i++, nrec++) {
+			rocev2_frame(frame, psn++);
+			put_rec(f, frame, (uint32_t)n, &pos);
+		}
+		/* Zero frames (no ethertype of ours) up to the boundary, then
+		 * the next record header begins x bytes before it. */
+		for (; pos + 2 * (16 + 60000) < boundary - x; nrec++)
+			put_rec(f, zeros, 60000, &pos);
+		put_rec(f, zeros, (uint32_t)(boundary - x - pos - 16), &pos);
+		nrec++;
+		at = pos;
+		before = nrec;
+		for (int i = 0; i < 3; i++, nrec++) {
+			rocev2_frame(frame, psn++);
+			put_rec(f, frame, (uint32_t)n, &pos);
+		}
+		for (int i = 0; i < 20; i++, nrec++)
+			put_rec(f, zeros, 60000, &pos);
+		for (int i = 0; i < 3; i++, nrec++) {
+			rocev2_frame(frame, psn++);
+			put_rec(f, frame, (uint32_t)n, &pos);
+		}
+		fclose(f);
+		assert_int_equal(at, boundary - x);
+
+		assert_int_equal(run_seen(path, &a, err), 0);
+		assert_int_equal(a.n, 9);
+		assert_true(a.data_ok);
+		for (int i = 0; i < 9; i++)
+			assert_int_equal(a.psn[i], i);
+		assert_int_equal(a.frame[3], before + 1);
+		assert_int_equal(a.frame[8], nrec);
+		assert_non_null(freopen(path, "rb", stdin));
+		assert_int_equal(run_seen("-", &b, err), 0);
+		assert_int_equal(b.n, 9);
+		assert_memory_equal(a.frame, b.frame, sizeof(a.frame));
+
+		/* The file ends just after the straddling header, or inside it
+		 * (shorter each time: truncate() would grow it with zeros). */
+		for (int cut = 17; cut > 0; cut -= 8) {
+			assert_int_equal(truncate(path, at + cut), 0);
+			assert_int_equal(run_seen(path, &a, err), -1);
+			assert_int_equal(a.n, 3);
+			assert_non_null(freopen(path, "rb", stdin));
+			assert_int_equal(run_seen("-", &b, err2), -1);
+			assert_int_equal(b.n, 3);
+			snprintf(err2, sizeof(err2), "frame %" PRIu64 " (the last good frame)", before);
+			assert_non_null(strstr(err, err2));
+			assert_non_null(strstr(err, cut < 16 ? "16 header bytes" : "captured bytes"));
+		}
+	}
+	unlink(path);
+}
+
 static void put_le32(FILE *f, uint32_t v)
 {
 	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
@@ -370,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_crc_vectors),
 		cmocka_unit_test(test_crc_fast_paths),
 		cmocka_unit_test(test_pcap_and_truncated),
+		cmocka_unit_test(test_read_ahead_boundaries),
 		cmocka_unit_test(test_pcapng_sll2),
 		cmocka_unit_test(test_unsupported_linktype),
 		cmocka_unit_test(test_robustness),
