@@ -20,6 +20,13 @@ typedef struct {
 	uint64_t reply_total;
 	uint32_t reply_segs, pz_segs, npos, max_at_pos, nwrites, max_wsegs;
 	bool pz_split;
+	/* facts about the RPC it carries (exch_facts) */
+	char what[64];         /* program/version/procedure or op list: "the same request" */
+	bool nfs4, big_reply, named_retry, over_limit, cb40, aux;
+	uint32_t pz_bulk;      /* call: largest eligible argument left inside the PZRC */
+	uint32_t rc_read;      /* reply: READ data bytes returned through the Reply chunk */
+	uint32_t nfs4_status;  /* reply: COMPOUND status */
+	uint32_t sends;        /* calls: how many times this XID was sent before an answer */
 } msginfo;
 
 typedef struct {
@@ -54,6 +61,14 @@ typedef struct {
 	GPtrArray *errdone;     /* msginfo* pairs: call, the RDMA_ERROR that completed it */
 	int64_t granted;        /* last granted credit, -1: none seen */
 	bool reply_seen;
+	int64_t cb_granted;     /* the client's last backward grant, -1: none seen */
+	int64_t grant_seen[2];  /* last non-zero grant per direction (RR-106), -1: none */
+	bool grant_change_told[2], reserve_told, nfs4_seen, retry_run_told;
+	unsigned refused_types; /* header types refused with ERR_CHUNK (RR-134) */
+	char err_chunk_what[64];/* the request ERR_CHUNK last refused (RR-181, RR-182) */
+	uint64_t err_chunk_rc;  /* ... and the Reply chunk it offered */
+	uint32_t err_chunk_retries;
+	GHashTable *xid_sends;  /* forward rdma_xid -> calls sent (RR-232) */
 } gen;
 
 struct pg_exch {
@@ -132,6 +147,12 @@ bool pg_ex_expect_write(pg_exch *ex, const char *rule, uint32_t handle)
 		}
 	}
 	return false;
+}
+
+pg_op *pg_ex_op(pg_exch *ex, int when, guint index)
+{
+	GArray *a = when == PG_OPS_READS ? ex->reads : when == PG_OPS_WRITES ? ex->writes : ex->after;
+	return index < a->len ? &g_array_index(a, pg_op, index) : NULL;
 }
 
 uint8_t *pg_ex_scratch(pg_exch *ex, uint32_t len)
@@ -278,6 +299,35 @@ static void audit_size(gen *g, const msginfo *mi)
 		expect_at(g, g->s->handshake ? "RR-040" : "RR-041", mi);
 }
 
+/* Is any finding expected at this message's Send already? */
+static bool expected_at(const gen *g, const msginfo *mi)
+{
+	for (guint i = 0; i < g->expects->len; i++)
+		if (((const expect_t *)g->expects->pdata[i])->msg == mi)
+			return true;
+	return false;
+}
+
+/* Was this XID completed by an RDMA_ERROR (a re-send, not a new XID)? */
+static bool xid_errdone(const gen *g, uint32_t xid)
+{
+	for (guint i = 0; i + 1 < g->errdone->len; i += 2)
+		if (((const msginfo *)g->errdone->pdata[i])->rdma_xid == xid)
+			return true;
+	return false;
+}
+
+/* A grant different from the previous one, once per direction (RR-106). */
+static void grant_change(gen *g, const msginfo *mi, int dir)
+{
+	if (g->grant_seen[dir] >= 0 && g->grant_seen[dir] != (int64_t)mi->credit &&
+	    !g->grant_change_told[dir] && !mi->damaged) {
+		g->grant_change_told[dir] = true;
+		expect_at(g, "RR-106", mi);
+	}
+	g->grant_seen[dir] = mi->credit;
+}
+
 /* A call's Send: credits (RR-102, RR-103), XID reuse (RR-004, RR-116,
  * RR-180), shapes that are interop hazards or above the NFSv4 limits
  * (RR-029, RR-170..172, RR-240, RR-241), deprecated types (RR-130), no ULB
@@ -288,6 +338,14 @@ static void audit_call(gen *g, msginfo *mi)
 	if (mi->backchannel) {
 		if (!mi->credit && !mi->damaged)
 			expect_at(g, "RR-101", mi);
+		if (mi->cb40 && !mi->damaged)
+			expect_at(g, "RR-196", mi);
+		if (g->cb_granted >= 0) {
+			int64_t limit = MIN(mi->credit ? (int64_t)mi->credit : g->cb_granted,
+					    g->cb_granted);
+			if ((int64_t)g->cb_outstanding->len + 1 > limit)
+				expect_at(g, "RR-104", mi);
+		}
 		g_ptr_array_add(g->cb_outstanding, mi);
 		return;
 	}
@@ -307,10 +365,35 @@ static void audit_call(gen *g, msginfo *mi)
 				expect_at(g, "RR-171", mi);
 			if (mi->max_at_pos > 16 || mi->max_wsegs > 16 || mi->reply_segs > 16)
 				expect_at(g, "RR-172", mi);
+			mi->over_limit = mi->npos > 1 || mi->pz_split || mi->nwrites > 1 ||
+					 mi->max_at_pos > 16 || mi->max_wsegs > 16 || mi->reply_segs > 16;
 		}
 		if (mi->has_rpc && !has_ulb(mi))
 			expect_at(g, "RR-149", mi);
+		if (mi->aux)
+			expect_at(g, "RR-146", mi);
+		if (mi->pz_bulk >= 1024)
+			expect_at(g, "RR-050", mi);
+		if (mi->proc < 32 && (g->refused_types & (1u << mi->proc)))
+			expect_at(g, "RR-134", mi);
 	}
+	if (mi->nfs4)
+		g->nfs4_seen = true;
+	if (!mi->damaged && g->err_chunk_what[0] && mi->reply_segs &&
+	    !strcmp(mi->what, g->err_chunk_what) && mi->reply_total > g->err_chunk_rc) {
+		/* the request ERR_CHUNK refused, again with a larger Reply chunk */
+		g->err_chunk_rc = mi->reply_total;
+		if (!mi->named_retry && !xid_errdone(g, mi->rdma_xid))
+			expect_at(g, "RR-181", mi);
+		if (++g->err_chunk_retries >= 4 && !g->retry_run_told) {
+			g->retry_run_told = true;
+			expect_at(g, "RR-182", mi);
+		}
+	}
+	mi->sends = GPOINTER_TO_UINT(g_hash_table_lookup(g->xid_sends,
+							 GUINT_TO_POINTER(mi->rdma_xid))) + 1;
+	g_hash_table_insert(g->xid_sends, GUINT_TO_POINTER(mi->rdma_xid),
+			    GUINT_TO_POINTER(mi->sends));
 	for (guint i = 0; i < g->outstanding->len; i++) {
 		const msginfo *o = g->outstanding->pdata[i];
 		if (o->rdma_xid == mi->rdma_xid) {
@@ -324,7 +407,8 @@ static void audit_call(gen *g, msginfo *mi)
 			continue;
 		/* a rule about the re-sent call: reported at its Send (e, the error, ended the XID) */
 		(void)e;
-		expect_at(g, e->err == 2 && mi->reply_total > c->reply_total ? "RR-180" : "RR-116", mi);
+		expect_at(g, e->err == 2 && c->over_limit ? "RR-175" :
+			     e->err == 2 && mi->reply_total > c->reply_total ? "RR-180" : "RR-116", mi);
 		g_ptr_array_remove_range(g->errdone, i, 2);
 		break;
 	}
@@ -334,6 +418,12 @@ static void audit_call(gen *g, msginfo *mi)
 		int64_t limit = MIN((int64_t)mi->credit, g->granted);
 		if ((int64_t)g->outstanding->len + 1 > limit)
 			expect_at(g, "RR-102", mi);
+	}
+	/* an NFSv4 client that uses its whole grant keeps no credit for a probe */
+	if (g->nfs4_seen && g->granted >= 2 && !g->reserve_told &&
+	    (int64_t)g->outstanding->len + 1 >= g->granted) {
+		g->reserve_told = true;
+		expect_at(g, "RR-105", mi);
 	}
 	g_ptr_array_add(g->outstanding, mi);
 }
@@ -361,6 +451,10 @@ static void audit_reply(gen *g, msginfo *mi)
 				expect_at(g, "RR-065", mi);
 			break;
 		}
+		if (normal && mi->credit) {
+			g->cb_granted = mi->credit;
+			grant_change(g, mi, 1);
+		}
 		return;
 	}
 	if (mi->proc > RDMA_ERROR || mi->proc == RDMA_DONE)
@@ -372,6 +466,14 @@ static void audit_reply(gen *g, msginfo *mi)
 			g_ptr_array_remove_index(g->outstanding, i);
 			break;
 		}
+	}
+	if (c) {
+		/* an outcome: the call went out three or more times before this
+		 * answer ended its XID (RR-232, at the answer) */
+		gpointer n = g_hash_table_lookup(g->xid_sends, GUINT_TO_POINTER(c->rdma_xid));
+		if (GPOINTER_TO_UINT(n) >= 3 && !mi->damaged)
+			expect_at(g, "RR-232", mi);
+		g_hash_table_remove(g->xid_sends, GUINT_TO_POINTER(c->rdma_xid));
 	}
 	if (!c) {
 		if (!mi->damaged)
@@ -395,14 +497,41 @@ static void audit_reply(gen *g, msginfo *mi)
 				expect_at(g, "RR-113", mi);
 			if (c->flags & PG_EXF_INELIGIBLE)
 				expect_at(g, "RR-065", mi);
-			if (c->proc == RDMA_MSGP)
+			if (c->proc == RDMA_MSGP && !g->s->rfc5666)
 				expect_at(g, "RR-131", mi);
+			/* RFC 5666 3.6: a Reply chunk offered means a Long reply */
+			if (g->s->rfc5666 && c->reply_segs && mi->proc == RDMA_MSG)
+				expect_at(g, "RR-046", mi);
+			if (c->over_limit && mi->nfs4_status &&
+			    (mi->nfs4_status == 10018 || mi->nfs4_status == 10065 ||
+			     mi->nfs4_status == 10070))
+				expect_at(g, "RR-174", mi);
+			if (mi->rc_read >= 1024 && !c->nwrites && mi->proc == RDMA_NOMSG)
+				expect_at(g, "RR-094", mi);
 			if (mi->has_rpc && !has_ulb(mi))
 				expect_at(g, "RR-149", mi);
 			/* Only against a threshold the capture shows: 1024 is merely assumed without it. */
 			if (c->reply_total && mi->proc == RDMA_MSG && mi->wire_len > threshold(g) && g->s->handshake)
 				expect_at(g, "RR-045", mi);
 		}
+	}
+	if (c && mi->proc == RDMA_ERROR && mi->err == 2 && !mi->damaged && !c->damaged) {
+		if (!c->reply_segs && c->big_reply)
+			expect_at(g, "RR-044", mi);
+		else if (c->nfs4 && !c->over_limit && !c->flags && !expected_at(g, c))
+			expect_at(g, "RR-173", mi);
+	}
+	if (c && mi->proc == RDMA_ERROR && mi->err == 2) {
+		if (c->proc == RDMA_MSGP)
+			g->refused_types |= 1u << RDMA_MSGP;
+		if (strcmp(c->what, g->err_chunk_what)) {
+			g_strlcpy(g->err_chunk_what, c->what, sizeof(g->err_chunk_what));
+			g->err_chunk_retries = 0;
+			g->retry_run_told = false;
+		}
+		g->err_chunk_rc = c->reply_total;
+	} else if (c && normal && !strcmp(c->what, g->err_chunk_what)) {
+		g->err_chunk_what[0] = 0;
 	}
 	if (c && mi->proc == RDMA_ERROR) {
 		g_ptr_array_add(g->errdone, c);
@@ -413,6 +542,8 @@ static void audit_reply(gen *g, msginfo *mi)
 			expect_at(g, "RR-100", mi);
 		g->granted = mi->credit;
 		g->reply_seen = true;
+		if (mi->credit)
+			grant_change(g, mi, 0);
 	}
 }
 
@@ -468,6 +599,65 @@ static void fill_info(msginfo *mi, const pg_rdmamsg *m, const pg_rpc_pair *rp, b
 		for (guint i = 0; i < s->len; i++)
 			mi->reply_total += g_array_index(s, pg_seg, i).length;
 	}
+}
+
+/* What the RPC of an exchange is, for the checks that look past the
+ * transport header: the request's identity (retries), the reply size
+ * class (RR-044), the NFS binding limits, bulk data inside Long messages. */
+static void exch_facts(pg_exch *ex)
+{
+	const pg_rpc_pair *rp = &ex->rp;
+	const pg_item *it = &ex->itc;
+	msginfo *c = ex->cmi, *r = ex->rmi;
+	GString *w = g_string_new(NULL);
+	bool v4 = rp->program == PG_PROG_NFS && rp->version == 4 && !rp->backchannel;
+	bool getattr = false, read = false, readlink = false;
+
+	g_string_printf(w, "%u/%u/%u", rp->program, rp->version, rp->procedure);
+	for (guint i = 0; rp->opnames && i < rp->opnames->len; i++)
+		g_string_append_printf(w, "%s%s", i ? "," : ":", (const char *)rp->opnames->pdata[i]);
+	g_strlcpy(c->what, w->str, sizeof(c->what));
+	g_string_free(w, TRUE);
+	c->nfs4 = v4;
+	c->cb40 = rp->backchannel && it->nfsver == PG_V40;
+	for (guint i = 0; i < it->ops->len; i++) {
+		uint32_t op = g_array_index(it->ops, pg_nfsop, i).op;
+		if (v4 && (op == OP4_GETATTR || op == OP4_READDIR || op == OP4_READLINK))
+			c->big_reply = true;
+		getattr |= v4 && op == OP4_GETATTR;
+		read |= v4 && op == OP4_READ;
+		readlink |= v4 && op == OP4_READLINK;
+		if (v4 && op && !r->nfs4_status && ex->plan.reply.proc != RDMA_ERROR)
+			r->nfs4_status = g_array_index(it->ops, pg_nfsop, i).status;
+	}
+	if (rp->program == PG_PROG_NFS && (rp->version == 2 || rp->version == 3) && !rp->backchannel)
+		c->big_reply = rp->procedure == NFS3_READLINK || rp->procedure == NFS3_READDIR ||
+			       rp->procedure == 17;
+	if (rp->program == PG_PROG_NFSACL)
+		c->big_reply = c->named_retry = rp->procedure == ACL3_GETACL;
+	if (v4 && getattr && it->nfsver == PG_V40)
+		c->named_retry = true;
+	/* MOUNT, NLM, NSM have no DDP-eligible item (RFC 8267 5) */
+	if ((rp->program == 100005 || rp->program == 100021 || rp->program == 100024) && c->npos) {
+		c->aux = true;
+		c->flags |= PG_EXF_INELIGIBLE;
+	}
+	/* eligible arguments left inside the Position-Zero read chunk */
+	if (ex->plan.call.proc == RDMA_NOMSG && c->pz_segs) {
+		for (guint i = 0; i < rp->call.ddp->len; i++) {
+			const pg_shape *sh = &it->call;
+			unsigned k = sh->n ? MIN(i, (unsigned)sh->n - 1) : 0;
+			bool reduced = sh->chunked && sh->n && sh->nseg[k];
+			if (!reduced)
+				c->pz_bulk = MAX(c->pz_bulk, g_array_index(rp->call.ddp, pg_ddp, i).len);
+		}
+	}
+	/* READ data returned through the Reply chunk */
+	if (ex->plan.reply.proc == RDMA_NOMSG && ex->plan.reply.reply &&
+	    ((rp->program == PG_PROG_NFS && rp->version == 3 && rp->procedure == NFS3_READ) ||
+	     (read && !readlink)))
+		for (guint i = 0; i < rp->reply.ddp->len; i++)
+			r->rc_read = MAX(r->rc_read, g_array_index(rp->reply.ddp, pg_ddp, i).len);
 }
 
 /* ---- RDMA operations ------------------------------------------------- */
@@ -709,6 +899,7 @@ static pg_exch *exch_call(gen *g, const pg_item *it, uint32_t rep)
 	set_dup(&op, it, PG_TGT_CALL);
 	run_stage(ex, ST_WIRE, true, &ex->plan.call, &op, NULL);
 	fill_info(ex->cmi, &ex->plan.call, &ex->rp, true, cb, op.len);
+	exch_facts(ex);
 	ex->cmi->damaged |= (ex->cmi->flags & PG_EXF_DAMAGED) != 0;
 	ex->cmi->emitted = true;
 	op.frame_out = &ex->cmi->send_frame;
@@ -877,6 +1068,8 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 	g.cb_outstanding = g_ptr_array_new();
 	g.errdone = g_ptr_array_new();
 	g.granted = -1;
+	g.cb_granted = g.grant_seen[0] = g.grant_seen[1] = -1;
+	g.xid_sends = g_hash_table_new(g_direct_hash, g_direct_equal);
 	pg_nfs_state_init(&g.nfs, s->seed);
 	pg_mem_init(&g.mem, s->seed);
 	g.next_xid[0] = pg_rng_u32(&r);
@@ -942,5 +1135,6 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 	g_ptr_array_free(g.outstanding, TRUE);
 	g_ptr_array_free(g.cb_outstanding, TRUE);
 	g_ptr_array_free(g.errdone, TRUE);
+	g_hash_table_destroy(g.xid_sends);
 	return rc;
 }

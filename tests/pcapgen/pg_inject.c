@@ -221,6 +221,35 @@ static bool trailing_bytes(pg_inj_ctx *c)
 	return true;
 }
 
+/* an RDMA_MSG reply with nothing after its transport header: the Send ends
+ * where the RPC message should start */
+static bool no_rpc(pg_inj_ctx *c)
+{
+	pg_rdmamsg *m = c->msg;
+	if (c->is_call || !c->ex || m->proc != RDMA_MSG || !m->inline_payload->len || m->reply)
+		return false;
+	for (guint i = 0; i < m->writes->len; i++)
+		if (chunk_used(m->writes->pdata[i]))
+			return false;
+	g_byte_array_set_size(m->inline_payload, 0);
+	pg_ex_flag(c->ex, PG_EXF_REPLY_OFF_WIRE, false);
+	expect(c, "RR-006");
+	return true;
+}
+
+/* an ERR_VERS whose body lacks its last word (the high version) */
+static bool short_err_vers(pg_inj_ctx *c)
+{
+	GByteArray *w = c->msg->wire;
+	if (c->msg->proc != RDMA_ERROR || c->msg->err != 1 || w->len < 28)
+		return false;
+	g_byte_array_set_size(w, w->len - 4);
+	c->op->data = w->data;
+	c->op->len = w->len;
+	expect(c, "RR-112");
+	return true;
+}
+
 /* ---- read chunks ------------------------------------------------------ */
 
 /* a read chunk Position that is not a multiple of 4 (RFC 8166 3.5.3) */
@@ -482,7 +511,55 @@ static bool write_after_reply(pg_inj_ctx *c)
 	return true;
 }
 
+/* the responder pulls D bytes less than the first read segment and still
+ * answers normally */
+static bool partial_read(pg_inj_ctx *c)
+{
+	uint32_t d = pg_round4(arg_u32(c, 4));
+	pg_op *op = NULL;
+	if (!c->is_call || c->plan->reply.proc == RDMA_ERROR || !d)
+		return false;
+	for (guint i = 0; (op = pg_ex_op(c->ex, PG_OPS_READS, i)); i++)
+		if (op->kind == PG_OP_READ && op->len > d)
+			break;
+	if (!op)
+		return false;
+	op->len -= d;
+	pg_ex_flag(c->ex, PG_EXF_CALL_OFF_WIRE, true);
+	pg_ex_expect(c->ex, "RR-067", PG_AT_REPLY);
+	return true;
+}
+
 /* ---- reply chunks and Write chunks ------------------------------------ */
+
+/* the returned Reply chunk does not copy the offered handle */
+static bool reply_chunk_changed(pg_inj_ctx *c)
+{
+	pg_chunk *ch = c->msg->reply;
+	if (c->is_call || !ch || !c->msg->returned || !ch->ret->len)
+		return false;
+	g_array_index(ch->ret, pg_seg, 0).handle ^= arg_u32(c, 0x00a5a500u);
+	expect(c, "RR-093");
+	return true;
+}
+
+/* an NFSv3 call offering a Write chunk of zero segments (the NFSv4
+ * COMPOUND device, RFC 8267 6.4.1); the reply returns it as it came */
+static bool empty_write_chunk(pg_inj_ctx *c)
+{
+	pg_chunk *ch;
+	if (!c->is_call || c->msg->writes->len || binding(c) != K_NFS3)
+		return false;
+	ch = pg_chunk_new();
+	ch->data_off = -1;
+	g_ptr_array_add(c->plan->extra_chunks, ch);
+	g_ptr_array_add(c->msg->writes, ch);
+	if (c->plan->reply.proc != RDMA_ERROR)
+		g_ptr_array_add(c->plan->reply.writes, ch);
+	expect(c, "RR-030");
+	return true;
+}
+
 
 /* responder changes the segment count of a returned Write chunk (8166 3.5.6) */
 static bool segcount_changed(pg_inj_ctx *c)
@@ -1158,6 +1235,16 @@ static const pg_injector table[] = {
 	INJ("long-read-chunk", false, "RR-222", "first non-zero read chunk carries ARG bytes "
 	    "(default 4) beyond roundup4 of its item", .plan = long_read_chunk_plan,
 	    .header = long_read_chunk),
+	INJ("no-rpc", false, "RR-006", "an RDMA_MSG reply with nothing after its transport "
+	    "header", .header = no_rpc),
+	INJ("short-err-vers", false, "RR-112", "an ERR_VERS body one word short",
+	    .wire = short_err_vers),
+	INJ("partial-read", false, "RR-067", "the responder RDMA-Reads ARG bytes (default 4) less "
+	    "than the first read segment and answers normally", .ops = partial_read),
+	INJ("reply-chunk-changed", false, "RR-093", "the returned Reply chunk's first handle "
+	    "XORed with ARG (default 0xa5a500)", .header = reply_chunk_changed),
+	INJ("empty-write-chunk", false, "RR-030", "an NFSv3 call offers a Write chunk of zero "
+	    "segments", .header = empty_write_chunk),
 	INJ("bad-icrc", false, "", "IB/RoCE: ICRC of the message's first Send packet XORed with "
 	    "ARG", .wire = bad_icrc),
 	INJ("bad-mpa-crc", false, "", "iWARP with CRC: MPA CRC of the message's first FPDU "

@@ -77,6 +77,8 @@ void pg_ex_expect(pg_exch *ex, const char *rule, int at);
 void pg_ex_add_op(pg_exch *ex, int when, const pg_op *op, const char *rule);
 /* A finding at the first RDMA Write of this exchange into the given handle. */
 bool pg_ex_expect_write(pg_exch *ex, const char *rule, uint32_t handle);
+/* The index-th operation the responder posts at that time (NULL if none). */
+pg_op *pg_ex_op(pg_exch *ex, int when, guint index);
 /* Bytes that live as long as the exchange. */
 uint8_t *pg_ex_scratch(pg_exch *ex, uint32_t len);
 void pg_ex_flag(pg_exch *ex, unsigned flags, bool call);

@@ -303,7 +303,8 @@ void pg_nfs4_cb_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pai
 	out->opnames = g_ptr_array_new();
 	pb_be32(c, 0); /* tag<> */
 	pb_be32(c, (uint32_t)(it->nfsver - PG_V40));
-	pb_be32(c, 0); /* callback_ident: unused in 4.1 */
+	/* callback_ident: the one the 4.0 client gave in SETCLIENTID; unused in 4.1 */
+	pb_be32(c, it->nfsver == PG_V40 ? 1 : 0);
 	pb_be32(c, it->ops->len);
 	status_at = y->len;
 	pb_be32(y, 0);

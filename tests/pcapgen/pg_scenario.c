@@ -208,7 +208,7 @@ static bool global_directive(pctx *c, char **argv, int argc, bool *handled)
 	    !strcmp(d, "credits") || !strcmp(d, "inline") || !strcmp(d, "remote-invalidate") ||
 	    !strcmp(d, "mpa-rev") || !strcmp(d, "mss") || !strcmp(d, "fpdu-max") ||
 	    !strcmp(d, "tcp-seg") || !strcmp(d, "snaplen") || !strcmp(d, "disconnect") ||
-	    !strcmp(d, "inline-check") || !strcmp(d, "expect")) {
+	    !strcmp(d, "inline-check") || !strcmp(d, "expect") || !strcmp(d, "profile")) {
 		if (argc != 2)
 			return pg_fail(c, "%s: expected exactly one value", d);
 	} else {
@@ -233,6 +233,12 @@ static bool global_directive(pctx *c, char **argv, int argc, bool *handled)
 		return pg_onoff(c, d, argv[1], &s->remote_inv);
 	if (!strcmp(d, "inline-check"))
 		return pg_onoff(c, d, argv[1], &s->inline_check);
+	if (!strcmp(d, "profile")) {
+		if (strcmp(argv[1], "rfc8166") && strcmp(argv[1], "rfc5666"))
+			return pg_fail(c, "profile: expected rfc8166 or rfc5666");
+		s->rfc5666 = !strcmp(argv[1], "rfc5666");
+		return true;
+	}
 	if (!strcmp(d, "expect")) {
 		if (!strcmp(argv[1], "auto")) {
 			s->expect_always = false;

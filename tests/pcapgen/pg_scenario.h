@@ -121,6 +121,7 @@ typedef struct {
 	int tcp_seg;
 	uint32_t snaplen;
 	bool expect_always; /* write the truth's "expect" list even without injectors */
+	bool rfc5666;       /* profile rfc5666: expectations of a checker in the legacy profile */
 	GPtrArray *items; /* pg_item* */
 } pg_scenario;
 

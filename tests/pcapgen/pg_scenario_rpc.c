@@ -180,6 +180,8 @@ static bool parse_v4op(pctx *c, int nfsver, bool cb, const char *tok, pg_nfsop *
 	default_sizes(nfsver, cb, op);
 	if (!cb && op->op == OP4_SEQUENCE && nfsver == PG_V40)
 		ok = pg_fail(c, "SEQUENCE needs NFSv4.1 or later");
+	if (cb && op->op == CB_SEQUENCE && nfsver == PG_V40)
+		ok = pg_fail(c, "CB_SEQUENCE needs NFSv4.1 or later");
 	if (ok && args && *args) {
 		gchar **kv = g_strsplit(args, ",", 0);
 		for (int i = 0; ok && kv[i]; i++) {
@@ -381,8 +383,8 @@ static bool check_item(pctx *c, pg_item *it, bool cb)
 				  "(WRITE data, SYMLINK path, CREATE link text)");
 	if (it->reply.chunked && !reply_ddp)
 		return pg_fail(c, "reply=write:... needs a READ or READLINK in the request");
-	if (cb && it->nfsver < PG_V41)
-		return pg_fail(c, "the RPC-over-RDMA backchannel needs NFSv4.1 or later");
+	if (cb && it->nfsver < PG_V40)
+		return pg_fail(c, "callbacks need NFSv4.0 or later");
 	if (it->reply.none && (it->reply.error || it->reply.chunked || it->reply.long_segs))
 		return pg_fail(c, "reply=none cannot be combined with anything else");
 	if (it->reply.none && it->pipeline)

@@ -269,6 +269,8 @@ bool pg_truth_write(const pg_truth *t, const char *path, const pg_scenario *s,
 			       s->seed, s->link->name, s->link->dlt,
 			       s->format == PG_FMT_PCAPNG ? "pcapng" : "pcap",
 			       s->handshake ? "true" : "false", s->mtu, nframes);
+	if (s->rfc5666)
+		g_string_append(j, "  \"profile\":\"rfc5666\",\n");
 	g_string_append(j, "  \"connections\":[{\"name\":");
 	json_str(j, conn->name);
 	g_string_append(j, ",\"client\":");

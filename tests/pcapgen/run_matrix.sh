@@ -67,7 +67,9 @@ expect_error segs-over-data 'rpc 3 SYMLINK len=2 call=read:3\n' 1
 expect_error inline-too-big 'rpc 3 READ len=20000\n' 1
 expect_error bad-mtu 'mtu 1500\nrpc 3 NULL\n' 1
 expect_error seq-v40 'rpc 4.0 COMPOUND ops=SEQUENCE,PUTFH\n' 1
-expect_error cb-v40 'cb 4.0 NULL\n' 1
+expect_error cb-v3 'cb 3 NULL\n' 1
+expect_error cb-seq-v40 'cb 4.0 COMPOUND ops=CB_SEQUENCE,CB_RECALL\n' 1
+expect_error bad-profile 'profile rfc1831\n' 1
 expect_error inject-first 'inject bad-vers\n' 1
 expect_error inject-unknown 'rpc 3 NULL\ninject launch-missiles\n' 2
 expect_error none-pipelined 'rpc 3 NULL reply=none pipeline=on\n' 1

@@ -8,7 +8,8 @@ scenario's comment) and RR-xxx.clean.scn is the same traffic without the
 violation. For each pair, link and handshake setting, the runner generates
 both captures with rpcrdma-pcapgen, runs `ulb-lint --format json` on them and
 compares the set of (rule, frame) findings whose rule is RR-* with the
-truth file's "expect" list, which the generator computes from what it
+truth file's "expect" list (with `--profile P` when the truth names a
+"profile": the scenario's `profile rfc5666` directive), which the generator computes from what it
 emitted (docs/pcapgen.md, "Expected findings"). The clean twin must give
 no RR-* finding at all. CAP-* and ENG-* codes are ignored.
 
@@ -71,9 +72,12 @@ def generate(gen, scn, link, handshake, cap, truth):
         return json.load(f), None
 
 
-def lint(tool, cap):
-    """Findings as a list of dicts (rule, frame, severity, text), or an error."""
-    p = subprocess.run([tool, "--format", "json", cap], stdout=subprocess.PIPE,
+def lint(tool, cap, profile=None):
+    """Findings as a list of dicts (rule, frame, severity, text), or an error.
+    profile: the ulb-lint profile the truth's expectations are for (the
+    scenario's "profile" directive; absent means the default, rfc8166)."""
+    opts = ["--profile", profile] if profile else []
+    p = subprocess.run([tool, "--format", "json"] + opts + [cap], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE)
     if p.returncode not in (0, 1):
         return None, "ulb-lint exit status %d: %s" % (
@@ -167,7 +171,7 @@ def main(argv):
                                 problems.append("scenario error: the clean twin's truth expects "
                                                 "%s" % fmt(want))
                                 want = set()
-                            res, err = lint(a.lint, cap)
+                            res, err = lint(a.lint, cap, truth.get("profile"))
                             if err:
                                 problems.append(err)
                             else:
