@@ -17,6 +17,7 @@
 
 /* Hard limits: a scenario asking for more gets a parse error, never a huge
  * allocation. */
+#define PG_NFS_RDMA_PORT_DEFAULT 20049u /* nfsrdma (RFC 8267 6.3) */
 #define PG_MAX_PAYLOAD      (16u * 1024u * 1024u) /* one data item */
 #define PG_MAX_TOTAL_DATA   (256u * 1024u * 1024u) /* whole scenario */
 #define PG_MAX_SEGS         64u   /* segments per chunk */

@@ -63,7 +63,7 @@ typedef struct {
 	bool reply_seen;
 	int64_t cb_granted;     /* the client's last backward grant, -1: none seen */
 	int64_t grant_seen[2];  /* last non-zero grant per direction (RR-106), -1: none */
-	bool grant_change_told[2], reserve_told, nfs4_seen, retry_run_told;
+	bool grant_change_told[2], reserve_told, nfs4_seen, retry_run_told, port_told;
 	unsigned refused_types; /* header types refused with ERR_CHUNK (RR-134) */
 	char err_chunk_what[64];/* the request ERR_CHUNK last refused (RR-181, RR-182) */
 	uint64_t err_chunk_rc;  /* ... and the Reply chunk it offered */
@@ -379,6 +379,13 @@ static void audit_call(gen *g, msginfo *mi)
 	}
 	if (mi->nfs4)
 		g->nfs4_seen = true;
+	/* NFSv4 on a server port other than 20049, where the capture shows the
+	 * port: the CM REQ's service ID, or every iWARP TCP segment */
+	if (mi->nfs4 && !g->port_told && g->s->port != PG_NFS_RDMA_PORT_DEFAULT &&
+	    (g->s->handshake || g->s->link->iwarp) && !mi->damaged) {
+		g->port_told = true;
+		expect_at(g, "RR-200", mi);
+	}
 	if (!mi->damaged && g->err_chunk_what[0] && mi->reply_segs &&
 	    !strcmp(mi->what, g->err_chunk_what) && mi->reply_total > g->err_chunk_rc) {
 		/* the request ERR_CHUNK refused, again with a larger Reply chunk */
@@ -732,6 +739,20 @@ static uint32_t invalidate_key(const pg_plan *p)
 }
 
 
+static bool call_advertised(const pg_plan *p, uint32_t handle)
+{
+	const pg_rdmamsg *m = &p->call;
+	for (guint i = 0; i < m->reads->len + m->writes->len + (m->reply ? 1 : 0); i++) {
+		const pg_chunk *c = i < m->reads->len ? m->reads->pdata[i]
+				    : i < m->reads->len + m->writes->len
+					? m->writes->pdata[i - m->reads->len] : m->reply;
+		for (guint k = 0; k < c->segs->len; k++)
+			if (g_array_index(c->segs, pg_seg, k).handle == handle)
+				return true;
+	}
+	return false;
+}
+
 static void set_dup(pg_op *op, const pg_item *it, unsigned tgt)
 {
 	op->dup = (it->dup & tgt) != 0;
@@ -943,6 +964,11 @@ static void exch_reply(gen *g, pg_exch *ex)
 	}
 	run_stage(ex, ST_WIRE, false, &ex->plan.reply, &op, NULL);
 	fill_info(ex->rmi, &ex->plan.reply, &ex->rp, false, ex->cb, op.len);
+	/* Send With Invalidate of a handle the call never advertised, or
+	 * (where the handshake shows the RFC 8797 flags) against them */
+	if (op.invalidate && !(ex->rmi->flags & PG_EXF_DAMAGED) &&
+	    (!call_advertised(&ex->plan, op.inv_rkey) || (g->s->handshake && !g->s->remote_inv)))
+		expect_at(g, "RR-215", ex->rmi);
 	ex->rmi->damaged |= (ex->rmi->flags & PG_EXF_DAMAGED) != 0;
 	ex->rmi->emitted = true;
 	op.frame_out = &ex->rmi->send_frame;

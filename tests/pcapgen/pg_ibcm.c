@@ -5,10 +5,10 @@
 
 #include <string.h>
 
-uint64_t pg_ibcm_service_id(void)
+uint64_t pg_ibcm_service_id(uint16_t port)
 {
 	/* RDMA-CM IP service: 0x0000_0000_01 | port space | port */
-	return 0x0000000001000000ull | (uint64_t)PG_RDMA_PS_TCP << 16 | PG_NFS_RDMA_PORT;
+	return 0x0000000001000000ull | (uint64_t)PG_RDMA_PS_TCP << 16 | port;
 }
 
 void pg_cm_private(GByteArray *b, const pg_xctx *ctx)
@@ -67,7 +67,7 @@ static void cm_req(GByteArray *b, const pg_ibcm *cm)
 	size_t pd;
 	pb_be32(b, cm->comm_id[PG_CLIENT]);
 	pb_be32(b, 0);
-	pb_be64(b, pg_ibcm_service_id());
+	pb_be64(b, pg_ibcm_service_id(cm->ctx->s->port));
 	pb_be64(b, c->guid);
 	pb_be32(b, 0);
 	pb_be32(b, 0);                                   /* local Q_Key */

@@ -24,6 +24,6 @@ typedef struct {
 
 /* Append the 256-byte MAD for attr, sent by side `from`. */
 void pg_ibcm_mad(GByteArray *b, const pg_ibcm *cm, uint16_t attr, int from);
-uint64_t pg_ibcm_service_id(void);
+uint64_t pg_ibcm_service_id(uint16_t port);
 
 #endif

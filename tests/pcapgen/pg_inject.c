@@ -532,6 +532,16 @@ static bool partial_read(pg_inj_ctx *c)
 
 /* ---- reply chunks and Write chunks ------------------------------------ */
 
+/* the reply's Send With Invalidate names a key the call never advertised
+ * (pg_gen.c expects RR-215 from what the Send carries) */
+static bool wrong_invalidate(pg_inj_ctx *c)
+{
+	if (c->is_call || !c->op->invalidate)
+		return false;
+	c->op->inv_rkey ^= arg_u32(c, 0x00c3c300u);
+	return true;
+}
+
 /* the returned Reply chunk does not copy the offered handle */
 static bool reply_chunk_changed(pg_inj_ctx *c)
 {
@@ -1245,6 +1255,8 @@ static const pg_injector table[] = {
 	    "XORed with ARG (default 0xa5a500)", .header = reply_chunk_changed),
 	INJ("empty-write-chunk", false, "RR-030", "an NFSv3 call offers a Write chunk of zero "
 	    "segments", .header = empty_write_chunk),
+	INJ("wrong-invalidate", false, "RR-215", "the reply's Send With Invalidate (invalidate=on) "
+	    "names the key XOR ARG (default 0xc3c300)", .wire = wrong_invalidate),
 	INJ("bad-icrc", false, "", "IB/RoCE: ICRC of the message's first Send packet XORed with "
 	    "ARG", .wire = bad_icrc),
 	INJ("bad-mpa-crc", false, "", "iWARP with CRC: MPA CRC of the message's first FPDU "

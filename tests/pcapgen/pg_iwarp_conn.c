@@ -152,7 +152,7 @@ pg_xport *pg_iwarp_new(pg_xctx *ctx)
 			w->side[side].msn[q] = 1; /* RFC 5041 5.1: MSN starts at 1 */
 	}
 	w->side[PG_CLIENT].port = (uint16_t)pg_rng_range(&r, 32768, 60999);
-	w->side[PG_SERVER].port = 20049;
+	w->side[PG_SERVER].port = s->port;
 	endpoint(w, PG_CLIENT, w->client, sizeof(w->client));
 	endpoint(w, PG_SERVER, w->server, sizeof(w->server));
 	snprintf(w->name, sizeof(w->name), "%s <-> %s", w->client, w->server);

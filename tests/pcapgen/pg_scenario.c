@@ -208,7 +208,8 @@ static bool global_directive(pctx *c, char **argv, int argc, bool *handled)
 	    !strcmp(d, "credits") || !strcmp(d, "inline") || !strcmp(d, "remote-invalidate") ||
 	    !strcmp(d, "mpa-rev") || !strcmp(d, "mss") || !strcmp(d, "fpdu-max") ||
 	    !strcmp(d, "tcp-seg") || !strcmp(d, "snaplen") || !strcmp(d, "disconnect") ||
-	    !strcmp(d, "inline-check") || !strcmp(d, "expect") || !strcmp(d, "profile")) {
+	    !strcmp(d, "inline-check") || !strcmp(d, "expect") || !strcmp(d, "profile") ||
+	    !strcmp(d, "port")) {
 		if (argc != 2)
 			return pg_fail(c, "%s: expected exactly one value", d);
 	} else {
@@ -233,6 +234,13 @@ static bool global_directive(pctx *c, char **argv, int argc, bool *handled)
 		return pg_onoff(c, d, argv[1], &s->remote_inv);
 	if (!strcmp(d, "inline-check"))
 		return pg_onoff(c, d, argv[1], &s->inline_check);
+	if (!strcmp(d, "port")) {
+		uint32_t v;
+		if (!pg_num32(c, d, argv[1], 1, 65535, &v))
+			return false;
+		s->port = (uint16_t)v;
+		return true;
+	}
 	if (!strcmp(d, "profile")) {
 		if (strcmp(argv[1], "rfc8166") && strcmp(argv[1], "rfc5666"))
 			return pg_fail(c, "profile: expected rfc8166 or rfc5666");
@@ -368,6 +376,7 @@ pg_scenario *pg_scenario_load(const char *path, char **err)
 	s->remote_inv = true;
 	s->inline_check = true;
 	s->mpa_rev = 2;
+	s->port = PG_NFS_RDMA_PORT_DEFAULT;
 	s->snaplen = 262144;
 	s->items = g_ptr_array_new_with_free_func(pg_item_free);
 

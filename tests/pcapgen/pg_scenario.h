@@ -121,7 +121,8 @@ typedef struct {
 	int tcp_seg;
 	uint32_t snaplen;
 	bool expect_always; /* write the truth's "expect" list even without injectors */
-	bool rfc5666;       /* profile rfc5666: expectations of a checker in the legacy profile */
+	bool rfc5666;
+	uint16_t port;      /* the server's port: iWARP TCP port, RDMA-CM service ID port */       /* profile rfc5666: expectations of a checker in the legacy profile */
 	GPtrArray *items; /* pg_item* */
 } pg_scenario;
 
