@@ -69,10 +69,12 @@ enum rr_fact_kind {
 	RR_FACT_MSG,
 	RR_FACT_RDMA,
 	RR_FACT_END,
+	RR_FACT_CONN_DOWN,            /* conn_id: torn down (DREQ, FIN both ways, RST, end of capture) */
 };
 
 struct rr_fact {
 	enum rr_fact_kind kind;
+	uint32_t conn_id;             /* RR_FACT_CONN_DOWN */
 	const struct rr_fact_send *send;
 	struct rr_message *msg;
 	const struct rr_fact_rdma *rdma;
@@ -103,6 +105,7 @@ enum {
 	CK_CALL_OVER_LIMIT = 1 << 5,  /* beyond the RFC 8267 6.4.2 complexity limits */
 	CK_CALL_REPLIED = 1 << 6,
 	CK_CALL_REFUSED = 1 << 7,     /* the engine could not rebuild it */
+	CK_CALL_ARGS_OK = 1 << 8,     /* its arguments walked to the end */
 };
 
 struct ck_call {

@@ -9,6 +9,7 @@
 #define CK_ERRORED_MAX 1024       /* XIDs completed by RDMA_ERROR remembered per connection */
 #define CK_EPISODES_MAX 4096      /* calls with a failure or a retry in flight */
 #define CK_EPISODE_FRAMES 32
+#define CK_CALLS_MAX 8192         /* outstanding calls remembered per connection and direction */
 
 struct ck_retired {
 	uint32_t handle;
@@ -35,7 +36,7 @@ struct ck_conn_state {
 	bool handshake;
 	struct ck_dir_state dir[2];
 	GHashTable *calls[2];         /* xid -> struct ck_call*, by direction */
-	struct ck_retired retired[CK_RETIRED_MAX];
+	struct ck_retired *retired;   /* CK_RETIRED_MAX, allocated at the first answered call */
 	unsigned n_retired, next_retired;
 	GHashTable *errored;          /* xid -> rdma err code + 1 */
 	GHashTable *handle_uses;      /* handle -> distinct calls that advertised it (RR-210) */
@@ -43,6 +44,8 @@ struct ck_conn_state {
 	unsigned refused_types;       /* bit per proc answered ERR_CHUNK (RR-134) */
 	bool nfs4_seen;
 	bool port_reported;
+	bool reported_029, reported_241;  /* routine shapes: told once per connection */
+	uint64_t last_call_frame;     /* the newest forward call's Send */
 	bool has_last_err[2];         /* by sender: [0] responder, [1] requester */
 	uint32_t last_err_xid[2];
 	/* The last call answered ERR_CHUNK (RR-181/182). */
@@ -74,6 +77,7 @@ struct ck_episode {
 	char failure[40];             /* "GARBAGE_ARGS", "SYSTEM_ERR", "ERR_CHUNK" */
 	uint64_t fail_frame;          /* the first failing reply's Send */
 	uint64_t first_frame;
+	uint64_t last_send_frame;
 	uint32_t conn_id;
 };
 
@@ -93,6 +97,7 @@ struct rr_checker {
 	 * is rebuilt after its read chunks arrive); bounded, oldest dropped.
 	 */
 	GQueue pending;               /* struct ck_pending* */
+	uint64_t retired_keys;        /* episodes set aside when their XID was reused (see state.c) */
 };
 
 #define CK_PENDING_MAX 1024

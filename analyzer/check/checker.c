@@ -216,6 +216,8 @@ static unsigned fact_index(enum rr_fact_kind k)
 		return 2;
 	case RR_FACT_END:
 		return 4;
+	case RR_FACT_CONN_DOWN:
+		break;
 	}
 	return 3;
 }

@@ -7,7 +7,16 @@ void ck_rr191(struct rr_checker *ck, const struct rr_fact *f)
 	const struct rr_message *m = f->msg;
 	const struct rr_hdr *h = m->hdr;
 
+	bool long_call, long_reply;
+
 	if (!m->backchannel || h->proc == RR_RDMA_ERROR)
+		return;
+	/* RFC 8267 6.5.2 lets NFSv4.1+ send Long backward messages: RR-192 judges those. */
+	long_call = m->dir == RR_DIR_CALL && ck_is_long_call(h) && ck_pz_segments(h) == h->n_reads &&
+		    !h->n_write_chunks;
+	long_reply = m->dir == RR_DIR_REPLY && h->proc == RR_RDMA_NOMSG && h->has_reply && !h->n_reads &&
+		     !h->n_write_chunks;
+	if (long_call || long_reply)
 		return;
 	if (h->proc != RR_RDMA_MSG || h->n_reads || h->n_write_chunks || h->has_reply)
 		ck_report(ck, f, RR_191_BACK_SHAPE, m->send_frame,

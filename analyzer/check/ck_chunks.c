@@ -224,10 +224,12 @@ void ck_rr083(struct rr_checker *ck, const struct rr_fact *f)
 		return;
 	n = MIN(m->hdr->n_write_chunks, m->call_hdr->n_write_chunks);
 	for (k = 0; k < n; k++)
-		if (m->hdr->writes[k].count != m->call_hdr->writes[k].count)
+		if (m->hdr->writes[k].count != m->call_hdr->writes[k].count) {
 			ck_report(ck, f, RR_083_SEG_COUNT, m->send_frame,
 				  "reply XID 0x%08x returns Write chunk %u with %u segments; the call offered %u",
 				  m->xid, k, m->hdr->writes[k].count, m->call_hdr->writes[k].count);
+			return;
+		}
 }
 
 void ck_rr084(struct rr_checker *ck, const struct rr_fact *f)

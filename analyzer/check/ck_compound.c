@@ -223,7 +223,13 @@ void ck_rr173(struct rr_checker *ck, const struct rr_fact *f)
 	if (m->dir != RR_DIR_REPLY || !ck_is_nfs(m, 4, 4) || !complexity_failure(m) || !m->call_hdr)
 		return;
 	c = ck_call_of_reply(ck, m);
-	if (!c || (c->flags & (CK_CALL_OVER_LIMIT | CK_CALL_BAD_CHUNK | CK_CALL_BAD_HDR | CK_CALL_MSGP)))
+	/*
+	 * Only a request this tool decoded to its end, within the limits and with
+	 * no other fault; and ERR_CHUNK for an offered Reply chunk too small for
+	 * the reply is RFC 8267 3.1's remedy, not a refusal for complexity.
+	 */
+	if (!c || (c->flags & (CK_CALL_OVER_LIMIT | CK_CALL_BAD_CHUNK | CK_CALL_BAD_HDR | CK_CALL_MSGP)) ||
+	    !(c->flags & CK_CALL_ARGS_OK) || (m->hdr->proc == RR_RDMA_ERROR && c->offered_reply_chunk))
 		return;
 	ck_report(ck, f, RR_173_ACCEPT_WITHIN, m->send_frame,
 		  "the server answered %s (XID 0x%08x) with %s although the request stays within the RFC 8267 "

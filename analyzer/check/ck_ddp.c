@@ -86,8 +86,9 @@ static struct stray find_stray(const struct rr_message *m)
 			}
 		return s;
 	}
-	if (!m->call_hdr || m->hdr->proc == RR_RDMA_ERROR || proc_has_results(m))
-		return s;   /* READ-class: unused chunks are RR-088/164/166 */
+	/* READ-class results may use chunks (unused ones are RR-088/164/166), unless GSS protects them. */
+	if (!m->call_hdr || m->hdr->proc == RR_RDMA_ERROR || (proc_has_results(m) && !gss_protected(m)))
+		return s;
 	{
 		uint32_t k;
 

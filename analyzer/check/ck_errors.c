@@ -28,6 +28,9 @@ void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
 
 	if (!is_error(s) || s->is_call)
 		return;
+	/* Either end may send RDMA_ERROR (RFC 8166 4.5); the requester's answers a reply. */
+	if (s->roles_known && s->from_requester)
+		return;
 	c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
 	if (!c) {
 		if (s->conn.handshake)
@@ -124,6 +127,13 @@ void ck_rr116(struct rr_checker *ck, const struct rr_fact *f)
 	v = g_hash_table_lookup(ck_conn(ck, s->conn_id)->errored, GUINT_TO_POINTER(s->hdr->xid));
 	if (!v || (GPOINTER_TO_UINT(v) - 1 == RR_ERR_CHUNK && bigger_reply_chunk_retry(ck, s)))
 		return;
+	{
+		/* A request refused for complexity and sent again is RR-175's. */
+		struct ck_episode *ep = ck_episode_find(ck, ck_episode_key(&s->conn, s->hdr->xid));
+
+		if (ep && ep->over_limit && GPOINTER_TO_UINT(v) - 1 == RR_ERR_CHUNK)
+			return;
+	}
 	ck_report(ck, f, RR_116_ERR_PERMANENT, s->frame,
 		  "XID 0x%08x is sent again as a new call after an RDMA_ERROR ended it", s->hdr->xid);
 }

@@ -66,8 +66,12 @@ void ck_rr003(struct rr_checker *ck, const struct rr_fact *f)
 	if (m->dir != RR_DIR_REPLY || m->call_hdr || m->hdr->proc == RR_RDMA_ERROR)
 		return;
 	c = ck_call_of_reply(ck, m);
-	if (c && (c->flags & (CK_CALL_NOT_V1 | CK_CALL_BAD_HDR | CK_CALL_REFUSED)))
-		return;   /* a call the engine refused: its own rules say what it is */
+	/*
+	 * The check stage saw the call: the engine refused it (its own rules say
+	 * what it is) or dropped it at a limit (ENG-LIMIT said so).
+	 */
+	if (c)
+		return;
 	ck_report(ck, f, RR_003_REPLY_MATCH, m->send_frame,
 		  "reply XID 0x%08x on %s matches no outstanding call%s", m->xid, m->conn_name,
 		  m->conn.handshake ? "" : " (the capture may start after it)");
@@ -265,9 +269,17 @@ void ck_rr029(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_fact_send *s = ok_send(f);
 
-	if (s && s->is_call && s->hdr->has_reply && s->hdr->reply.count > 1)
-		ck_report(ck, f, RR_029_REPLY_SEGS, s->frame, "call XID 0x%08x offers a Reply chunk of %u segments",
-			  s->hdr->xid, s->hdr->reply.count);
+	struct ck_conn_state *cs;
+
+	if (!s || !s->is_call || !s->hdr->has_reply || s->hdr->reply.count <= 1)
+		return;
+	cs = ck_conn(ck, s->conn_id);
+	if (cs->reported_029)
+		return;
+	cs->reported_029 = true;
+	ck_report(ck, f, RR_029_REPLY_SEGS, s->frame,
+		  "call XID 0x%08x offers a Reply chunk of %u segments (told once per connection)",
+		  s->hdr->xid, s->hdr->reply.count);
 }
 
 void ck_rr030(struct rr_checker *ck, const struct rr_fact *f)

@@ -17,9 +17,11 @@ static const char *hazard(const struct ck_episode *ep)
 	if (ep->long_call && ep->pz_segs > 1)
 		return "multi-segment Position-Zero read chunks, which at least one implementation does not "
 		       "accept (draft-ietf-nfsv4-rfc5666-implementation-experience §3.3)";
-	if (ep->long_call)
+	if (ep->long_call && !strstr(ep->what, "WRITE"))
 		return "Long Calls for procedures other than WRITE, which RFC 5667 servers ignore "
 		       "(implementation-experience §3.4)";
+	if (ep->long_call)
+		return NULL;
 	if (ep->long_reply || ep->reply_chunk)
 		return "replies that need the Reply chunk: sizing it and the generic ERR_CHUNK "
 		       "(implementation-experience §4.3; RFC 8267 §3.1)";
@@ -127,6 +129,13 @@ void ck_rr240(struct rr_checker *ck, const struct rr_fact *f)
 	if (s->status != RR_HDR_OK || !s->is_call || s->hdr->proc != RR_RDMA_NOMSG)
 		return;
 	n = ck_pz_segments(s->hdr);
+	/* A resend of the same call is the same hazard: told at its first Send. */
+	if (n > 1 && ck_send_dir(s) == 0) {
+		struct ck_episode *ep = ck_episode_find(ck, ck_episode_key(&s->conn, s->hdr->xid));
+
+		if (ep && ep->sends)
+			return;
+	}
 	if (n > 1)
 		ck_report(ck, f, RR_240_MULTISEG_PZRC, s->frame,
 			  "Long Call XID 0x%08x has a %u-segment Position-Zero read chunk", s->hdr->xid, n);
@@ -140,12 +149,15 @@ void ck_rr241(struct rr_checker *ck, const struct rr_fact *f)
 
 	if (s->status != RR_HDR_OK || !s->is_call)
 		return;
+	if (ck_conn(ck, s->conn_id)->reported_241)
+		return;
 	n = ck_read_chunks(s->hdr, s->hdr->proc == RR_RDMA_NOMSG, rc, G_N_ELEMENTS(rc));
 	for (i = 0; i < n; i++)
 		if (rc[i].n_segs > 1) {
+			ck_conn(ck, s->conn_id)->reported_241 = true;
 			ck_report(ck, f, RR_241_MULTISEG_POS, s->frame,
-				  "call XID 0x%08x has %u segments at Position %u", s->hdr->xid, rc[i].n_segs,
-				  rc[i].position);
+				  "call XID 0x%08x has %u segments at Position %u (told once per connection)",
+				  s->hdr->xid, rc[i].n_segs, rc[i].position);
 			return;
 		}
 }

@@ -17,6 +17,7 @@ static void conn_free(gpointer p)
 	g_hash_table_destroy(cs->calls[1]);
 	g_hash_table_destroy(cs->errored);
 	g_hash_table_destroy(cs->handle_uses);
+	g_free(cs->retired);
 	g_free(cs);
 }
 
@@ -99,7 +100,11 @@ const struct ck_retired *ck_retired_find(struct ck_conn_state *cs, uint32_t hand
 static void retire(struct ck_conn_state *cs, const struct rr_segment *s, uint32_t xid, uint8_t role,
 		   uint64_t frame)
 {
-	struct ck_retired *r = &cs->retired[cs->next_retired];
+	struct ck_retired *r;
+
+	if (!cs->retired)
+		cs->retired = g_new(struct ck_retired, CK_RETIRED_MAX);
+	r = &cs->retired[cs->next_retired];
 
 	r->handle = s->handle;
 	r->offset = s->offset;
@@ -148,6 +153,7 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 	const struct rr_hdr *h = s->hdr;
 	struct ck_call *c = g_new0(struct ck_call, 1);
 	struct ck_dir_state *ds = &cs->dir[dir];
+	struct ck_call *old = g_hash_table_lookup(cs->calls[dir], GUINT_TO_POINTER(h->xid));
 	uint32_t i;
 
 	c->xid = h->xid;
@@ -191,16 +197,45 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 		if (g_hash_table_size(ck->live_handles) > 65536)
 			g_hash_table_remove_all(ck->live_handles);
 	}
+	/* The same XID again while outstanding (a retransmission): one call, counted once. */
+	if (!old || (old->flags & CK_CALL_REPLIED))
+		ds->outstanding++;
 	g_hash_table_replace(cs->calls[dir], GUINT_TO_POINTER(c->xid), c);
-	if (g_hash_table_size(cs->calls[dir]) > 8192)
+	if (g_hash_table_size(cs->calls[dir]) > CK_CALLS_MAX) {
 		g_hash_table_remove_all(cs->calls[dir]);   /* replies lost: start over */
-	ds->outstanding++;
+		ds->outstanding = 0;
+	}
 	if (!ds->saw_reply)
 		ds->calls_before_reply++;
 	ds->requested = h->credit;
+	if (dir == 0)
+		cs->last_call_frame = s->frame;
 	if (dir == 0) {
 		struct ck_episode *ep = episode_get(ck, ck_episode_key(&s->conn, h->xid), h->xid);
 		uint32_t k;
+		bool other_call = false;
+
+		/*
+		 * The same XID on another connection is a retry when the earlier
+		 * connection carried no call after it (the client gave it up).  When it
+		 * went on carrying calls, this is another call that happens to have
+		 * the same XID (nconnect transports number their XIDs apart): the old
+		 * episode is set aside under a key of its own and concluded at the end.
+		 */
+		for (k = 0; k < ep->n_conns; k++) {
+			const struct ck_conn_state *o = g_hash_table_lookup(ck->conns,
+									    GUINT_TO_POINTER(ep->conns[k]));
+
+			if (ep->conns[k] != s->conn_id && o && o->last_call_frame > ep->last_send_frame)
+				other_call = true;
+		}
+		if (other_call) {
+			g_hash_table_steal(ck->episodes, &ep->key);
+			ep->key = ~(uint64_t)0 - ck->retired_keys++;
+			g_hash_table_insert(ck->episodes, &ep->key, ep);
+			ep = episode_get(ck, ck_episode_key(&s->conn, h->xid), h->xid);
+		}
+		ep->last_send_frame = s->frame;
 
 		ep->sends++;
 		if (!ep->first_frame) {
@@ -269,6 +304,8 @@ static void msg_call(struct rr_checker *ck, struct rr_message *m)
 		ck_conn(ck, m->conn_id)->nfs4_seen = true;
 	if (c) {
 		ck_describe_call(m, c->what, sizeof(c->what));
+		if (m->ulp_result == RR_ULP_OK && !m->capture_loss)
+			c->flags |= CK_CALL_ARGS_OK;
 		if (m->has_rpc) {
 			c->prog = m->call.prog;
 			c->vers_rpc = m->call.vers;
@@ -325,7 +362,13 @@ static void msg_reply(struct rr_checker *ck, struct rr_message *m)
 	episode_frame(ep, m->send_frame);
 	if (m->hdr->proc == RR_RDMA_NOMSG)
 		ep->long_reply = true;
-	if (m->hdr->proc == RR_RDMA_ERROR || (m->has_rpc && !ck_reply_ok(m))) {
+	/*
+	 * A failure the transport or the binding can cause: RDMA_ERROR, or
+	 * GARBAGE_ARGS / SYSTEM_ERR (not an authentication or program error).
+	 */
+	if (m->hdr->proc == RR_RDMA_ERROR ||
+	    (m->has_rpc && m->reply.reply_stat == RR_MSG_ACCEPTED &&
+	     (m->reply.accept_stat == RR_ACCEPT_GARBAGE_ARGS || m->reply.accept_stat == RR_ACCEPT_SYSTEM_ERR))) {
 		if (!ep->failures++) {
 			ep->fail_frame = m->send_frame;
 			ck_reply_status(m, ep->failure, sizeof(ep->failure));
@@ -349,6 +392,9 @@ void ck_state_before(struct rr_checker *ck, const struct rr_fact *f)
 void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 {
 	switch (f->kind) {
+	case RR_FACT_CONN_DOWN:
+		g_hash_table_remove(ck->conns, GUINT_TO_POINTER(f->conn_id));
+		break;
 	case RR_FACT_SEND: {
 		struct ck_conn_state *cs = ck_conn(ck, f->send->conn_id);
 

@@ -128,6 +128,7 @@ void rr_deliver(struct rr_engine *eng, struct rr_message *msg)
 /* Calls first on both sides (their replies may have placed data), then transfers. */
 static void conn_teardown(struct rr_engine *eng, struct rr_conn *c)
 {
+	struct rr_fact down = { .kind = RR_FACT_CONN_DOWN, .conn_id = c->id };
 	int s;
 
 	for (s = 0; s < 2; s++)
@@ -136,6 +137,8 @@ static void conn_teardown(struct rr_engine *eng, struct rr_conn *c)
 	for (s = 0; s < 2; s++)
 		if (c->flow[s])
 			rr_xfer_flow_reset(eng, c->flow[s]);
+	/* The check stage forgets the connection (what outcomes need stays with them). */
+	rr_checker_fact(eng->checker, &down);
 }
 
 /* What the transfer layer produced for this event goes to the rebuild. */

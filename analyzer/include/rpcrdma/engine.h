@@ -48,7 +48,7 @@
 #include "ulp.h"
 
 struct rr_engine_limits {
-	uint32_t max_calls_per_flow;     /* outstanding calls in one direction (default 8192) */
+	uint32_t max_calls_per_flow;     /* outstanding calls in one direction (default 4096) */
 	uint32_t max_segment_bytes;      /* largest segment buffered (default 64 MiB) */
 	uint64_t max_buffered_bytes;     /* all chunk and Send data held at once (default 1 GiB) */
 	uint32_t max_send_bytes;         /* largest multi-packet Send (default 16 MiB) */
