@@ -22,7 +22,7 @@ typedef struct {
 	bool pz_split;
 	/* facts about the RPC it carries (exch_facts) */
 	char what[64];         /* program/version/procedure or op list: "the same request" */
-	bool nfs4, big_reply, named_retry, over_limit, cb40, aux;
+	bool nfs4, big_reply, named_retry, over_limit, cb40, aux, handle32;
 	uint32_t pz_bulk;      /* call: largest eligible argument left inside the PZRC */
 	uint32_t rc_read;      /* reply: READ data bytes returned through the Reply chunk */
 	uint32_t nfs4_status;  /* reply: COMPOUND status */
@@ -69,6 +69,9 @@ typedef struct {
 	uint64_t err_chunk_rc;  /* ... and the Reply chunk it offered */
 	uint32_t err_chunk_retries;
 	GHashTable *xid_sends;  /* forward rdma_xid -> calls sent (RR-232) */
+	GHashTable *long_failed;/* forward rdma_xids told under RR-230 */
+	GHashTable *handle_calls;/* read segment handle -> calls that advertised it (RR-210) */
+	bool handle_told;
 } gen;
 
 struct pg_exch {
@@ -296,7 +299,7 @@ static bool has_ulb(const msginfo *mi)
 static void audit_size(gen *g, const msginfo *mi)
 {
 	if (!mi->damaged && mi->wire_len > threshold(g))
-		expect_at(g, g->s->handshake ? "RR-040" : "RR-041", mi);
+		expect_at(g, !g->s->handshake ? "RR-041" : mi->backchannel ? "RR-194" : "RR-040", mi);
 }
 
 /* Is any finding expected at this message's Send already? */
@@ -340,6 +343,8 @@ static void audit_call(gen *g, msginfo *mi)
 			expect_at(g, "RR-101", mi);
 		if (mi->cb40 && !mi->damaged)
 			expect_at(g, "RR-196", mi);
+		if (mi->proc == RDMA_NOMSG && mi->pz_segs && !mi->damaged)
+			expect_at(g, "RR-192", mi);
 		if (g->cb_granted >= 0) {
 			int64_t limit = MIN(mi->credit ? (int64_t)mi->credit : g->cb_granted,
 					    g->cb_granted);
@@ -374,6 +379,8 @@ static void audit_call(gen *g, msginfo *mi)
 			expect_at(g, "RR-146", mi);
 		if (mi->pz_bulk >= 1024)
 			expect_at(g, "RR-050", mi);
+		if (mi->handle32)
+			expect_at(g, "RR-210", mi);
 		if (mi->proc < 32 && (g->refused_types & (1u << mi->proc)))
 			expect_at(g, "RR-134", mi);
 	}
@@ -475,10 +482,19 @@ static void audit_reply(gen *g, msginfo *mi)
 		}
 	}
 	if (c) {
-		/* an outcome: the call went out three or more times before this
-		 * answer ended its XID (RR-232, at the answer) */
+		/* outcomes, at the answer: a Long Call or a reply through the
+		 * Reply chunk that failed with RDMA_ERROR or GARBAGE_ARGS (RR-230,
+		 * once per XID); else a call that went out three or more times
+		 * before this answer ended its XID (RR-232) */
 		gpointer n = g_hash_table_lookup(g->xid_sends, GUINT_TO_POINTER(c->rdma_xid));
-		if (GPOINTER_TO_UINT(n) >= 3 && !mi->damaged)
+		gpointer key = GUINT_TO_POINTER(c->rdma_xid);
+		bool failed = mi->proc == RDMA_ERROR || (mi->flags & PG_EXF_GARBAGE);
+		bool lng = (c->proc == RDMA_NOMSG && c->pz_segs) || mi->proc == RDMA_NOMSG;
+		if (failed && lng && !mi->damaged && !g_hash_table_contains(g->long_failed, key)) {
+			g_hash_table_add(g->long_failed, key);
+			expect_at(g, "RR-230", mi);
+		}
+		if (GPOINTER_TO_UINT(n) >= 3 && !mi->damaged && !g_hash_table_contains(g->long_failed, key))
 			expect_at(g, "RR-232", mi);
 		g_hash_table_remove(g->xid_sends, GUINT_TO_POINTER(c->rdma_xid));
 	}
@@ -515,6 +531,8 @@ static void audit_reply(gen *g, msginfo *mi)
 				expect_at(g, "RR-174", mi);
 			if (mi->rc_read >= 1024 && !c->nwrites && mi->proc == RDMA_NOMSG)
 				expect_at(g, "RR-094", mi);
+			if ((mi->flags & PG_EXF_GARBAGE) && mi->proc == RDMA_NOMSG)
+				expect_at(g, "RR-114", mi);
 			if (mi->has_rpc && !has_ulb(mi))
 				expect_at(g, "RR-149", mi);
 			/* Only against a threshold the capture shows: 1024 is merely assumed without it. */
@@ -525,7 +543,8 @@ static void audit_reply(gen *g, msginfo *mi)
 	if (c && mi->proc == RDMA_ERROR && mi->err == 2 && !mi->damaged && !c->damaged) {
 		if (!c->reply_segs && c->big_reply)
 			expect_at(g, "RR-044", mi);
-		else if (c->nfs4 && !c->over_limit && !c->flags && !expected_at(g, c))
+		else if (c->nfs4 && !c->over_limit && !(c->flags & (PG_EXF_MALFORMED | PG_EXF_INELIGIBLE)) &&
+			 !expected_at(g, c))
 			expect_at(g, "RR-173", mi);
 	}
 	if (c && mi->proc == RDMA_ERROR && mi->err == 2) {
@@ -648,6 +667,19 @@ static void exch_facts(pg_exch *ex)
 	if ((rp->program == 100005 || rp->program == 100021 || rp->program == 100024) && c->npos) {
 		c->aux = true;
 		c->flags |= PG_EXF_INELIGIBLE;
+	}
+	/* a read segment handle advertised again and again (RR-210) */
+	for (guint i = 0; !rp->backchannel && i < ex->plan.call.reads->len; i++) {
+		const pg_chunk *ch = ex->plan.call.reads->pdata[i];
+		for (guint k = 0; k < ch->segs->len; k++) {
+			gpointer h = GUINT_TO_POINTER(g_array_index(ch->segs, pg_seg, k).handle);
+			uint32_t n = GPOINTER_TO_UINT(g_hash_table_lookup(ex->g->handle_calls, h)) + 1;
+			g_hash_table_insert(ex->g->handle_calls, h, GUINT_TO_POINTER(n));
+			if (n >= 32 && !ex->g->handle_told) {
+				ex->g->handle_told = true;
+				c->handle32 = true;
+			}
+		}
 	}
 	/* eligible arguments left inside the Position-Zero read chunk */
 	if (ex->plan.call.proc == RDMA_NOMSG && c->pz_segs) {
@@ -1096,6 +1128,8 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 	g.granted = -1;
 	g.cb_granted = g.grant_seen[0] = g.grant_seen[1] = -1;
 	g.xid_sends = g_hash_table_new(g_direct_hash, g_direct_equal);
+	g.long_failed = g_hash_table_new(g_direct_hash, g_direct_equal);
+	g.handle_calls = g_hash_table_new(g_direct_hash, g_direct_equal);
 	pg_nfs_state_init(&g.nfs, s->seed);
 	pg_mem_init(&g.mem, s->seed);
 	g.next_xid[0] = pg_rng_u32(&r);
@@ -1162,5 +1196,7 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 	g_ptr_array_free(g.cb_outstanding, TRUE);
 	g_ptr_array_free(g.errdone, TRUE);
 	g_hash_table_destroy(g.xid_sends);
+	g_hash_table_destroy(g.long_failed);
+	g_hash_table_destroy(g.handle_calls);
 	return rc;
 }

@@ -532,6 +532,60 @@ static bool partial_read(pg_inj_ctx *c)
 
 /* ---- reply chunks and Write chunks ------------------------------------ */
 
+/* a backward call sent as a Long Call (RDMA_NOMSG, one-segment PZRC) */
+static bool cb_long_call(pg_inj_ctx *c)
+{
+	if (!c->is_call || !c->cb || c->item->call.long_segs)
+		return false;
+	c->item->call.long_segs = 1;
+	return true;
+}
+
+static bool cb_long_call_check(pg_inj_ctx *c)
+{
+	return c->msg->proc == RDMA_NOMSG;
+}
+
+/* the responder answers GARBAGE_ARGS (RFC 5531 accept_stat 4): the reply
+ * is an RPC header and nothing else, sent as the reply shape says */
+static bool garbage_args(pg_inj_ctx *c)
+{
+	GByteArray *m;
+	uint32_t xid;
+	if (c->is_call || !c->rp || c->item->reply.chunked || c->rp->slots->len)
+		return false;
+	m = c->rp->reply.msg;
+	xid = (uint32_t)m->data[0] << 24 | (uint32_t)m->data[1] << 16 |
+	      (uint32_t)m->data[2] << 8 | m->data[3];
+	g_byte_array_set_size(m, 0);
+	pg_rpc_reply_hdr(m, xid);
+	pb_put_be32(m, 20, 4); /* GARBAGE_ARGS */
+	g_array_set_size(c->rp->reply.ddp, 0);
+	pg_ex_flag(c->ex, PG_EXF_GARBAGE, false);
+	return true;
+}
+
+/* the call's first read segment uses one handle that stays registered
+ * (persistent registration): the same R_Key call after call */
+static bool reuse_handle(pg_inj_ctx *c)
+{
+	pg_chunk *ch = NULL;
+	uint32_t key = arg_u32(c, 0x0badf00du), old;
+	pg_op *op;
+	for (guint i = 0; i < c->plan->read_chunks->len && !ch; i++)
+		if (((pg_chunk *)c->plan->read_chunks->pdata[i])->segs->len)
+			ch = c->plan->read_chunks->pdata[i];
+	if (!c->is_call || !ch)
+		return false;
+	old = g_array_index(ch->segs, pg_seg, 0).handle;
+	g_array_index(ch->segs, pg_seg, 0).handle = key;
+	for (guint i = 0; (op = pg_ex_op(c->ex, PG_OPS_READS, i)); i++)
+		if (op->rkey == old)
+			op->rkey = key;
+	pg_ex_flag(c->ex, PG_EXF_HANDLE_REUSED, true);
+	return true;
+}
+
 /* the reply's Send With Invalidate names a key the call never advertised
  * (pg_gen.c expects RR-215 from what the Send carries) */
 static bool wrong_invalidate(pg_inj_ctx *c)
@@ -1257,6 +1311,12 @@ static const pg_injector table[] = {
 	    "segments", .header = empty_write_chunk),
 	INJ("wrong-invalidate", false, "RR-215", "the reply's Send With Invalidate (invalidate=on) "
 	    "names the key XOR ARG (default 0xc3c300)", .wire = wrong_invalidate),
+	INJ("cb-long-call", false, "RR-192", "a backward call sent as a Long Call (one-segment "
+	    "Position-Zero read chunk)", .plan = cb_long_call, .header = cb_long_call_check),
+	INJ("garbage-args", false, "RR-114 RR-230", "the reply is RPC GARBAGE_ARGS (sent in the "
+	    "reply's shape: reply=reply:N makes it RDMA_NOMSG)", .plan = garbage_args),
+	INJ("reuse-handle", false, "RR-210", "the call's first read segment has the handle ARG "
+	    "(default 0x0badf00d), the same for every call", .ops = reuse_handle),
 	INJ("bad-icrc", false, "", "IB/RoCE: ICRC of the message's first Send packet XORed with "
 	    "ARG", .wire = bad_icrc),
 	INJ("bad-mpa-crc", false, "", "iWARP with CRC: MPA CRC of the message's first FPDU "

@@ -69,7 +69,9 @@ enum { PG_OPS_READS, PG_OPS_WRITES, PG_OPS_AFTER_REPLY };
 enum { PG_EXF_MALFORMED = 1,   /* transport header XDR error (RFC 8166 4.5) */
        PG_EXF_INELIGIBLE = 2,  /* a normal chunk holds a non-eligible item */
        PG_EXF_CALL_OFF_WIRE = 4, PG_EXF_REPLY_OFF_WIRE = 8,
-       PG_EXF_DAMAGED = 16 };  /* capture damage: its findings are unknowable */
+       PG_EXF_DAMAGED = 16,    /* capture damage: its findings are unknowable */
+       PG_EXF_GARBAGE = 32,    /* a reply whose RPC says GARBAGE_ARGS */
+       PG_EXF_HANDLE_REUSED = 64 }; /* the call's read segment reuses a persistent handle */
 
 /* A finding at the first frame of the call's or the reply's Send. */
 void pg_ex_expect(pg_exch *ex, const char *rule, int at);
