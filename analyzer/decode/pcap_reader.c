@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pcap/pcap.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -265,9 +266,9 @@ int rr_capture_linktype(const struct rr_capture *cap)
 #define RA_SLOT  (1u << 20)           /* > MAX_SNAPLEN + REC_HDR_LEN */
 
 struct ahead {
-	GThread *th;
-	GMutex mu;
-	GCond cv;
+	pthread_t th;
+	pthread_mutex_t mu;     /* POSIX, not GMutex: ThreadSanitizer understands it */
+	pthread_cond_t cv;
 	int fd;
 	uint8_t *slot[RA_SLOTS];
 	size_t len[RA_SLOTS];
@@ -281,7 +282,7 @@ struct ahead {
 	uint8_t *stitch;
 };
 
-static gpointer ahead_main(gpointer data)
+static void *ahead_main(void *data)
 {
 	struct ahead *a = data;
 
@@ -289,11 +290,14 @@ static gpointer ahead_main(gpointer data)
 		size_t got = 0;
 		int err = 0;
 
-		g_mutex_lock(&a->mu);
+		bool stop;
+
+		pthread_mutex_lock(&a->mu);
 		while (a->ready[i] && !a->stop)
-			g_cond_wait(&a->cv, &a->mu);
-		g_mutex_unlock(&a->mu);
-		if (a->stop)
+			pthread_cond_wait(&a->cv, &a->mu);
+		stop = a->stop;
+		pthread_mutex_unlock(&a->mu);
+		if (stop)
 			return NULL;
 		while (got < RA_SLOT) {
 			ssize_t r = read(a->fd, a->slot[i] + got, RA_SLOT - got);
@@ -306,13 +310,13 @@ static gpointer ahead_main(gpointer data)
 				break;
 			got += (size_t)r;
 		}
-		g_mutex_lock(&a->mu);
+		pthread_mutex_lock(&a->mu);
 		a->len[i] = got;
 		a->last[i] = got < RA_SLOT;
 		a->err = err;
 		a->ready[i] = true;
-		g_cond_broadcast(&a->cv);
-		g_mutex_unlock(&a->mu);
+		pthread_cond_broadcast(&a->cv);
+		pthread_mutex_unlock(&a->mu);
 		if (got < RA_SLOT)
 			return NULL;
 	}
@@ -320,37 +324,36 @@ static gpointer ahead_main(gpointer data)
 
 static void wait_ready(struct ahead *a, int i)
 {
-	g_mutex_lock(&a->mu);
+	pthread_mutex_lock(&a->mu);
 	while (!a->ready[i])
-		g_cond_wait(&a->cv, &a->mu);
-	g_mutex_unlock(&a->mu);
+		pthread_cond_wait(&a->cv, &a->mu);
+	pthread_mutex_unlock(&a->mu);
 }
 
 static void give_back(struct ahead *a, int i)
 {
-	g_mutex_lock(&a->mu);
+	pthread_mutex_lock(&a->mu);
 	a->ready[i] = false;
-	g_cond_broadcast(&a->cv);
-	g_mutex_unlock(&a->mu);
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
 }
 
 static struct ahead *ahead_start(int fd)
 {
 	struct ahead *a = g_new0(struct ahead, 1);
 
-	g_mutex_init(&a->mu);
-	g_cond_init(&a->cv);
+	pthread_mutex_init(&a->mu, NULL);
+	pthread_cond_init(&a->cv, NULL);
 	a->fd = fd;
 	for (int i = 0; i < RA_SLOTS; i++)
 		a->slot[i] = g_malloc(RA_SLOT);
 	a->stitch = g_malloc(MAX_SNAPLEN + REC_HDR_LEN);
-	a->th = g_thread_try_new("pcap-read-ahead", ahead_main, a, NULL);
-	if (!a->th) {
+	if (pthread_create(&a->th, NULL, ahead_main, a) != 0) {
 		for (int i = 0; i < RA_SLOTS; i++)
 			g_free(a->slot[i]);
 		g_free(a->stitch);
-		g_mutex_clear(&a->mu);
-		g_cond_clear(&a->cv);
+		pthread_mutex_destroy(&a->mu);
+		pthread_cond_destroy(&a->cv);
 		g_free(a);
 		return NULL;
 	}
@@ -362,16 +365,16 @@ static void ahead_stop(struct ahead *a)
 {
 	if (!a)
 		return;
-	g_mutex_lock(&a->mu);
+	pthread_mutex_lock(&a->mu);
 	a->stop = true;
-	g_cond_broadcast(&a->cv);
-	g_mutex_unlock(&a->mu);
-	g_thread_join(a->th);       /* a read of a regular file always returns */
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	pthread_join(a->th, NULL);  /* a read of a regular file always returns */
 	for (int i = 0; i < RA_SLOTS; i++)
 		g_free(a->slot[i]);
 	g_free(a->stitch);
-	g_mutex_clear(&a->mu);
-	g_cond_clear(&a->cv);
+	pthread_mutex_destroy(&a->mu);
+	pthread_cond_destroy(&a->cv);
 	g_free(a);
 }
 

@@ -266,7 +266,7 @@ static int run_seen(const char *path, struct seen *s, char *err)
 static void test_read_ahead_boundaries(void **state)
 {
 	const long boundary = 24 + (1L << 20);
-	static uint8_t zeros[60000];
+	static uint8_t zeros[65536];
 	char path[512], err[256], err2[256];
 	struct seen a, b;
 
@@ -288,7 +288,7 @@ static void test_read_ahead_boundaries(void **state)
 		}
 		/* Zero frames (no ethertype of ours) up to the boundary, then
 		 * the next record header begins x bytes before it. */
-		for (; pos + 2 * (16 + 60000) < boundary - x; nrec++)
+		for (; boundary - x - pos > 16 + 60000 + 16; nrec++)
 			put_rec(f, zeros, 60000, &pos);
 		put_rec(f, zeros, (uint32_t)(boundary - x - pos - 16), &pos);
 		nrec++;
