@@ -243,9 +243,13 @@ bool mpa_detect(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 		m->marker_tried = end;
 		if (marker_pass(fx, s, from, limit, false, &cfg, &ch, &p))
 			goto found;
-		if (final && marker_pass(fx, s, from, limit, true, &cfg, &ch, &p))
-			goto found;
 	}
+	/*
+	 * At the end, short chains that account for every byte: marker-less ones
+	 * first.  A short stream never reached a marker slot, so a "marker" in
+	 * it is just four zero bytes (a CRC field that is off) and proves
+	 * nothing; taking it would skip the stream's first FPDU.
+	 */
 	if (final) {
 		for (p = from; p + 4 <= limit; p++) {
 			if (!prefilter(s, p))
@@ -254,6 +258,8 @@ bool mpa_detect(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 			if (chain_good(&ch, p, false, true, end))
 				goto found;
 		}
+		if (marker_pass(fx, s, from, limit, true, &cfg, &ch, &p))
+			goto found;
 	}
 	if (end - from > DETECT_LIMIT || final) {
 		set_ignore(s);
