@@ -35,19 +35,19 @@ def main():
             if ".clean." in scn:
                 continue
             rule = os.path.basename(scn)[:-4]
-            cap = os.path.join(tmp, rule + ".pcap")
-            subprocess.run([a.pcapgen, "--link", "rocev2", "--handshake", scn, "-o", cap, "--truth", cap + ".json"],
-                           check=True, stdout=subprocess.DEVNULL)
-            opts = []
-            with open(scn) as f:
-                for line in f:
-                    m = re.match(r"#\s*lint:\s*(.*)", line)
-                    if m:
-                        opts = m.group(1).split()
-            for d in findings(a.lint, cap, opts):
-                if d["rule"] == rule:
-                    examples[rule] = "%s.pcap:%d: %s: %s %s" % (rule, d["frame"], d["severity"], rule, d["message"])
+            for hs in ("--handshake", "--no-handshake"):
+                if rule in examples:
                     break
+                cap = os.path.join(tmp, rule + ".pcap")
+                subprocess.run([a.pcapgen, "--link", "rocev2", hs, scn, "-o", cap, "--truth", cap + ".json"],
+                               check=True, stdout=subprocess.DEVNULL)
+                truth = json.load(open(cap + ".json"))
+                opts = ["--profile", truth["profile"]] if truth.get("profile") else []
+                for d in findings(a.lint, cap, opts):
+                    if d["rule"] == rule:
+                        examples[rule] = "%s.pcap:%d: %s: %s %s" % (rule, d["frame"], d["severity"], rule,
+                                                                    d["message"])
+                        break
         for cap in sorted(glob.glob(os.path.join(ROOT, "sample-pcaps/real/*.pcap"))):
             for d in findings(a.lint, cap):
                 if d["rule"].startswith("RR-") and d["rule"] not in examples:
