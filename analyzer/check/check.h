@@ -162,6 +162,8 @@ const struct rr_ddp_place *ck_item_at(const struct rr_message *m, uint64_t pos);
 /* The result item that owns write chunk k (by ordinal), or NULL. */
 const struct rr_ddp_place *ck_result_for_chunk(const struct rr_message *m, uint32_t k);
 bool ck_reply_ok(const struct rr_message *m);   /* accepted SUCCESS */
+/* A reply's result came back inline although the call offered a non-empty Write chunk for it. */
+bool ck_inline_despite_chunk(const struct rr_message *m, const struct rr_ddp_place *it);
 const char *ck_reply_status(const struct rr_message *m, char *buf, size_t len);
 void ck_describe_call(const struct rr_message *m, char *buf, size_t len);
 bool ck_is_backward(const struct rr_message *m);

@@ -132,9 +132,7 @@ void ck_rr080(struct rr_checker *ck, const struct rr_fact *f)
 	for (i = 0; i < m->n_items; i++) {
 		const struct rr_ddp_place *it = &m->items[i];
 
-		if (it->chunk < 0 && it->ordinal < m->call_hdr->n_write_chunks &&
-		    m->call_hdr->writes[it->ordinal].count &&
-		    rr_chunk_length(m->call_hdr, &m->call_hdr->writes[it->ordinal]) && it->length)
+		if (ck_inline_despite_chunk(m, it))
 			ck_report(ck, f, RR_080_DDP_RESULT, m->send_frame,
 				  "reply XID 0x%08x returns %u bytes of %s data inline although the call offered "
 				  "Write chunk %u", m->xid, it->length, rr_nfs3_proc_name(it->op), it->ordinal);

@@ -120,9 +120,7 @@ void ck_rr162(struct rr_checker *ck, const struct rr_fact *f)
 	for (i = 0; i < m->n_items; i++) {
 		const struct rr_ddp_place *it = &m->items[i];
 
-		if (it->chunk < 0 && it->length && it->ordinal < m->call_hdr->n_write_chunks &&
-		    m->call_hdr->writes[it->ordinal].count &&
-		    rr_chunk_length(m->call_hdr, &m->call_hdr->writes[it->ordinal])) {
+		if (ck_inline_despite_chunk(m, it)) {
 			ck_report(ck, f, RR_162_NONEMPTY_BY_CHUNK, m->send_frame,
 				  "reply XID 0x%08x returns %u bytes of %s data inline although Write chunk %u was "
 				  "offered for it", m->xid, it->length, rr_nfs4_op_name(it->op), it->ordinal);

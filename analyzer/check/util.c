@@ -91,6 +91,14 @@ const struct rr_ddp_place *ck_result_for_chunk(const struct rr_message *m, uint3
 	return NULL;
 }
 
+bool ck_inline_despite_chunk(const struct rr_message *m, const struct rr_ddp_place *it)
+{
+	const struct rr_hdr *c = m->call_hdr;
+
+	return c && it->chunk < 0 && it->length && it->ordinal < c->n_write_chunks &&
+	       c->writes[it->ordinal].count && rr_chunk_length(c, &c->writes[it->ordinal]);
+}
+
 bool ck_reply_ok(const struct rr_message *m)
 {
 	return m->has_rpc && m->reply.reply_stat == RR_MSG_ACCEPTED &&
