@@ -268,7 +268,8 @@ int rr_capture_linktype(const struct rr_capture *cap)
 struct ahead {
 	pthread_t th;
 	pthread_mutex_t mu;     /* POSIX, not GMutex: ThreadSanitizer understands it */
-	pthread_cond_t cv;
+	pthread_cond_t to_reader, to_decoder;
+	bool reader_waits, decoder_waits;   /* wake-ups (futex calls) only when needed */
 	int fd;
 	uint8_t *slot[RA_SLOTS];
 	size_t len[RA_SLOTS];
@@ -293,8 +294,11 @@ static void *ahead_main(void *data)
 		bool stop;
 
 		pthread_mutex_lock(&a->mu);
-		while (a->ready[i] && !a->stop)
-			pthread_cond_wait(&a->cv, &a->mu);
+		while (a->ready[i] && !a->stop) {
+			a->reader_waits = true;
+			pthread_cond_wait(&a->to_reader, &a->mu);
+			a->reader_waits = false;
+		}
 		stop = a->stop;
 		pthread_mutex_unlock(&a->mu);
 		if (stop)
@@ -315,7 +319,8 @@ static void *ahead_main(void *data)
 		a->last[i] = got < RA_SLOT;
 		a->err = err;
 		a->ready[i] = true;
-		pthread_cond_broadcast(&a->cv);
+		if (a->decoder_waits)
+			pthread_cond_signal(&a->to_decoder);
 		pthread_mutex_unlock(&a->mu);
 		if (got < RA_SLOT)
 			return NULL;
@@ -325,8 +330,11 @@ static void *ahead_main(void *data)
 static void wait_ready(struct ahead *a, int i)
 {
 	pthread_mutex_lock(&a->mu);
-	while (!a->ready[i])
-		pthread_cond_wait(&a->cv, &a->mu);
+	while (!a->ready[i]) {
+		a->decoder_waits = true;
+		pthread_cond_wait(&a->to_decoder, &a->mu);
+		a->decoder_waits = false;
+	}
 	pthread_mutex_unlock(&a->mu);
 }
 
@@ -334,7 +342,8 @@ static void give_back(struct ahead *a, int i)
 {
 	pthread_mutex_lock(&a->mu);
 	a->ready[i] = false;
-	pthread_cond_broadcast(&a->cv);
+	if (a->reader_waits)
+		pthread_cond_signal(&a->to_reader);
 	pthread_mutex_unlock(&a->mu);
 }
 
@@ -343,7 +352,8 @@ static struct ahead *ahead_start(int fd)
 	struct ahead *a = g_new0(struct ahead, 1);
 
 	pthread_mutex_init(&a->mu, NULL);
-	pthread_cond_init(&a->cv, NULL);
+	pthread_cond_init(&a->to_reader, NULL);
+	pthread_cond_init(&a->to_decoder, NULL);
 	a->fd = fd;
 	for (int i = 0; i < RA_SLOTS; i++)
 		a->slot[i] = g_malloc(RA_SLOT);
@@ -353,7 +363,8 @@ static struct ahead *ahead_start(int fd)
 			g_free(a->slot[i]);
 		g_free(a->stitch);
 		pthread_mutex_destroy(&a->mu);
-		pthread_cond_destroy(&a->cv);
+		pthread_cond_destroy(&a->to_reader);
+		pthread_cond_destroy(&a->to_decoder);
 		g_free(a);
 		return NULL;
 	}
@@ -367,14 +378,15 @@ static void ahead_stop(struct ahead *a)
 		return;
 	pthread_mutex_lock(&a->mu);
 	a->stop = true;
-	pthread_cond_broadcast(&a->cv);
+	pthread_cond_signal(&a->to_reader);
 	pthread_mutex_unlock(&a->mu);
 	pthread_join(a->th, NULL);  /* a read of a regular file always returns */
 	for (int i = 0; i < RA_SLOTS; i++)
 		g_free(a->slot[i]);
 	g_free(a->stitch);
 	pthread_mutex_destroy(&a->mu);
-	pthread_cond_destroy(&a->cv);
+	pthread_cond_destroy(&a->to_reader);
+	pthread_cond_destroy(&a->to_decoder);
 	g_free(a);
 }
 
