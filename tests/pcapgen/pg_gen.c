@@ -18,7 +18,7 @@ typedef struct {
 	bool has_rpc;
 	/* the chunk lists it carries (calls: as offered) */
 	uint64_t reply_total;
-	uint32_t reply_segs, pz_segs, npos, max_at_pos, nwrites, max_wsegs;
+	uint32_t reply_segs, pz_segs, npos, max_at_pos, max_at_nzpos, nwrites, max_wsegs;
 	bool pz_split;
 	/* facts about the RPC it carries (exch_facts) */
 	char what[64];         /* program/version/procedure or op list: "the same request" */
@@ -361,7 +361,7 @@ static void audit_call(gen *g, msginfo *mi)
 			expect_at(g, "RR-029", mi);
 		if (mi->pz_segs > 1)
 			expect_at(g, "RR-240", mi);
-		if (mi->npos && mi->max_at_pos > 1)
+		if (mi->max_at_nzpos > 1)
 			expect_at(g, "RR-241", mi);
 		if (mi->has_rpc && mi->program == 100003 && mi->version == 4) {
 			if (mi->npos > 1 || mi->pz_split)
@@ -610,6 +610,8 @@ static void fill_info(msginfo *mi, const pg_rdmamsg *m, const pg_rpc_pair *rp, b
 		n += GPOINTER_TO_UINT(g_hash_table_lookup(pos, GUINT_TO_POINTER(c->position + 1)));
 		g_hash_table_insert(pos, GUINT_TO_POINTER(c->position + 1), GUINT_TO_POINTER(n));
 		mi->max_at_pos = MAX(mi->max_at_pos, n);
+		if (c->position)
+			mi->max_at_nzpos = MAX(mi->max_at_nzpos, n);
 		if (c->position && n == (uint32_t)c->segs->len)
 			mi->npos++;
 	}

@@ -1162,6 +1162,128 @@ static bool cb_reply_chunk(pg_inj_ctx *c)
 	return true;
 }
 
+/* ---- rule scenarios that need one more shape -------------------------- */
+
+/* a Long Call whose Position-Zero segments come in two runs: P=0, P=N, P=0
+ * (the Position-Zero chunk is split in two if it has a single segment) */
+static bool pz_interleave_plan(pg_inj_ctx *c)
+{
+	pg_shape *sh = &c->item->call;
+	if (!c->is_call || !sh->long_segs || !sh->chunked)
+		return false;
+	if (sh->long_segs == 1)
+		sh->long_segs = 2;
+	return true;
+}
+
+static bool pz_interleave(pg_inj_ctx *c)
+{
+	GPtrArray *r = c->msg->reads;
+	pg_chunk *pz, *a, *b;
+	guint nz = 0;
+	if (!c->is_call || c->msg->proc != RDMA_NOMSG || r->len < 2)
+		return false;
+	pz = r->pdata[0];
+	if (pz->position || pz->segs->len < 2)
+		return false;
+	while (nz < r->len && !((pg_chunk *)r->pdata[nz])->position)
+		nz++;
+	if (nz >= r->len)
+		return false;
+	a = pg_chunk_new();
+	b = pg_chunk_new();
+	g_array_append_vals(a->segs, pz->segs->data, 1);
+	g_array_append_vals(b->segs, &g_array_index(pz->segs, pg_seg, 1), pz->segs->len - 1);
+	g_ptr_array_add(c->plan->extra_chunks, a);
+	g_ptr_array_add(c->plan->extra_chunks, b);
+	/* first Position-Zero segment, the first non-zero chunk, the rest of
+	 * the Position-Zero segments, the other chunks */
+	r->pdata[0] = a;
+	g_ptr_array_insert(r, (gint)nz + 1, b);
+	expect(c, "RR-027");
+	/* Position 0 after a non-zero Position: the list descends */
+	expect(c, "RR-025");
+	return true;
+}
+
+/* a second read chunk whose Position lies inside the data of the first
+ * non-zero read chunk; it carries the same bytes as the part of the first
+ * chunk it overlaps (another handle onto them), and the responder reads it */
+static bool overlap_chunk(pg_inj_ctx *c)
+{
+	uint32_t d = pg_round4(arg_u32(c, 8)), n;
+	pg_chunk *ch = NULL, *b;
+	const pg_seg *s0;
+	pg_seg s;
+	pg_op op = { 0 };
+	guint at0 = 0;
+	if (!c->is_call || c->plan->reply.proc == RDMA_ERROR || c->item->reply.none)
+		return false;
+	for (guint i = 0; i < c->plan->call.reads->len && !ch; i++)
+		if (((pg_chunk *)c->plan->call.reads->pdata[i])->position) {
+			ch = c->plan->call.reads->pdata[i];
+			at0 = i;
+		}
+	if (!ch || !ch->segs->len || !d)
+		return false;
+	s0 = &g_array_index(ch->segs, pg_seg, 0);
+	if (s0->length < d + 8)
+		return false;
+	n = MIN(8u, s0->length - d);
+	b = pg_chunk_new();
+	b->position = ch->position + d;
+	s.handle = s0->handle ^ 0x00e1e100u;
+	s.offset = s0->offset + d;
+	s.length = n;
+	g_array_append_val(b->segs, s);
+	g_byte_array_append(b->data, ch->data->data + d, n);
+	b->item_len = n;
+	g_ptr_array_add(c->plan->extra_chunks, b);
+	g_ptr_array_insert(c->plan->call.reads, (gint)at0 + 1, b);
+	op.kind = PG_OP_READ;
+	op.len = n;
+	op.data = b->data->data;
+	op.rkey = s.handle;
+	op.va = s.offset;
+	op.owner = -1;
+	pg_ex_add_op(c->ex, PG_OPS_READS, &op, NULL);
+	expect(c, "RR-224");
+	/* the extra chunk reduces no eligible item, and the call has read
+	 * chunks at two non-zero Positions (the binding's rules, another
+	 * document's view of the same chunk); a normal answer processed it */
+	switch (binding(c)) {
+	case K_NFS3: expect(c, "RR-141"); expect(c, "RR-142"); break;
+	case K_NFS4: expect(c, "RR-143"); break; /* RR-170 comes from the sequence check */
+	case K_ACL: expect(c, "RR-145"); break;
+	case K_CB: expect(c, "RR-147"); expect(c, "RR-191"); break;
+	default: expect(c, "RR-140"); break;
+	}
+	pg_ex_flag(c->ex, PG_EXF_INELIGIBLE, true);
+	return true;
+}
+
+/* an NFSv4 call offers a Write chunk of zero length (its segments' lengths
+ * are 0) and the responder writes the READ data into it all the same: the
+ * returned length exceeds the offered one and the Write leaves the segment */
+static bool empty_chunk_used(pg_inj_ctx *c)
+{
+	pg_chunk *ch = NULL;
+	if (!c->is_call || binding(c) != K_NFS4 || c->plan->reply.proc == RDMA_ERROR)
+		return false;
+	for (guint i = 0; i < c->plan->write_chunks->len && !ch; i++) {
+		pg_chunk *w = c->plan->write_chunks->pdata[i];
+		if (w->data->len && chunk_used(w) && w->segs->len == 1)
+			ch = w;
+	}
+	if (!ch)
+		return false;
+	g_array_index(ch->segs, pg_seg, 0).length = 0;
+	pg_ex_expect(c->ex, "RR-163", PG_AT_REPLY);
+	pg_ex_expect(c->ex, "RR-085", PG_AT_REPLY);
+	pg_ex_expect_write(c->ex, "RR-085", g_array_index(ch->segs, pg_seg, 0).handle);
+	return true;
+}
+
 /* ---- capture damage --------------------------------------------------- */
 
 static bool bad_icrc(pg_inj_ctx *c)
@@ -1317,6 +1439,13 @@ static const pg_injector table[] = {
 	    "reply's shape: reply=reply:N makes it RDMA_NOMSG)", .plan = garbage_args),
 	INJ("reuse-handle", false, "RR-210", "the call's first read segment has the handle ARG "
 	    "(default 0x0badf00d), the same for every call", .ops = reuse_handle),
+	INJ("pz-interleave", false, "RR-027", "a Long Call's Position-Zero segments in two runs "
+	    "around the first non-zero chunk (P=0, P=N, P=0)", .plan = pz_interleave_plan,
+	    .header = pz_interleave),
+	INJ("overlap-chunk", false, "RR-224", "an extra 8-byte read chunk at a Position ARG bytes "
+	    "(default 8) inside the first non-zero read chunk's data", .ops = overlap_chunk),
+	INJ("empty-chunk-used", false, "RR-163", "an NFSv4 call's one-segment Write chunk offered "
+	    "with length 0; the READ data is written into it all the same", .ops = empty_chunk_used),
 	INJ("bad-icrc", false, "", "IB/RoCE: ICRC of the message's first Send packet XORed with "
 	    "ARG", .wire = bad_icrc),
 	INJ("bad-mpa-crc", false, "", "iWARP with CRC: MPA CRC of the message's first FPDU "
