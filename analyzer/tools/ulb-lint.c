@@ -33,7 +33,7 @@ struct lint {
 	struct lint_summary *sum;
 	uint64_t count[3];            /* findings by severity, this file */
 	uint64_t total[3];            /* all files */
-	uint64_t file_size, events;
+	uint64_t file_size, events, read_at_start;
 	FILE *out;
 };
 
@@ -136,11 +136,33 @@ static void on_message(void *ctx, const struct rr_message *m)
 		dump_message(l->out, l->fmt == LINT_JSON ? DUMP_JSON : DUMP_TEXT, m);
 }
 
+/* Bytes this process has read so far (Linux /proc/self/io): how far into the file we are. */
+static uint64_t bytes_read(void)
+{
+	char line[128];
+	uint64_t v = 0;
+	FILE *f = fopen("/proc/self/io", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "rchar: %" SCNu64, &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
 static void progress(struct lint *l, uint64_t frame)
 {
-	if (!l->progress || (l->events++ & 0xffff))
+	uint64_t done;
+
+	if (!l->progress || (l->events++ & 0x3ffff))
 		return;
-	fprintf(stderr, "\rulb-lint: %s: frame %" PRIu64 "...", l->file, frame);
+	done = bytes_read() - l->read_at_start;
+	if (done > l->file_size)
+		done = l->file_size;
+	fprintf(stderr, "\rulb-lint: %s: %3u%% (%.1f of %.1f MiB, frame %" PRIu64 ")", l->file,
+		(unsigned)(100 * done / l->file_size), done / 1048576.0, l->file_size / 1048576.0, frame);
 }
 
 static void on_event(void *ctx, const struct rr_event *ev)
@@ -178,6 +200,7 @@ static int lint_file(struct lint *l, const char *path)
 	}
 	l->file_size = file_size(path);
 	l->progress = l->progress && isatty(STDERR_FILENO) && l->file_size >= PROGRESS_MIN_BYTES;
+	l->read_at_start = l->progress ? bytes_read() : 0;
 	l->eng = rr_engine_new(NULL, on_message, l, &sink);
 	rr_engine_set_check_opts(l->eng, &l->check);
 	l->sum = l->summary ? lint_summary_new() : NULL;
