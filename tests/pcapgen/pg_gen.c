@@ -27,6 +27,8 @@ typedef struct {
 	uint32_t rc_read;      /* reply: READ data bytes returned through the Reply chunk */
 	uint32_t nfs4_status;  /* reply: COMPOUND status */
 	uint32_t sends;        /* calls: how many times this XID was sent before an answer */
+	int gss;               /* PG_GSS_* of the exchange */
+	bool writes_used;      /* reply: a returned Write chunk with a non-zero length */
 } msginfo;
 
 typedef struct {
@@ -381,6 +383,21 @@ static void audit_call(gen *g, msginfo *mi)
 			expect_at(g, "RR-050", mi);
 		if (mi->handle32)
 			expect_at(g, "RR-210", mi);
+		/* RPCSEC_GSS (RFC 8166 8.2.2): context control messages are never
+		 * reduced; with integrity or privacy no item is DDP-eligible, and
+		 * large messages go Long. A normal answer then processed a call
+		 * with a non-eligible chunk (RR-065). */
+		if (mi->gss >= PG_GSS_INIT && mi->gss <= PG_GSS_DESTROY && (mi->npos || mi->nwrites)) {
+			expect_at(g, "RR-151", mi);
+			mi->flags |= PG_EXF_INELIGIBLE;
+		}
+		if ((mi->gss == PG_GSS_INTEG || mi->gss == PG_GSS_PRIV) && mi->npos) {
+			expect_at(g, "RR-152", mi);
+			mi->flags |= PG_EXF_INELIGIBLE;
+		}
+		if ((mi->gss == PG_GSS_INTEG || mi->gss == PG_GSS_PRIV) && mi->proc == RDMA_NOMSG &&
+		    mi->pz_segs)
+			expect_at(g, "RR-153", mi);
 		if (mi->proc < 32 && (g->refused_types & (1u << mi->proc)))
 			expect_at(g, "RR-134", mi);
 	}
@@ -540,6 +557,9 @@ static void audit_reply(gen *g, msginfo *mi)
 				expect_at(g, "RR-045", mi);
 		}
 	}
+	if (c && normal && !mi->damaged && mi->writes_used &&
+	    (c->gss == PG_GSS_INTEG || c->gss == PG_GSS_PRIV))
+		expect_at(g, "RR-152", mi);
 	if (c && mi->proc == RDMA_ERROR && mi->err == 2 && !mi->damaged && !c->damaged) {
 		if (!c->reply_segs && c->big_reply)
 			expect_at(g, "RR-044", mi);
@@ -620,6 +640,8 @@ static void fill_info(msginfo *mi, const pg_rdmamsg *m, const pg_rpc_pair *rp, b
 	for (guint i = 0; i < m->writes->len; i++) {
 		const pg_chunk *c = m->writes->pdata[i];
 		mi->max_wsegs = MAX(mi->max_wsegs, (m->returned ? c->ret : c->segs)->len);
+		for (guint k = 0; m->returned && k < c->ret->len; k++)
+			mi->writes_used |= g_array_index(c->ret, pg_seg, k).length != 0;
 	}
 	if (m->reply) {
 		const GArray *s = m->returned ? m->reply->ret : m->reply->segs;
@@ -641,6 +663,7 @@ static void exch_facts(pg_exch *ex)
 	bool v4 = rp->program == PG_PROG_NFS && rp->version == 4 && !rp->backchannel;
 	bool getattr = false, read = false, readlink = false;
 
+	c->gss = r->gss = it->gss;
 	g_string_printf(w, "%u/%u/%u", rp->program, rp->version, rp->procedure);
 	for (guint i = 0; rp->opnames && i < rp->opnames->len; i++)
 		g_string_append_printf(w, "%s%s", i ? "," : ":", (const char *)rp->opnames->pdata[i]);

@@ -1023,6 +1023,11 @@ static bool ineligible_chunk(pg_inj_ctx *c)
 	g_hash_table_destroy(pos);
 	if (!npos)
 		return false;
+	if (c->item->gss >= PG_GSS_INIT && c->item->gss <= PG_GSS_DESTROY) {
+		/* RPCSEC_GSS context control: RR-151 by the sequence check */
+		pg_ex_flag(c->ex, PG_EXF_INELIGIBLE, true);
+		return true;
+	}
 	switch (binding(c)) {
 	case K_CB:
 		/* NFS callbacks have no eligible item, and RFC 8167 wants all

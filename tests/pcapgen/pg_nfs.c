@@ -360,6 +360,8 @@ static void acl3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 	}
 }
 
+static void gss_apply(const pg_nfs_state *st, const pg_item *it, uint32_t xid, pg_rpc_pair *out);
+
 void pg_nfs_build(pg_nfs_state *st, const pg_item *it, uint32_t xid, pg_rng *rng,
 		  pg_rpc_pair *out)
 {
@@ -398,6 +400,117 @@ void pg_nfs_build(pg_nfs_state *st, const pg_item *it, uint32_t xid, pg_rng *rng
 		nfs3_build(st, it, rng, out);
 	else if (it->proc == 1)
 		pg_nfs4_build(st, it, rng, out);
+	if (it->gss)
+		gss_apply(st, it, xid, out);
+}
+
+static void shift_items(GArray *a, size_t from, int64_t d)
+{
+	for (guint i = 0; i < a->len; i++) {
+		pg_ddp *x = &g_array_index(a, pg_ddp, i);
+		if (x->off >= from)
+			x->off = (size_t)((int64_t)x->off + d);
+	}
+}
+
+/* opaque bytes derived from the XID (GSS tokens, checksums, ciphertext) */
+static void gss_bytes(GByteArray *b, pg_rng *r, uint32_t n)
+{
+	uint8_t *d = g_malloc(n ? n : 1);
+	for (uint32_t i = 0; i < n; i++)
+		d[i] = (uint8_t)pg_rng_u32(r);
+	pb_xdr_opaque(b, d, n);
+	g_free(d);
+}
+
+/* Rewrite one message of the pair under RPCSEC_GSS v1 (RFC 2203 5.3):
+ * hdr bytes of RPC header (ending with the old cred/verifier), then the
+ * body. The call's credential is RPCSEC_GSS; both verifiers are flavor 6.
+ * INIT/CONTINUE_INIT carry an opaque GSS token instead of arguments (and
+ * their reply an rpc_gss_init_res), DESTROY nothing; integrity wraps the
+ * body in rpc_gss_integ_data, privacy replaces it with opaque ciphertext. */
+static int64_t gss_wrap(pg_rpcmsg *m, bool call, size_t hdr, const pg_item *it, uint32_t xid,
+			const pg_nfs_state *st)
+{
+	pg_rng r = pg_rng_derive(xid, 0x475353, call);
+	GByteArray *b = g_byte_array_new(), *cr = g_byte_array_new();
+	const uint8_t *body = m->msg->data + hdr;
+	uint32_t blen = m->msg->len - (uint32_t)hdr, seq = 1 + (xid & 0xffff);
+	size_t nh;
+	int64_t shift = INT64_MIN; /* the items are gone or placed anew */
+	bool ctl = it->gss == PG_GSS_INIT || it->gss == PG_GSS_CONTINUE;
+	pb_bytes(b, m->msg->data, call ? 24 : 12); /* up to the cred / the verifier */
+	if (call) {
+		pb_be32(cr, 1); /* RPCSEC_GSS_VERS_1 */
+		pb_be32(cr, it->gss == PG_GSS_INIT ? 1 : it->gss == PG_GSS_CONTINUE ? 2
+			    : it->gss == PG_GSS_DESTROY ? 3 : 0);
+		pb_be32(cr, ctl ? 0 : seq);
+		pb_be32(cr, it->gss == PG_GSS_INTEG ? 2 : it->gss == PG_GSS_PRIV ? 3 : 1);
+		if (it->gss == PG_GSS_INIT)
+			pb_be32(cr, 0); /* no handle yet */
+		else
+			pb_xdr_opaque(cr, st->verifier, 8);
+		pb_be32(b, 6); /* RPCSEC_GSS */
+		pb_xdr_opaque(b, cr->data, cr->len);
+	}
+	pb_be32(b, 6);
+	gss_bytes(b, &r, 28); /* verifier: a MIC token */
+	if (!call)
+		pb_be32(b, 0); /* SUCCESS */
+	nh = b->len;
+	if (ctl) {
+		g_array_set_size(m->ddp, 0);
+		g_array_set_size(m->bulk, 0);
+		if (call) {
+			size_t at = b->len + 4;
+			gss_bytes(b, &r, 600); /* gss_token */
+			pg_bulk_add(m, at, 600);
+		} else {
+			pb_xdr_opaque(b, st->verifier, 8); /* handle */
+			pb_be32(b, 0);                     /* GSS_S_COMPLETE */
+			pb_be32(b, 0);
+			pb_be32(b, 128);                   /* seq_window */
+			gss_bytes(b, &r, 96);              /* gss_token */
+		}
+	} else if (it->gss == PG_GSS_DESTROY) {
+		g_array_set_size(m->ddp, 0);
+		g_array_set_size(m->bulk, 0);
+	} else if (it->gss == PG_GSS_INTEG) {
+		pb_be32(b, blen + 4);
+		pb_be32(b, seq);
+		pb_bytes(b, body, blen);
+		pb_pad4(b);
+		gss_bytes(b, &r, 28); /* checksum */
+		shift = (int64_t)nh + 8 - (int64_t)hdr;
+	} else if (it->gss == PG_GSS_PRIV) {
+		gss_bytes(b, &r, pg_round4(blen + 4) + 16);
+		g_array_set_size(m->ddp, 0);
+		g_array_set_size(m->bulk, 0);
+	} else {
+		pb_bytes(b, body, blen);
+		shift = (int64_t)nh - (int64_t)hdr;
+	}
+	if (shift != INT64_MIN) {
+		shift_items(m->ddp, hdr, shift);
+		shift_items(m->bulk, hdr, shift);
+	}
+	g_byte_array_free(m->msg, TRUE);
+	g_byte_array_free(cr, TRUE);
+	m->msg = b;
+	return shift;
+}
+
+static void gss_apply(const pg_nfs_state *st, const pg_item *it, uint32_t xid, pg_rpc_pair *out)
+{
+	/* the AUTH_SYS call header: 24 bytes, the cred, an AUTH_NONE verifier */
+	const uint8_t *p = out->call.msg->data;
+	size_t chdr = 24 + 8 + pg_round4((uint32_t)p[28] << 24 | (uint32_t)p[29] << 16 |
+					 (uint32_t)p[30] << 8 | p[31]) + 8;
+	int64_t d = gss_wrap(&out->call, true, chdr, it, xid, st);
+	if (out->minorversion_off)
+		out->minorversion_off = d != INT64_MIN
+					? (size_t)((int64_t)out->minorversion_off + d) : 0;
+	gss_wrap(&out->reply, false, 24, it, xid, st);
 }
 
 void pg_rpc_pair_clear(pg_rpc_pair *p)

@@ -46,6 +46,10 @@ typedef struct {
 	bool eof;
 } pg_nfsop;
 
+/* RPCSEC_GSS v1 (RFC 2203): context control procedures and DATA services */
+enum { PG_GSS_OFF, PG_GSS_INIT, PG_GSS_CONTINUE, PG_GSS_DESTROY, PG_GSS_NONE, PG_GSS_INTEG,
+       PG_GSS_PRIV };
+
 enum pg_err { PG_ERR_NONE, PG_ERR_VERS = 1, PG_ERR_CHUNK = 2 };
 
 /* How one message is reduced. nseg[i] is for the i-th DDP-eligible item
@@ -95,6 +99,7 @@ typedef struct {
 	uint32_t reply_size; /* total length of the offered Reply chunk, 0: default */
 	bool has_prog;   /* prog=: RPC program/version written into the call */
 	uint32_t prog, progvers;
+	int gss;         /* RPCSEC_GSS (PG_GSS_*), 0: AUTH_SYS */
 	int err_code;    /* PG_ITEM_ERROR */
 	uint32_t err_low, err_high;
 	GPtrArray *injects; /* pg_inject_spec* */

@@ -321,6 +321,18 @@ static bool item_key(pctx *c, pg_item *it, bool cb, const char *k, const char *v
 		g_strfreev(pv);
 		return ok;
 	}
+	if (!strcmp(k, "gss")) {
+		static const char *const names[] = { "init", "continue", "destroy", "none", "integ",
+						     "priv" };
+		if (cb)
+			return pg_fail(c, "gss= is for forward calls");
+		for (unsigned i = 0; i < G_N_ELEMENTS(names); i++)
+			if (!strcmp(v, names[i])) {
+				it->gss = (int)i + 1;
+				return true;
+			}
+		return pg_fail(c, "gss: expected init, continue, destroy, none, integ or priv");
+	}
 	if (!strcmp(k, "cover")) {
 		if (!strcmp(v, "per-seg"))
 			it->cover = PG_COVER_PER_SEG;
@@ -389,6 +401,11 @@ static bool check_item(pctx *c, pg_item *it, bool cb)
 		return pg_fail(c, "reply=none cannot be combined with anything else");
 	if (it->reply.none && it->pipeline)
 		return pg_fail(c, "reply=none has no reply to defer (pipeline=on)");
+	if ((it->gss == PG_GSS_INIT || it->gss == PG_GSS_CONTINUE || it->gss == PG_GSS_DESTROY) &&
+	    it->proc != 0)
+		return pg_fail(c, "gss=init, continue and destroy go with the NULL procedure");
+	if (it->gss == PG_GSS_PRIV && (it->call.chunked || it->reply.chunked))
+		return pg_fail(c, "gss=priv: the encrypted body has no item a chunk could hold");
 	if (it->reply_size && !it->reply.long_segs)
 		return pg_fail(c, "reply-size= needs a Reply chunk (reply=reply:N)");
 	for (guint i = 0; i < it->ops->len; i++) {
