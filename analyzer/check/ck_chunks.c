@@ -339,7 +339,9 @@ void ck_rr087(struct rr_checker *ck, const struct rr_fact *f)
 		if (h->writes[k].count != c->writes[k].count || !it || it->chunk != (int32_t)k)
 			continue;
 		for (i = 0; i < h->writes[k].count; i++)
+			/* A length beyond the offered one is RR-085's, wherever the Write went. */
 			if (rr_hdr_wseg(h, &h->writes[k], i)->length &&
+			    rr_hdr_wseg(h, &h->writes[k], i)->length <= rr_hdr_wseg(c, &c->writes[k], i)->length &&
 			    !seen(m, c->writes[k].first + i)) {
 				if (m->capture_loss) {
 					ck_skip(ck, RR_087_UNFILLED_ZERO);
