@@ -7,7 +7,7 @@
 #
 #   bench/large.sh [--cache DIR] [--runs N] [--tshark-runs N] [--size-mib N]
 #                  [--links "rocev2 iwarp"] [--roce-mtu N] [--iwarp-mtu N]
-#                  [--no-tshark] [--no-10x] [--regen] [--lint PATH]
+#                  [--no-tshark] [--no-10x] [--regen] [--lint PATH] [--libs DIR]
 #
 # Captures are generated once (several rpcrdma-pcapgen pieces with
 # different seeds, joined by bench/pcapcat with increasing timestamps) and
@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 cache=build/bench-cache runs=3 truns=1 size_mib=1100 links="rocev2 iwarp"
-roce_mtu=4096 iwarp_mtu=9000 do_tshark=1 do_10x=1 regen=0 lint=
+roce_mtu=4096 iwarp_mtu=9000 do_tshark=1 do_10x=1 regen=0 lint= libdir=
 usage() { sed -n '7,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -37,6 +37,7 @@ while [ $# -gt 0 ]; do
     --no-10x) do_10x=0; shift ;;
     --regen) regen=1; shift ;;
     --lint) lint=$(realpath "$2"); shift 2 ;;
+    --libs) libdir=$(realpath "$2"); shift 2 ;;
     -h|--help) usage ;;
     *) echo "bench/large.sh: unknown option $1" >&2; usage ;;
   esac
@@ -62,8 +63,10 @@ if [ ! -x "$pcapcat" ] || [ bench/pcapcat.c -nt "$pcapcat" ]; then
   cc -O2 -Wall -Wextra -o "$pcapcat" bench/pcapcat.c
 fi
 # The decoder without the engine, linked against the libraries of build/.
+# (--libs: the build directory's analyzer/ folder of another build, e.g.
+# the one --lint comes from.)
 deconly=$tmp/decode_only
-libdir=$root/build/analyzer
+[ -n "$libdir" ] || libdir=$root/build/analyzer
 if ! cc -O2 -Wall -Wextra -I analyzer/include -I analyzer/include/rpcrdma -o "$deconly" \
      bench/decode_only.c "$libdir/librpcrdma_capture.a" "$libdir/librpcrdma.a" \
      $(pkg-config --cflags --libs glib-2.0 libpcap) 2>"$tmp/cc.err"; then
