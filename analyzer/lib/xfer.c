@@ -332,24 +332,24 @@ static void remember_read_req(struct rr_flow *f, const struct rr_event *ev)
 }
 
 /* IB: the Read Request (on the reader's flow) whose PSN range holds psn. */
+/*
+ * Requests on a flow go out with increasing PSNs, so the newest one that
+ * starts at or before psn (and whose response window holds it) is the one
+ * it answers: searching from the newest, the first hit is the answer.
+ */
 static struct rr_read_req *ib_find_read_req(struct rr_flow *reader, uint32_t psn)
 {
-	struct rr_read_req *best = NULL;
-	uint32_t best_d = RR_PSN_MASK;
 	GList *l;
 
 	for (l = reader->read_reqs.tail; l; l = l->prev) {
 		struct rr_read_req *r = l->data;
-		uint32_t d = rr_psn_dist(r->psn, psn);
 		/* A response has at most len/256 + 1 packets (smallest PMTU 256). */
 		uint32_t max_pkts = r->len / 256 + 1;
 
-		if (d < max_pkts && d < best_d) {
-			best = r;
-			best_d = d;
-		}
+		if (rr_psn_dist(r->psn, psn) < max_pkts)
+			return r;
 	}
-	return best;
+	return NULL;
 }
 
 struct psn_arg {
