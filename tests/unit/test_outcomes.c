@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Outcomes and memory across connections, from hand-built traffic (the
+ * capture generator writes one connection per capture): a call given up
+ * with its connection and resent on a new one (RR-231), an XID that cycles
+ * through connections unanswered (RR-119), a handle used on a connection
+ * that never advertised it (RR-212), and nconnect - two live connections
+ * whose XIDs happen to meet - which is no retry at all.
+ */
+#include "engine_fixture.h"
+
+/* Connection n (RDMA-CM handshake): client QP 0x10+n, server QP 0x20+n. */
+static void conn_up(int n, struct rr_flow_key *c2s, struct rr_flow_key *s2c)
+{
+	*c2s = roce(1, 2, 0x20 + n);
+	*s2c = roce(2, 1, 0x10 + n);
+	cm(*c2s, RR_CM_REQ, 0xa0 + n, 0, 0x10 + n, 1000 * n);
+	cm(*s2c, RR_CM_REP, 0xb0 + n, 0xa0 + n, 0x20 + n, 1000 * n + 500);
+}
+
+static void conn_down(int n, struct rr_flow_key c2s, struct rr_flow_key s2c)
+{
+	cm(c2s, RR_CM_DREQ, 0xa0 + n, 0xb0 + n, 0, 0);
+	cm(s2c, RR_CM_DREP, 0xb0 + n, 0xa0 + n, 0, 0);
+}
+
+static void test_retry_on_new_connection(void **state)
+{
+	struct rr_flow_key c1, s1, c2, s2;
+
+	conn_up(1, &c1, &s1);
+	short_call(c1, 1000, 0x77);          /* lost with its connection */
+	conn_down(1, c1, s1);
+	conn_up(2, &c2, &s2);
+	short_call(c2, 2000, 0x77);          /* the same XID again */
+	short_reply(s2, 2500, 0x77);
+	rr_engine_finish(eng);
+	assert_int_equal(got.diags[RR_231_RECONNECT_RETRY], 1);
+	assert_int_equal(got.diags[RR_119_RECONNECT_LOOP], 0);
+	assert_int_equal(got.diags[RR_004_XID_DUP], 0);
+}
+
+static void test_reconnect_loop(void **state)
+{
+	struct rr_flow_key c, s;
+	int n;
+
+	for (n = 1; n <= 3; n++) {
+		conn_up(n, &c, &s);
+		short_call(c, 1000 * n, 0x88);   /* never answered */
+		conn_down(n, c, s);
+	}
+	rr_engine_finish(eng);
+	assert_int_equal(got.diags[RR_119_RECONNECT_LOOP], 1);
+	assert_int_equal(got.diags[RR_231_RECONNECT_RETRY], 0);
+}
+
+/* nconnect: connection 1 carries on after XID 0x99, so 0x99 on connection 2 is another call. */
+static void test_nconnect_is_no_retry(void **state)
+{
+	struct rr_flow_key c1, s1, c2, s2;
+
+	conn_up(1, &c1, &s1);
+	conn_up(2, &c2, &s2);
+	short_call(c1, 1000, 0x99);
+	short_call(c1, 1001, 0x9a);
+	short_call(c2, 2000, 0x99);
+	short_reply(s1, 1500, 0x99);
+	short_reply(s1, 1501, 0x9a);
+	short_reply(s2, 2500, 0x99);
+	rr_engine_finish(eng);
+	assert_int_equal(got.diags[RR_231_RECONNECT_RETRY], 0);
+	assert_int_equal(got.diags[RR_232_RETRY_RUN], 0);
+	assert_int_equal(got.diags[RR_003_REPLY_MATCH], 0);
+}
+
+/* A Write on connection 2 with a handle only connection 1's call advertised. */
+static void test_handle_from_another_connection(void **state)
+{
+	struct rr_flow_key c1, s1, c2, s2;
+	uint8_t data[64];
+
+	conn_up(1, &c1, &s1);
+	conn_up(2, &c2, &s2);
+	read_call_with_write_chunk(c1, 1000, 0x1000, 4096);   /* handle 0xabc at 0x7000 */
+	short_call(c2, 2000, 0x2000);
+	fill(data, sizeof(data), 3);
+	ib_write(s2, 2500, 0xabc, 0x7000, data, sizeof(data), 4096);
+	assert_int_equal(got.diags[RR_212_OTHER_CONN], 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_retry_on_new_connection, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reconnect_loop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nconnect_is_no_retry, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_handle_from_another_connection, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
