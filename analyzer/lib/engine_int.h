@@ -281,6 +281,13 @@ void rr_call_try_complete(struct rr_engine *eng, struct rr_call *call);
 void rr_call_flush(struct rr_engine *eng, struct rr_call *call);   /* deliver if pending */
 void rr_call_free(struct rr_engine *eng, struct rr_call *call);
 void rr_rebuild_flow_reset(struct rr_engine *eng, struct rr_flow *f);
+/* Shared by rebuild.c and rebuild_reply.c. */
+struct rr_seg *rr_call_seg(const struct rr_call *call, enum rr_seg_role role, uint32_t chunk, uint32_t index);
+void rr_call_collect_frames(GArray *dst, const struct rr_call *call, bool reads);
+
+/* rebuild_reply.c */
+void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
+		      const struct rr_send_done *d, struct rr_call *call);
 
 /* record.c */
 void rr_record_init(struct rr_message *m, struct rr_engine *eng, struct rr_flow *f,

@@ -7,17 +7,13 @@
  * at its Position, XDR pad restored.  Positions are offsets in the full
  * stream.
  *
- * Replies: the inline part (RDMA_MSG: after the header; RDMA_NOMSG: the
- * Reply chunk cut to its returned lengths), with the data of each non-empty
- * Write chunk put back right after the length word of the DDP-eligible
- * result it carries.  Which result that is needs the ULP walkers (ulp.h):
- * write chunks have no Position.
+ * Replies: rebuild_reply.c.
  *
  * The result is the message as TCP would carry it, without the record mark.
  */
 #include <string.h>
 
-#include "engine_int.h"
+#include "mbuf.h"
 #include "../check/check.h"
 
 /*
@@ -87,7 +83,7 @@ static bool has_call_xid(struct rr_flow *cand, void *arg)
 
 /* ---- calls ---- */
 
-static struct rr_seg *call_seg(const struct rr_call *call, enum rr_seg_role role, uint32_t chunk,
+struct rr_seg *rr_call_seg(const struct rr_call *call, enum rr_seg_role role, uint32_t chunk,
 			       uint32_t index)
 {
 	guint i;
@@ -101,115 +97,7 @@ static struct rr_seg *call_seg(const struct rr_call *call, enum rr_seg_role role
 	return NULL;
 }
 
-/*
- * A message being rebuilt.  Lengths come from headers (segment lengths,
- * result length words) and may be absurd while the bytes never arrive, so
- * every growth is checked against the engine's message limit.
- */
-struct mbuf {
-	GByteArray *b;
-	uint64_t limit;
-	uint64_t made_up;     /* zeros standing for bytes that never arrived */
-	bool over;
-	bool complete;
-};
-
-/*
- * Bytes that never arrived are zeros in the rebuilt message, so that what
- * follows keeps its place; but a header or a result length word can claim
- * far more than was ever sent, so only this much is made up per message.
- */
-#define RR_MAX_MADE_UP ((uint64_t)1 << 20)
-
-static void mb_init(struct mbuf *m, const struct rr_engine *eng)
-{
-	m->b = g_byte_array_new();
-	m->limit = eng->lim.max_message_bytes;
-	m->made_up = 0;
-	m->over = false;
-	m->complete = true;
-}
-
-static uint8_t *mb_grow(struct mbuf *m, uint64_t n)
-{
-	guint at = m->b->len;
-
-	if (m->over || n > m->limit - at) {
-		m->over = true;
-		m->complete = false;
-		return NULL;
-	}
-	if (n == 0)
-		return NULL;    /* nothing to write; data may still be NULL */
-	g_byte_array_set_size(m->b, (guint)(at + n));
-	return m->b->data + at;
-}
-
-static void mb_bytes(struct mbuf *m, const uint8_t *p, size_t n)
-{
-	uint8_t *d = mb_grow(m, n);
-
-	if (d && n)
-		memcpy(d, p, n);
-}
-
-/* n bytes of base from off; base may be NULL when n is 0. */
-static void mb_slice(struct mbuf *m, const uint8_t *base, size_t off, size_t n)
-{
-	if (n)
-		mb_bytes(m, base + off, n);
-}
-
-static void mb_zeros(struct mbuf *m, uint64_t n)
-{
-	uint8_t *d = mb_grow(m, n);
-
-	if (d)
-		memset(d, 0, n);
-}
-
-/* Account for n missing bytes; false (and the message is cut) past the cap. */
-static bool mb_may_make_up(struct mbuf *m, uint64_t n)
-{
-	if (n > RR_MAX_MADE_UP - m->made_up) {
-		m->over = true;
-		m->complete = false;
-		return false;
-	}
-	m->made_up += n;
-	if (n)
-		m->complete = false;
-	return true;
-}
-
-/* The first n bytes of a segment; missing ones are zero and make it incomplete. */
-static void mb_seg(struct mbuf *m, const struct rr_seg *seg, uint64_t n)
-{
-	uint8_t *d;
-
-	n = MIN(n, seg ? seg->s.length : 0);
-	if (!seg) {
-		m->complete = false;
-		return;
-	}
-	if (seg->covered < n && !mb_may_make_up(m, n - seg->covered))
-		return;
-	d = mb_grow(m, n);
-	if (d && !rr_seg_read(seg, 0, d, n))
-		m->complete = false;
-}
-
-static void mb_done(struct mbuf *m, struct rr_engine *eng, uint32_t xid, uint64_t frame)
-{
-	if (m->over)
-		rr_diag_report(&eng->diag, ENG_LIMIT, frame,
-			       "XID 0x%08x: rebuilding would pass the %" G_GUINT64_FORMAT
-			       "-byte message limit or make up more than %" G_GUINT64_FORMAT
-			       " bytes that never arrived; the message is cut there",
-			       xid, m->limit, (uint64_t)RR_MAX_MADE_UP);
-}
-
-static void collect_frames(GArray *dst, const struct rr_call *call, bool reads)
+void rr_call_collect_frames(GArray *dst, const struct rr_call *call, bool reads)
 {
 	guint i, j;
 
@@ -243,7 +131,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	if (nomsg) {
 		for (i = 0; i < hdr->n_reads; i++)
 			if (hdr->reads[i].position == 0)
-				mb_seg(&inl, call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
+				mb_seg(&inl, rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
 		in = inl.b->data;
 		in_len = inl.b->len;
 	} else {
@@ -282,7 +170,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 		for (i = 0; i < hdr->n_reads; i++) {
 			if (hdr->reads[i].position != pos)
 				continue;
-			mb_seg(&full, call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
+			mb_seg(&full, rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
 			chunk_len += hdr->reads[i].seg.length;
 		}
 		mb_zeros(&full, rr_xdr_pad(chunk_len));
@@ -298,7 +186,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	for (i = 0; i < call->frames->len; i++)
 		rr_frames_add(frames, g_array_index(call->frames, uint64_t, i));
-	collect_frames(frames, call, true);
+	rr_call_collect_frames(frames, call, true);
 
 	rr_record_init(&m, eng, call->flow, hdr, RR_DIR_CALL, call->first_frame,
 		       hdr->hdr_len + call->inline_len);
@@ -315,7 +203,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	m.bad_position_overlaps = bad_overlaps;
 	seg_bytes = g_new0(uint64_t, hdr->n_reads + 1);
 	for (i = 0; i < hdr->n_reads; i++) {
-		const struct rr_seg *sg = call_seg(call, RR_SEG_READ, i, 0);
+		const struct rr_seg *sg = rr_call_seg(call, RR_SEG_READ, i, 0);
 
 		seg_bytes[i] = sg ? sg->covered : 0;
 		m.capture_loss |= sg && (sg->cut || (sg->covered < sg->s.length && sg->requested > sg->covered));
@@ -480,304 +368,6 @@ static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr
 	rr_call_try_complete(eng, call);
 }
 
-/* ---- replies ---- */
-
-struct insertion {
-	size_t pos;           /* in the inline stream, just after the length word */
-	uint32_t length;      /* the item's length word */
-	uint32_t chunk;
-	uint32_t op;
-};
-
-struct reply_ctx {
-	const struct rr_hdr *rhdr;   /* the reply's header: returned lengths */
-	int force_chunk;             /* second try: this chunk ... */
-	unsigned force_ordinal;      /* ... holds this result, every other result is inline */
-	uint64_t taken;              /* chunks already given to a result */
-	GArray *ins;                 /* struct insertion */
-};
-
-/*
- * Which Write chunk holds this result's data.  RFC 8267 6.4.1: the one of its
- * ordinal.  When the results do not walk that way and one chunk was used,
- * further walks try that chunk as the data of each other result of its
- * length (all others inline), so a misdirected Write (RR-081) still
- * rebuilds and is told as such.
- */
-static bool on_ddp_result(void *arg, const struct rr_ddp_item *item)
-{
-	struct reply_ctx *rc = arg;
-	const struct rr_hdr *h = rc->rhdr;
-	struct insertion in;
-	uint32_t k = item->ordinal;
-
-	if (rc->force_chunk >= 0) {
-		uint64_t r = rr_chunk_length(h, &h->writes[rc->force_chunk]);
-
-		if (item->ordinal != rc->force_ordinal ||
-		    (r != item->length && r != rr_xdr_roundup(item->length)))
-			return false;
-		k = (uint32_t)rc->force_chunk;
-	}
-	if (k >= h->n_write_chunks || k >= 64 || (rc->taken >> k & 1) || !rr_chunk_length(h, &h->writes[k]))
-		return false;
-	rc->taken |= (uint64_t)1 << k;
-	in.pos = item->data_pos;
-	in.length = item->length;
-	in.chunk = k;
-	in.op = item->op;
-	g_array_append_val(rc->ins, in);
-	return true;
-}
-
-static unsigned used_chunks(const struct rr_hdr *h)
-{
-	unsigned n = 0;
-	uint32_t k;
-
-	for (k = 0; k < h->n_write_chunks; k++)
-		n += rr_chunk_length(h, &h->writes[k]) != 0;
-	return n;
-}
-
-static int first_used_chunk(const struct rr_hdr *h)
-{
-	uint32_t k;
-
-	for (k = 0; k < h->n_write_chunks; k++)
-		if (rr_chunk_length(h, &h->writes[k]))
-			return (int)k;
-	return -1;
-}
-
-/* The bytes RDMA-Written into write chunk k, as the reply's returned lengths say. */
-static void append_write_chunk(struct mbuf *out, const struct rr_call *call, const struct rr_hdr *rhdr,
-			       uint32_t k, uint32_t want)
-{
-	const struct rr_write_chunk *rc = &rhdr->writes[k];
-	guint start = out->b->len;
-	uint32_t i;
-
-	for (i = 0; i < rc->count && out->b->len - start < want && !out->over; i++) {
-		const struct rr_seg *seg = call_seg(call, RR_SEG_WRITE, k, i);
-		uint64_t n = MIN(rr_hdr_wseg(rhdr, rc, i)->length, want - (out->b->len - start));
-
-		if (!seg)
-			break;
-		mb_seg(out, seg, n);
-	}
-	if (out->b->len - start < want && mb_may_make_up(out, want - (out->b->len - start)))
-		mb_zeros(out, want - (out->b->len - start));
-}
-
-/* Bytes seen landing in each segment of the call's write and reply chunks, by wseg index. */
-static uint64_t *written_bytes(const struct rr_call *call, const struct rr_hdr *rhdr, bool gaps, bool *lost)
-{
-	const struct rr_hdr *h = call->hdr;
-	uint64_t *out = g_new0(uint64_t, h->n_wsegs + 1);
-	guint i;
-
-	for (i = 0; i < call->segs->len; i++) {
-		const struct rr_seg *sg = g_ptr_array_index(call->segs, i);
-		const struct rr_write_chunk *c;
-
-		if (sg->role == RR_SEG_READ)
-			continue;
-		c = sg->role == RR_SEG_REPLY ? &h->reply : &h->writes[sg->chunk];
-		if (c->first + sg->index < h->n_wsegs)
-			out[c->first + sg->index] = sg->covered;
-		*lost |= sg->cut;
-		/* Fewer bytes seen than the reply says it returned, and packets went missing meanwhile. */
-		if (!gaps)
-			continue;
-		if (sg->role == RR_SEG_WRITE && sg->chunk < rhdr->n_write_chunks &&
-		    sg->index < rhdr->writes[sg->chunk].count &&
-		    sg->covered < rr_hdr_wseg(rhdr, &rhdr->writes[sg->chunk], sg->index)->length)
-			*lost = true;
-		if (sg->role == RR_SEG_REPLY && rhdr->has_reply && sg->index < rhdr->reply.count &&
-		    sg->covered < rr_hdr_wseg(rhdr, &rhdr->reply, sg->index)->length)
-			*lost = true;
-	}
-	return out;
-}
-
-static uint64_t *requested_bytes(const struct rr_call *call)
-{
-	uint64_t *out = g_new0(uint64_t, call->hdr->n_reads + 1);
-	uint32_t i;
-
-	for (i = 0; i < call->hdr->n_reads; i++) {
-		const struct rr_seg *sg = call_seg(call, RR_SEG_READ, i, 0);
-
-		out[i] = sg ? sg->requested : 0;
-	}
-	return out;
-}
-
-static void deliver_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
-			  const struct rr_send_done *d, struct rr_call *call)
-{
-	const uint64_t *frames = d->frames;
-	struct mbuf inl, full;
-	const uint8_t *in = NULL;
-	size_t in_len = 0;
-	bool complete = !d->truncated, cut = false;
-	GArray *fr = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-	GArray *items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
-	GArray *inline_items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
-	uint64_t *seg_bytes = NULL, *req_bytes = NULL;
-	uint64_t placed = 0;          /* bit k: write chunk k found its result */
-	struct rr_message m;
-	uint32_t i, k;
-	bool chunks_used = false;
-
-	for (i = 0; i < d->n_frames; i++)
-		rr_frames_add(fr, frames[i]);
-	rr_record_init(&m, eng, f, hdr, RR_DIR_REPLY, frames[0], d->len);
-	m.invalidate = d->invalidate;
-	m.inv_rkey = d->inv_rkey;
-	m.ts_usec = d->ts_usec;
-
-	mb_init(&inl, eng);
-	mb_init(&full, eng);
-	if (hdr->proc == RR_RDMA_NOMSG) {
-		for (i = 0; call && i < hdr->reply.count; i++) {
-			const struct rr_seg *seg = call_seg(call, RR_SEG_REPLY, 0, i);
-
-			if (!seg) {
-				complete = false;
-				break;
-			}
-			mb_seg(&inl, seg, rr_hdr_wseg(hdr, &hdr->reply, i)->length);
-		}
-		if (!call)
-			complete = false;
-		in = inl.b->data;
-		in_len = inl.b->len;
-	} else if (rr_hdr_proc_has_payload(hdr->proc)) {
-		in = d->data + hdr->hdr_len;
-		in_len = d->len - hdr->hdr_len;
-	}
-	for (k = 0; k < hdr->n_write_chunks; k++)
-		if (rr_chunk_length(hdr, &hdr->writes[k]))
-			chunks_used = true;
-
-	if (chunks_used && call && call->has_ulp) {
-		struct reply_ctx rc = { hdr, -1, 0, 0, g_array_new(FALSE, FALSE, sizeof(struct insertion)) };
-		struct rr_ulp_info where;   /* this walk only finds the insertion points */
-		struct rr_rpc_reply rep;
-		struct rr_cursor cur;
-		size_t ip = 0, out_pos = 0;
-		enum rr_ulp_result res = RR_ULP_MALFORMED;
-
-		rr_cursor_init(&cur, in, in_len);
-		if (rr_rpc_decode_reply(&cur, &rep))
-			res = rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &rc, &where);
-		if (res != RR_ULP_OK && used_chunks(hdr) == 1) {
-			struct reply_ctx again = { hdr, first_used_chunk(hdr), 0, 0, NULL };
-
-			for (again.force_ordinal = 0; again.force_ordinal < 16; again.force_ordinal++) {
-				again.ins = g_array_new(FALSE, FALSE, sizeof(struct insertion));
-				rr_cursor_init(&cur, in, in_len);
-				if (again.force_ordinal != (unsigned)again.force_chunk &&
-				    rr_rpc_decode_reply(&cur, &rep) &&
-				    rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &again, &where) == RR_ULP_OK &&
-				    again.ins->len == 1) {
-					g_array_unref(rc.ins);
-					rc = again;
-					break;
-				}
-				g_array_unref(again.ins);
-			}
-		}
-		for (i = 0; i < rc.ins->len; i++) {
-			const struct insertion *in_i = &g_array_index(rc.ins, struct insertion, i);
-
-			if (in_i->pos < ip || in_i->pos > in_len)
-				continue;
-			mb_slice(&full, in, ip, in_i->pos - ip);
-			ip = in_i->pos;
-			out_pos = full.b->len;
-			append_write_chunk(&full, call, hdr, in_i->chunk, in_i->length);
-			{
-				/* Kept in case the whole payload cannot be walked (cut, or lying lengths). */
-				struct rr_ddp_place p = { in_i->op, in_i->chunk, in_i->length, out_pos,
-							  (int32_t)in_i->chunk };
-
-				g_array_append_val(inline_items, p);
-			}
-			mb_zeros(&full, rr_xdr_pad(in_i->length));
-			if (in_i->chunk < 64)
-				placed |= (uint64_t)1 << in_i->chunk;
-		}
-		mb_slice(&full, in, ip, in_len - ip);
-		/* A non-empty chunk that found no result: the check stage says which rule that breaks. */
-		for (k = 0; k < hdr->n_write_chunks; k++)
-			if (!(placed >> k & 1) && rr_chunk_length(hdr, &hdr->writes[k]))
-				complete = false;
-		g_array_unref(rc.ins);
-		m.payload = full.b->data;
-		m.payload_len = full.b->len;
-	} else {
-		if (chunks_used)
-			complete = false;
-		m.payload = in;
-		m.payload_len = in_len;
-	}
-
-	if (call) {
-		collect_frames(fr, call, false);
-		m.call_ulp = call->has_ulp ? &call->ulp : NULL;
-		m.backchannel = call->backchannel;
-		m.call_hdr = call->hdr;
-		m.call_send_frame = call->first_frame;
-		m.call_ts_usec = call->ts_usec;
-		seg_bytes = written_bytes(call, hdr, eng->psn_gaps != call->gaps_at_start, &cut);
-		req_bytes = requested_bytes(call);
-		m.seg_bytes = seg_bytes;
-		m.call_read_bytes = req_bytes;
-	} else {
-		m.backchannel = f->conn->requester >= 0 && f->side == f->conn->requester;
-	}
-	m.frames = (const uint64_t *)(void *)fr->data;
-	m.n_frames = fr->len;
-	m.capture_loss = d->truncated || cut;
-	complete = complete && inl.complete && full.complete;
-	mb_done(&inl, eng, hdr->xid, frames[0]);
-	mb_done(&full, eng, hdr->xid, frames[0]);
-	m.complete = complete;
-	if (m.payload_len) {
-		size_t j;
-
-		guint q;
-
-		rr_record_describe(&m, m.call_ulp, items);
-		/* A result whose data sits where a chunk's data was put came from that chunk. */
-		for (j = 0; j < items->len; j++) {
-			struct rr_ddp_place *it = &g_array_index(items, struct rr_ddp_place, j);
-
-			for (q = 0; q < inline_items->len; q++)
-				if (g_array_index(inline_items, struct rr_ddp_place, q).data_pos == it->data_pos)
-					it->chunk = g_array_index(inline_items, struct rr_ddp_place, q).chunk;
-		}
-		if (m.ulp_result != RR_ULP_OK && inline_items->len) {
-			g_array_set_size(items, 0);
-			g_array_append_vals(items, inline_items->data, inline_items->len);
-			m.items = (const struct rr_ddp_place *)(void *)items->data;
-			m.n_items = items->len;
-		}
-	}
-	rr_record_emit(eng, &m);
-
-	g_free(seg_bytes);
-	g_free(req_bytes);
-	g_array_unref(items);
-	g_array_unref(inline_items);
-	g_array_unref(fr);
-	g_byte_array_unref(inl.b);
-	g_byte_array_unref(full.b);
-}
-
 /* Which of a Send's messages is a call; for refused headers, a guess from the roles. */
 static bool classify_call(const struct rr_flow *f, const struct rr_hdr *hdr, enum verdict v,
 			  const struct peek *pk)
@@ -890,7 +480,7 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 		call = g_hash_table_lookup(peer->calls, GUINT_TO_POINTER(hdr->xid));
 	if (call && !call->delivered)
 		rr_call_flush(eng, call);
-	deliver_reply(eng, f, hdr, d, call);
+	rr_rebuild_reply(eng, f, hdr, d, call);
 	if (call)
 		drop_call(eng, call);
 	g_free(hdr);

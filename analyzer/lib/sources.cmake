@@ -6,6 +6,8 @@ list(APPEND RR_ENGINE_SOURCES
   lib/xfer.c
   lib/segstore.c
   lib/rebuild.c
+  lib/rebuild_reply.c
+  lib/mbuf.c
   lib/record.c
   check/checker.c
   check/state.c

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A message being rebuilt: bounded growth, bytes made up for what never arrived. */
+#include <string.h>
+
+#include "mbuf.h"
+
+void mb_init(struct mbuf *m, const struct rr_engine *eng)
+{
+	m->b = g_byte_array_new();
+	m->limit = eng->lim.max_message_bytes;
+	m->made_up = 0;
+	m->over = false;
+	m->complete = true;
+}
+
+uint8_t *mb_grow(struct mbuf *m, uint64_t n)
+{
+	guint at = m->b->len;
+
+	if (m->over || n > m->limit - at) {
+		m->over = true;
+		m->complete = false;
+		return NULL;
+	}
+	if (n == 0)
+		return NULL;    /* nothing to write; data may still be NULL */
+	g_byte_array_set_size(m->b, (guint)(at + n));
+	return m->b->data + at;
+}
+
+void mb_bytes(struct mbuf *m, const uint8_t *p, size_t n)
+{
+	uint8_t *d = mb_grow(m, n);
+
+	if (d && n)
+		memcpy(d, p, n);
+}
+
+/* n bytes of base from off; base may be NULL when n is 0. */
+void mb_slice(struct mbuf *m, const uint8_t *base, size_t off, size_t n)
+{
+	if (n)
+		mb_bytes(m, base + off, n);
+}
+
+void mb_zeros(struct mbuf *m, uint64_t n)
+{
+	uint8_t *d = mb_grow(m, n);
+
+	if (d)
+		memset(d, 0, n);
+}
+
+/* Account for n missing bytes; false (and the message is cut) past the cap. */
+bool mb_may_make_up(struct mbuf *m, uint64_t n)
+{
+	if (n > RR_MAX_MADE_UP - m->made_up) {
+		m->over = true;
+		m->complete = false;
+		return false;
+	}
+	m->made_up += n;
+	if (n)
+		m->complete = false;
+	return true;
+}
+
+/* The first n bytes of a segment; missing ones are zero and make it incomplete. */
+void mb_seg(struct mbuf *m, const struct rr_seg *seg, uint64_t n)
+{
+	uint8_t *d;
+
+	n = MIN(n, seg ? seg->s.length : 0);
+	if (!seg) {
+		m->complete = false;
+		return;
+	}
+	if (seg->covered < n && !mb_may_make_up(m, n - seg->covered))
+		return;
+	d = mb_grow(m, n);
+	if (d && !rr_seg_read(seg, 0, d, n))
+		m->complete = false;
+}
+
+void mb_done(struct mbuf *m, struct rr_engine *eng, uint32_t xid, uint64_t frame)
+{
+	if (m->over)
+		rr_diag_report(&eng->diag, ENG_LIMIT, frame,
+			       "XID 0x%08x: rebuilding would pass the %" G_GUINT64_FORMAT
+			       "-byte message limit or make up more than %" G_GUINT64_FORMAT
+			       " bytes that never arrived; the message is cut there",
+			       xid, m->limit, (uint64_t)RR_MAX_MADE_UP);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mbuf.h - a message being rebuilt (rebuild.c, rebuild_reply.c).  Private
+ * to lib/.  Every growth is checked against the engine's message limit, and
+ * bytes that never arrived are made up as zeros only up to RR_MAX_MADE_UP.
+ */
+#ifndef RPCRDMA_MBUF_H
+#define RPCRDMA_MBUF_H
+
+#include "engine_int.h"
+
+/*
+ * A message being rebuilt.  Lengths come from headers (segment lengths,
+ * result length words) and may be absurd while the bytes never arrive, so
+ * every growth is checked against the engine's message limit.
+ */
+struct mbuf {
+	GByteArray *b;
+	uint64_t limit;
+	uint64_t made_up;     /* zeros standing for bytes that never arrived */
+	bool over;
+	bool complete;
+};
+
+/*
+ * Bytes that never arrived are zeros in the rebuilt message, so that what
+ * follows keeps its place; but a header or a result length word can claim
+ * far more than was ever sent, so only this much is made up per message.
+ */
+#define RR_MAX_MADE_UP ((uint64_t)1 << 20)
+
+void mb_init(struct mbuf *m, const struct rr_engine *eng);
+/* Room for n more bytes; NULL (and the message cut) past the limit or for n == 0. */
+uint8_t *mb_grow(struct mbuf *m, uint64_t n);
+void mb_bytes(struct mbuf *m, const uint8_t *p, size_t n);
+/* n bytes of base from off; base may be NULL when n is 0. */
+void mb_slice(struct mbuf *m, const uint8_t *base, size_t off, size_t n);
+void mb_zeros(struct mbuf *m, uint64_t n);
+/* Account for n missing bytes; false (and the message is cut) past the cap. */
+bool mb_may_make_up(struct mbuf *m, uint64_t n);
+/* The first n bytes of a segment; missing ones are zero and make it incomplete. */
+void mb_seg(struct mbuf *m, const struct rr_seg *seg, uint64_t n);
+/* Tell (ENG-LIMIT) when the message had to be cut. */
+void mb_done(struct mbuf *m, struct rr_engine *eng, uint32_t xid, uint64_t frame);
+
+#endif

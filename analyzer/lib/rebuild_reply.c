@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Rebuilding a reply (digest 2.4): the inline part (RDMA_MSG: after the
+ * header; RDMA_NOMSG: the Reply chunk cut to its returned lengths), with the
+ * data of each used Write chunk put back right after the length word of the
+ * DDP-eligible result it carries.  Which result that is needs the ULP walk:
+ * Write chunks have no Position.
+ */
+#include <string.h>
+
+#include "mbuf.h"
+
+struct insertion {
+	size_t pos;           /* in the inline stream, just after the length word */
+	uint32_t length;      /* the item's length word */
+	uint32_t chunk;
+	uint32_t op;
+};
+
+struct reply_ctx {
+	const struct rr_hdr *rhdr;   /* the reply's header: returned lengths */
+	int force_chunk;             /* second try: this chunk ... */
+	unsigned force_ordinal;      /* ... holds this result, every other result is inline */
+	uint64_t taken;              /* chunks already given to a result */
+	GArray *ins;                 /* struct insertion */
+};
+
+/*
+ * Which Write chunk holds this result's data.  RFC 8267 6.4.1: the one of its
+ * ordinal.  When the results do not walk that way and one chunk was used,
+ * further walks try that chunk as the data of each other result of its
+ * length (all others inline), so a misdirected Write (RR-081) still
+ * rebuilds and is told as such.
+ */
+static bool on_ddp_result(void *arg, const struct rr_ddp_item *item)
+{
+	struct reply_ctx *rc = arg;
+	const struct rr_hdr *h = rc->rhdr;
+	struct insertion in;
+	uint32_t k = item->ordinal;
+
+	if (rc->force_chunk >= 0) {
+		uint64_t r = rr_chunk_length(h, &h->writes[rc->force_chunk]);
+
+		if (item->ordinal != rc->force_ordinal ||
+		    (r != item->length && r != rr_xdr_roundup(item->length)))
+			return false;
+		k = (uint32_t)rc->force_chunk;
+	}
+	if (k >= h->n_write_chunks || k >= 64 || (rc->taken >> k & 1) || !rr_chunk_length(h, &h->writes[k]))
+		return false;
+	rc->taken |= (uint64_t)1 << k;
+	in.pos = item->data_pos;
+	in.length = item->length;
+	in.chunk = k;
+	in.op = item->op;
+	g_array_append_val(rc->ins, in);
+	return true;
+}
+
+static unsigned used_chunks(const struct rr_hdr *h)
+{
+	unsigned n = 0;
+	uint32_t k;
+
+	for (k = 0; k < h->n_write_chunks; k++)
+		n += rr_chunk_length(h, &h->writes[k]) != 0;
+	return n;
+}
+
+static int first_used_chunk(const struct rr_hdr *h)
+{
+	uint32_t k;
+
+	for (k = 0; k < h->n_write_chunks; k++)
+		if (rr_chunk_length(h, &h->writes[k]))
+			return (int)k;
+	return -1;
+}
+
+/* The bytes RDMA-Written into write chunk k, as the reply's returned lengths say. */
+static void append_write_chunk(struct mbuf *out, const struct rr_call *call, const struct rr_hdr *rhdr,
+			       uint32_t k, uint32_t want)
+{
+	const struct rr_write_chunk *rc = &rhdr->writes[k];
+	guint start = out->b->len;
+	uint32_t i;
+
+	for (i = 0; i < rc->count && out->b->len - start < want && !out->over; i++) {
+		const struct rr_seg *seg = rr_call_seg(call, RR_SEG_WRITE, k, i);
+		uint64_t n = MIN(rr_hdr_wseg(rhdr, rc, i)->length, want - (out->b->len - start));
+
+		if (!seg)
+			break;
+		mb_seg(out, seg, n);
+	}
+	if (out->b->len - start < want && mb_may_make_up(out, want - (out->b->len - start)))
+		mb_zeros(out, want - (out->b->len - start));
+}
+
+/* Bytes seen landing in each segment of the call's write and reply chunks, by wseg index. */
+static uint64_t *written_bytes(const struct rr_call *call, const struct rr_hdr *rhdr, bool gaps, bool *lost)
+{
+	const struct rr_hdr *h = call->hdr;
+	uint64_t *out = g_new0(uint64_t, h->n_wsegs + 1);
+	guint i;
+
+	for (i = 0; i < call->segs->len; i++) {
+		const struct rr_seg *sg = g_ptr_array_index(call->segs, i);
+		const struct rr_write_chunk *c;
+
+		if (sg->role == RR_SEG_READ)
+			continue;
+		c = sg->role == RR_SEG_REPLY ? &h->reply : &h->writes[sg->chunk];
+		if (c->first + sg->index < h->n_wsegs)
+			out[c->first + sg->index] = sg->covered;
+		*lost |= sg->cut;
+		/* Fewer bytes seen than the reply says it returned, and packets went missing meanwhile. */
+		if (!gaps)
+			continue;
+		if (sg->role == RR_SEG_WRITE && sg->chunk < rhdr->n_write_chunks &&
+		    sg->index < rhdr->writes[sg->chunk].count &&
+		    sg->covered < rr_hdr_wseg(rhdr, &rhdr->writes[sg->chunk], sg->index)->length)
+			*lost = true;
+		if (sg->role == RR_SEG_REPLY && rhdr->has_reply && sg->index < rhdr->reply.count &&
+		    sg->covered < rr_hdr_wseg(rhdr, &rhdr->reply, sg->index)->length)
+			*lost = true;
+	}
+	return out;
+}
+
+static uint64_t *requested_bytes(const struct rr_call *call)
+{
+	uint64_t *out = g_new0(uint64_t, call->hdr->n_reads + 1);
+	uint32_t i;
+
+	for (i = 0; i < call->hdr->n_reads; i++) {
+		const struct rr_seg *sg = rr_call_seg(call, RR_SEG_READ, i, 0);
+
+		out[i] = sg ? sg->requested : 0;
+	}
+	return out;
+}
+
+void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
+			  const struct rr_send_done *d, struct rr_call *call)
+{
+	const uint64_t *frames = d->frames;
+	struct mbuf inl, full;
+	const uint8_t *in = NULL;
+	size_t in_len = 0;
+	bool complete = !d->truncated, cut = false;
+	GArray *fr = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	GArray *items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
+	GArray *inline_items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
+	uint64_t *seg_bytes = NULL, *req_bytes = NULL;
+	uint64_t placed = 0;          /* bit k: write chunk k found its result */
+	struct rr_message m;
+	uint32_t i, k;
+	bool chunks_used = false;
+
+	for (i = 0; i < d->n_frames; i++)
+		rr_frames_add(fr, frames[i]);
+	rr_record_init(&m, eng, f, hdr, RR_DIR_REPLY, frames[0], d->len);
+	m.invalidate = d->invalidate;
+	m.inv_rkey = d->inv_rkey;
+	m.ts_usec = d->ts_usec;
+
+	mb_init(&inl, eng);
+	mb_init(&full, eng);
+	if (hdr->proc == RR_RDMA_NOMSG) {
+		for (i = 0; call && i < hdr->reply.count; i++) {
+			const struct rr_seg *seg = rr_call_seg(call, RR_SEG_REPLY, 0, i);
+
+			if (!seg) {
+				complete = false;
+				break;
+			}
+			mb_seg(&inl, seg, rr_hdr_wseg(hdr, &hdr->reply, i)->length);
+		}
+		if (!call)
+			complete = false;
+		in = inl.b->data;
+		in_len = inl.b->len;
+	} else if (rr_hdr_proc_has_payload(hdr->proc)) {
+		in = d->data + hdr->hdr_len;
+		in_len = d->len - hdr->hdr_len;
+	}
+	for (k = 0; k < hdr->n_write_chunks; k++)
+		if (rr_chunk_length(hdr, &hdr->writes[k]))
+			chunks_used = true;
+
+	if (chunks_used && call && call->has_ulp) {
+		struct reply_ctx rc = { hdr, -1, 0, 0, g_array_new(FALSE, FALSE, sizeof(struct insertion)) };
+		struct rr_ulp_info where;   /* this walk only finds the insertion points */
+		struct rr_rpc_reply rep;
+		struct rr_cursor cur;
+		size_t ip = 0, out_pos = 0;
+		enum rr_ulp_result res = RR_ULP_MALFORMED;
+
+		rr_cursor_init(&cur, in, in_len);
+		if (rr_rpc_decode_reply(&cur, &rep))
+			res = rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &rc, &where);
+		if (res != RR_ULP_OK && used_chunks(hdr) == 1) {
+			struct reply_ctx again = { hdr, first_used_chunk(hdr), 0, 0, NULL };
+
+			for (again.force_ordinal = 0; again.force_ordinal < 16; again.force_ordinal++) {
+				again.ins = g_array_new(FALSE, FALSE, sizeof(struct insertion));
+				rr_cursor_init(&cur, in, in_len);
+				if (again.force_ordinal != (unsigned)again.force_chunk &&
+				    rr_rpc_decode_reply(&cur, &rep) &&
+				    rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &again, &where) == RR_ULP_OK &&
+				    again.ins->len == 1) {
+					g_array_unref(rc.ins);
+					rc = again;
+					break;
+				}
+				g_array_unref(again.ins);
+			}
+		}
+		for (i = 0; i < rc.ins->len; i++) {
+			const struct insertion *in_i = &g_array_index(rc.ins, struct insertion, i);
+
+			if (in_i->pos < ip || in_i->pos > in_len)
+				continue;
+			mb_slice(&full, in, ip, in_i->pos - ip);
+			ip = in_i->pos;
+			out_pos = full.b->len;
+			append_write_chunk(&full, call, hdr, in_i->chunk, in_i->length);
+			{
+				/* Kept in case the whole payload cannot be walked (cut, or lying lengths). */
+				struct rr_ddp_place p = { in_i->op, in_i->chunk, in_i->length, out_pos,
+							  (int32_t)in_i->chunk };
+
+				g_array_append_val(inline_items, p);
+			}
+			mb_zeros(&full, rr_xdr_pad(in_i->length));
+			if (in_i->chunk < 64)
+				placed |= (uint64_t)1 << in_i->chunk;
+		}
+		mb_slice(&full, in, ip, in_len - ip);
+		/* A non-empty chunk that found no result: the check stage says which rule that breaks. */
+		for (k = 0; k < hdr->n_write_chunks; k++)
+			if (!(placed >> k & 1) && rr_chunk_length(hdr, &hdr->writes[k]))
+				complete = false;
+		g_array_unref(rc.ins);
+		m.payload = full.b->data;
+		m.payload_len = full.b->len;
+	} else {
+		if (chunks_used)
+			complete = false;
+		m.payload = in;
+		m.payload_len = in_len;
+	}
+
+	if (call) {
+		rr_call_collect_frames(fr, call, false);
+		m.call_ulp = call->has_ulp ? &call->ulp : NULL;
+		m.backchannel = call->backchannel;
+		m.call_hdr = call->hdr;
+		m.call_send_frame = call->first_frame;
+		m.call_ts_usec = call->ts_usec;
+		seg_bytes = written_bytes(call, hdr, eng->psn_gaps != call->gaps_at_start, &cut);
+		req_bytes = requested_bytes(call);
+		m.seg_bytes = seg_bytes;
+		m.call_read_bytes = req_bytes;
+	} else {
+		m.backchannel = f->conn->requester >= 0 && f->side == f->conn->requester;
+	}
+	m.frames = (const uint64_t *)(void *)fr->data;
+	m.n_frames = fr->len;
+	m.capture_loss = d->truncated || cut;
+	complete = complete && inl.complete && full.complete;
+	mb_done(&inl, eng, hdr->xid, frames[0]);
+	mb_done(&full, eng, hdr->xid, frames[0]);
+	m.complete = complete;
+	if (m.payload_len) {
+		size_t j;
+
+		guint q;
+
+		rr_record_describe(&m, m.call_ulp, items);
+		/* A result whose data sits where a chunk's data was put came from that chunk. */
+		for (j = 0; j < items->len; j++) {
+			struct rr_ddp_place *it = &g_array_index(items, struct rr_ddp_place, j);
+
+			for (q = 0; q < inline_items->len; q++)
+				if (g_array_index(inline_items, struct rr_ddp_place, q).data_pos == it->data_pos)
+					it->chunk = g_array_index(inline_items, struct rr_ddp_place, q).chunk;
+		}
+		if (m.ulp_result != RR_ULP_OK && inline_items->len) {
+			g_array_set_size(items, 0);
+			g_array_append_vals(items, inline_items->data, inline_items->len);
+			m.items = (const struct rr_ddp_place *)(void *)items->data;
+			m.n_items = items->len;
+		}
+	}
+	rr_record_emit(eng, &m);
+
+	g_free(seg_bytes);
+	g_free(req_bytes);
+	g_array_unref(items);
+	g_array_unref(inline_items);
+	g_array_unref(fr);
+	g_byte_array_unref(inl.b);
+	g_byte_array_unref(full.b);
+}
