@@ -69,6 +69,11 @@ struct rr_flow *rr_flow_peer(const struct rr_flow *f)
 	return f->conn->flow[1 - f->side];
 }
 
+bool rr_flow_is_requester(const struct rr_flow *f)
+{
+	return f->conn->requester >= 0 && f->side == f->conn->requester;
+}
+
 static struct rr_conn *conn_new(struct rr_engine *eng, uint8_t transport)
 {
 	struct rr_conn *c = g_new0(struct rr_conn, 1);

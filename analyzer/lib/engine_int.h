@@ -230,6 +230,8 @@ void rr_deliver(struct rr_engine *eng, struct rr_message *msg);
 /* conn.c */
 struct rr_flow *rr_flow_get(struct rr_engine *eng, const struct rr_flow_key *key);
 struct rr_flow *rr_flow_peer(const struct rr_flow *f);
+/* f is the requester's direction (false while the roles are unknown). */
+bool rr_flow_is_requester(const struct rr_flow *f);
 typedef bool (*rr_flow_pred)(struct rr_flow *cand, void *arg);
 /*
  * The peer flow.  Not a plain lookup: when f is unpaired or only

@@ -407,7 +407,7 @@ static void send_fact(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 
 	s.conn_id = f->conn->id;
 	s.roles_known = f->conn->requester >= 0;
-	s.from_requester = s.roles_known && f->side == f->conn->requester;
+	s.from_requester = rr_flow_is_requester(f);
 	s.hdr = hdr;
 	s.status = st;
 	s.is_call = is_call;

@@ -265,7 +265,7 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 		m.seg_bytes = seg_bytes;
 		m.call_read_bytes = req_bytes;
 	} else {
-		m.backchannel = f->conn->requester >= 0 && f->side == f->conn->requester;
+		m.backchannel = rr_flow_is_requester(f);   /* a reply from the requester answers a backward call */
 	}
 	m.frames = (const uint64_t *)(void *)fr->data;
 	m.n_frames = fr->len;

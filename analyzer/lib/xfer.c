@@ -41,15 +41,20 @@ static void note_unmatched(struct rr_engine *eng, struct rr_flow *f, uint32_t rk
 		       what, rkey, rr_conn_name(f->conn));
 }
 
-void rr_send_asm_free(struct rr_engine *eng, struct rr_send_asm *a)
+static void asm_free_nobudget(struct rr_send_asm *a)
 {
-	rr_send_asm_clear(eng, a);
 	if (a->buf)
 		g_byte_array_unref(a->buf);
 	if (a->frames)
 		g_array_unref(a->frames);
 	if (a->cover)
 		g_array_unref(a->cover);
+}
+
+void rr_send_asm_free(struct rr_engine *eng, struct rr_send_asm *a)
+{
+	rr_send_asm_clear(eng, a);
+	asm_free_nobudget(a);
 	g_free(a);
 }
 
@@ -246,7 +251,7 @@ static void rdma_fact(struct rr_engine *eng, struct rr_flow *f, enum rr_rdma_op 
 	r.conn_id = f->conn->id;
 	r.op = op;
 	r.roles_known = f->conn->requester >= 0;
-	r.by_requester = r.roles_known && f->side == f->conn->requester;
+	r.by_requester = rr_flow_is_requester(f);
 	r.rkey = rkey;
 	r.va = va;
 	r.len = len;
@@ -627,16 +632,6 @@ void rr_xfer_flow_reset(struct rr_engine *eng, struct rr_flow *f)
 	rr_xfer_drop_early(eng, f);
 	f->req_psn_valid = false;
 	f->closed = false;
-}
-
-static void asm_free_nobudget(struct rr_send_asm *a)
-{
-	if (a->buf)
-		g_byte_array_unref(a->buf);
-	if (a->frames)
-		g_array_unref(a->frames);
-	if (a->cover)
-		g_array_unref(a->cover);
 }
 
 /* The engine is going away: free without giving budget back. */
