@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The main job on a bundled sample capture, from a fresh Debian 12 machine:
-# installs the dependencies, builds, and rebuilds every RPC message of
-# sample-pcaps/nfs41-rxe.pcap (real Linux NFSv4.1 over soft-RoCE) with
-# ulb-lint --dump.  Pass another capture and/or --format json to change it.
+# installs the dependencies, builds, and checks sample-pcaps/real/nfs3-rxe.pcap
+# (real Linux NFSv3 over soft-RoCE, with its NFSACL failures) against RFC 8166
+# and RFC 8267 with ulb-lint --summary.  Pass another capture, --format json,
+# or --dump (one record per rebuilt RPC message) to change it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build >/dev/null
 cmake --build build -j"$(nproc 2>/dev/null || echo 2)" --target ulb-lint >/dev/null
-capture=sample-pcaps/real/nfs41-rxe.pcap
+capture=sample-pcaps/real/nfs3-rxe.pcap
 args=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -17,4 +18,5 @@ while [ $# -gt 0 ]; do
     *) capture="$1"; shift ;;
   esac
 done
-exec build/bin/ulb-lint --dump "${args[@]}" "$capture"
+[[ " ${args[*]} " == *" --dump "* ]] || args+=(--summary)
+exec build/bin/ulb-lint "${args[@]}" "$capture"
