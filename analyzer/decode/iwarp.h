@@ -77,6 +77,13 @@ struct tcp_stream {
 	uint64_t cur_frame;     /* frame whose payload is being taken in */
 	struct ooo_piece *ooo;  /* sorted, non-overlapping */
 	size_t ooo_bytes;
+	uint32_t ooo_pieces;
+	/* Memory accounting (tcp_stream.c): high-water marks since the last
+	 * shrink, what this direction was last counted for in the table's
+	 * budget, and when it last carried a segment (for eviction). */
+	guint buf_hi, segs_hi, holes_hi;
+	size_t acct;
+	uint64_t last_frame;
 	struct mpa_dir mpa;
 };
 

@@ -19,12 +19,21 @@
  *
  * Streams that are not iWARP (MPA_IGNORE) keep no bytes at all.
  *
+ * Memory is bounded whatever the capture holds (docs/architecture.md):
+ * one direction holds at most STREAM_HELD_MAX bytes for its parser (more
+ * means the parser cannot frame them: they are declared lost), all
+ * directions together at most TCP_HELD_MAX (past it, the direction holding
+ * most loses its bytes), and the table at most TCP_STREAMS_MAX directions
+ * (past it, the least recently active eighth is given up).  Buffers give
+ * memory back when they empty out.
+ *
  * An in-order segment that finds nothing waiting is parsed where it lies
  * in the frame (s->view) and only what the parser leaves of it is copied:
  * when FPDUs start at segment starts, as siw and hardware send them, the
  * bytes are never copied.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iwarp.h"
@@ -33,6 +42,10 @@
 #define OOO_WINDOW    (16u << 20)  /* further ahead than this is a gap now */
 #define HOLE_FILL_MAX (1u << 20)   /* bigger losses reset the buffer */
 #define COMPACT_AT    (64u << 10)
+#define STREAM_HELD_MAX (2u << 20)  /* one direction: > HOLD_FOR_PEER + a 64 KiB FPDU */
+#define TCP_HELD_MAX  (12u << 20)   /* all directions together */
+#define TCP_STREAMS_MAX 4096u
+#define SHRINK_FROM   (256u << 10)  /* capacity worth giving back */
 
 struct ooo_piece {
 	struct ooo_piece *next;
@@ -44,8 +57,10 @@ struct ooo_piece {
 };
 
 struct tcp_table {
-	GHashTable *streams;    /* struct stream_key -> struct tcp_stream; never removed */
+	GHashTable *streams;    /* struct stream_key -> struct tcp_stream */
 	struct tcp_stream *last;    /* the stream found last: most segments repeat it */
+	size_t held;            /* sum of the streams' acct */
+	bool told_streams, told_held;
 };
 
 static guint key_hash(gconstpointer k)
@@ -94,6 +109,7 @@ static void ooo_clear(struct tcp_stream *s)
 		g_free(p);
 	}
 	s->ooo_bytes = 0;
+	s->ooo_pieces = 0;
 }
 
 static void stream_release(struct tcp_stream *s)
@@ -112,12 +128,89 @@ static void stream_release(struct tcp_stream *s)
 	s->seg_frames = NULL;
 	s->buf = NULL;
 	s->holes = s->segs = NULL;
+	s->buf_hi = s->segs_hi = s->holes_hi = 0;
 }
 
 static void stream_free(gpointer p)
 {
 	stream_release(p);
 	g_free(p);
+}
+
+/* ---- memory accounting ---------------------------------------------------- */
+
+/* glib grows arrays to powers of two and never shrinks them. */
+static size_t alloc_size(size_t n)
+{
+	size_t c = 16;
+
+	if (!n)
+		return 0;
+	while (c < n)
+		c <<= 1;
+	return c;
+}
+
+/* What one direction holds, as the allocator sees it. */
+static size_t stream_held(const struct tcp_stream *s)
+{
+	return alloc_size(s->buf_hi) + 2 * alloc_size((size_t)s->segs_hi * sizeof(uint64_t)) +
+	       alloc_size((size_t)s->holes_hi * sizeof(struct stream_hole)) + s->ooo_bytes +
+	       (size_t)s->ooo_pieces * (sizeof(struct ooo_piece) + 32);
+}
+
+static void note_growth(struct tcp_stream *s)
+{
+	if (s->buf && s->buf->len > s->buf_hi)
+		s->buf_hi = s->buf->len;
+	if (s->segs && s->segs->len > s->segs_hi)
+		s->segs_hi = s->segs->len;
+	if (s->holes && s->holes->len > s->holes_hi)
+		s->holes_hi = s->holes->len;
+}
+
+static GArray *array_shrunk(GArray *a, guint elt)
+{
+	GArray *n = g_array_sized_new(FALSE, FALSE, elt, a->len);
+
+	g_array_append_vals(n, a->data, a->len);
+	g_array_free(a, TRUE);
+	return n;
+}
+
+/* Give back capacity a burst left behind once the data is mostly gone. */
+static void shrink(struct tcp_stream *s)
+{
+	if (s->buf && s->buf_hi >= SHRINK_FROM && s->buf->len < s->buf_hi / 4) {
+		GByteArray *n = g_byte_array_sized_new(s->buf->len);
+
+		g_byte_array_append(n, s->buf->data, s->buf->len);
+		g_byte_array_free(s->buf, TRUE);
+		s->buf = n;
+		s->buf_hi = n->len;
+	}
+	if (s->segs && s->segs_hi * sizeof(uint64_t) >= SHRINK_FROM / 4 &&
+	    s->segs->len < s->segs_hi / 4) {
+		s->segs = array_shrunk(s->segs, sizeof(uint64_t));
+		s->seg_frames = array_shrunk(s->seg_frames, sizeof(uint64_t));
+		s->segs_hi = s->segs->len;
+	}
+	if (s->holes && s->holes_hi * sizeof(struct stream_hole) >= SHRINK_FROM / 4 &&
+	    s->holes->len < s->holes_hi / 4) {
+		s->holes = array_shrunk(s->holes, sizeof(struct stream_hole));
+		s->holes_hi = s->holes->len;
+	}
+}
+
+/* Count s in the table's budget as it is now. */
+static void settle(struct tcp_table *t, struct tcp_stream *s)
+{
+	size_t now;
+
+	shrink(s);
+	now = stream_held(s);
+	t->held = t->held - s->acct + now;
+	s->acct = now;
 }
 
 struct tcp_table *tcp_table_new(void)
@@ -229,6 +322,7 @@ static void unview(struct tcp_stream *s)
 		return;
 	if (s->view_len)
 		g_byte_array_append(s->buf, s->view, (guint)s->view_len);
+	note_growth(s);
 	s->view = NULL;
 	s->view_len = 0;
 }
@@ -376,11 +470,54 @@ static void add_hole(struct tcp_stream *s, uint64_t a, uint64_t b)
 		g_array_append_val(s->holes, h);
 }
 
+static void report_gap(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t upto,
+		       const char *why);
+
+/*
+ * Everything the direction holds is declared lost: the bytes waiting for
+ * the parser and the out-of-order pieces.  The parser looks for the
+ * framing again after them.
+ */
+static void give_up(struct rr_frame_ctx *fx, struct tcp_stream *s, const char *why)
+{
+	char name[200];
+	size_t held = (s->view ? s->view_len : s->buf ? s->buf->len : 0) + s->ooo_bytes;
+
+	if (s->mpa.iwarp || s->mpa.mode == MPA_WAIT_REP) {
+		stream_name(s, name, sizeof(name));
+		fx->d->stats.tcp_gaps++;
+		dec_report(fx, CAP_TCP_GAP,
+			   "iWARP TCP %s (frame %" PRIu64 "): %zu bytes held for reassembly were given up (%s)",
+			   name, fx->frame, held, why);
+	}
+	ooo_clear(s);
+	s->view = NULL;
+	s->view_len = 0;
+	if (s->buf) {
+		/* Fresh storage: the memory goes back, not just the bytes. */
+		g_byte_array_free(s->buf, TRUE);
+		g_array_free(s->holes, TRUE);
+		g_array_free(s->segs, TRUE);
+		g_array_free(s->seg_frames, TRUE);
+		s->buf = g_byte_array_new();
+		s->holes = g_array_new(FALSE, FALSE, sizeof(struct stream_hole));
+		s->segs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+		s->seg_frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+		s->buf_hi = s->segs_hi = s->holes_hi = 0;
+	}
+	s->buf_off = s->nxt_off;
+	mpa_lost(s, s->nxt_off);
+}
+
 /* Append in-order bytes: the captured prefix p[0..cap) of wire bytes. */
-static void append(struct tcp_stream *s, const uint8_t *p, uint32_t cap, uint32_t wire,
-		   uint64_t frame)
+static void append(struct rr_frame_ctx *fx, struct tcp_stream *s, const uint8_t *p, uint32_t cap,
+		   uint32_t wire, uint64_t frame)
 {
 	if (keeps_bytes(s)) {
+		size_t have = s->view ? s->view_len : s->buf->len;
+
+		if (have + wire > STREAM_HELD_MAX)
+			give_up(fx, s, "the parser found no framing in the 2 MiB one direction may hold");
 		unview(s);
 		g_array_append_val(s->segs, s->nxt_off);
 		g_array_append_val(s->seg_frames, frame);
@@ -397,6 +534,7 @@ static void append(struct tcp_stream *s, const uint8_t *p, uint32_t cap, uint32_
 			}
 			add_hole(s, s->nxt_off + cap, s->nxt_off + wire);
 		}
+		note_growth(s);
 	} else {
 		s->buf_off = s->nxt_off + wire;
 	}
@@ -440,14 +578,14 @@ static void gap(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t upto, co
 		mpa_lost(s, upto);
 		return;
 	}
-	append(s, NULL, 0, (uint32_t)n, 0);
+	append(fx, s, NULL, 0, (uint32_t)n, 0);
 	/* append() counted a segment start here; a loss is not one. */
 	g_array_set_size(s->segs, s->segs->len - 1);
 	g_array_set_size(s->seg_frames, s->seg_frames->len - 1);
 }
 
 /* Move out-of-order pieces that now fit into the in-order buffer. */
-static void drain(struct tcp_stream *s)
+static void drain(struct rr_frame_ctx *fx, struct tcp_stream *s)
 {
 	while (s->ooo && s->ooo->off <= s->nxt_off) {
 		struct ooo_piece *p = s->ooo;
@@ -455,6 +593,7 @@ static void drain(struct tcp_stream *s)
 
 		s->ooo = p->next;
 		s->ooo_bytes -= p->cap;
+		s->ooo_pieces--;
 		if (skip < p->wire) {
 			uint32_t cap = skip < p->cap ? p->cap - (uint32_t)skip : 0;
 			struct rr_cursor c;
@@ -463,7 +602,7 @@ static void drain(struct tcp_stream *s)
 			rr_cursor_init(&c, p->data, p->cap);
 			rr_skip(&c, p->cap - cap);
 			rr_get_bytes(&c, cap, &d);
-			append(s, d, cap, p->wire - (uint32_t)skip, p->frame);
+			append(fx, s, d, cap, p->wire - (uint32_t)skip, p->frame);
 		}
 		g_free(p->data);
 		g_free(p);
@@ -485,6 +624,7 @@ static void ooo_insert_piece(struct tcp_stream *s, struct ooo_piece **at, uint64
 	else
 		p->cap = 0;
 	s->ooo_bytes += p->cap;
+	s->ooo_pieces++;
 	p->next = *at;
 	*at = p;
 }
@@ -567,7 +707,9 @@ static void flush(struct rr_frame_ctx *fx, struct tcp_stream *s, const char *why
 {
 	while (s->ooo) {
 		gap(fx, s, s->ooo->off, why);
-		drain(s);
+		drain(fx, s);
+		/* Parse as the holes fill, so they never pile up. */
+		mpa_process(fx, s, false);
 	}
 	mpa_process(fx, s, true);
 }
@@ -607,14 +749,15 @@ static void data_in(struct rr_frame_ctx *fx, struct tcp_stream *s, uint32_t seq,
 			/* Nothing waits before it: parse it in the frame. */
 			g_array_append_val(s->segs, s->nxt_off);
 			g_array_append_val(s->seg_frames, fx->frame);
+			note_growth(s);
 			s->view = p;
 			s->view_len = cap;
 			s->nxt_off += wire;
 			s->nxt_seq += wire;
 			return;
 		}
-		append(s, p, cap, wire, fx->frame);
-		drain(s);
+		append(fx, s, p, cap, wire, fx->frame);
+		drain(fx, s);
 		return;
 	}
 	if (!keeps_bytes(s)) {
@@ -631,9 +774,91 @@ static void data_in(struct rr_frame_ctx *fx, struct tcp_stream *s, uint32_t seq,
 	ooo_add(s, off, wire, payload);
 	while (s->ooo_bytes > OOO_CAP && s->ooo) {
 		gap(fx, s, s->ooo->off, "out-of-order data beyond the reassembly limit");
-		drain(s);
+		drain(fx, s);
 	}
 }
+
+/* Over the table's budget: the directions holding most lose their bytes. */
+static void keep_budget(struct rr_frame_ctx *fx, struct tcp_table *t)
+{
+	while (t->held > TCP_HELD_MAX) {
+		GHashTableIter it;
+		gpointer v;
+		struct tcp_stream *big = NULL;
+		size_t before;
+
+		g_hash_table_iter_init(&it, t->streams);
+		while (g_hash_table_iter_next(&it, NULL, &v)) {
+			struct tcp_stream *s = v;
+
+			if (!big || s->acct > big->acct)
+				big = s;
+		}
+		if (!big)
+			return;
+		before = big->acct;
+		give_up(fx, big, "all TCP directions together hold more than the 12 MiB reassembly budget; "
+			"the one holding most gives its bytes up");
+		settle(t, big);
+		if (big->acct >= before)
+			return;     /* nothing more to give back */
+	}
+}
+
+static int by_last_frame(const void *a, const void *b)
+{
+	const struct tcp_stream *x = *(struct tcp_stream *const *)a;
+	const struct tcp_stream *y = *(struct tcp_stream *const *)b;
+
+	return x->last_frame < y->last_frame ? -1 : x->last_frame > y->last_frame;
+}
+
+static void flush(struct rr_frame_ctx *fx, struct tcp_stream *s, const char *why);
+static void close_stream(struct rr_frame_ctx *fx, struct tcp_stream *s, uint8_t kind);
+
+/*
+ * The table is full: the least recently active eighth of the directions
+ * are decoded as far as they go, closed and forgotten.  A forgotten
+ * direction that shows up again starts over, as one first seen mid-stream.
+ */
+static void forget_idle(struct rr_frame_ctx *fx, struct tcp_table *t, const struct tcp_stream *keep)
+{
+	guint n = g_hash_table_size(t->streams), k = 0, i;
+	struct tcp_stream **all = g_new(struct tcp_stream *, n);
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, t->streams);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		if (v != keep)
+			all[k++] = v;
+	qsort(all, k, sizeof(*all), by_last_frame);
+	if (!t->told_streams) {
+		t->told_streams = true;
+		dec_report(fx, ENG_LIMIT,
+			   "frame %" PRIu64 ": more than %u TCP directions at once; the least recently active "
+			   "are closed and forgotten (a later segment of theirs starts them over)",
+			   fx->frame, TCP_STREAMS_MAX);
+	}
+	for (i = 0; i < k && i < TCP_STREAMS_MAX / 8; i++) {
+		struct tcp_stream *s = all[i];
+
+		if (s->have_base && !s->closed) {
+			flush(fx, s, "given up: too many TCP connections");
+			close_stream(fx, s, RR_CM_DREQ);
+		}
+		if (s->peer)
+			s->peer->peer = NULL;
+		if (t->last == s)
+			t->last = NULL;
+		t->held -= s->acct;
+		g_hash_table_remove(t->streams, &s->key);
+	}
+	g_free(all);
+}
+
+static void tcp_direction(struct rr_frame_ctx *fx, struct tcp_stream *s, const struct tcp_view *tcp,
+			  struct rr_cursor *payload, uint32_t wire);
 
 void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct tcp_view *tcp,
 		 struct rr_cursor *payload, uint32_t wire)
@@ -641,7 +866,6 @@ void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct
 	struct tcp_table *tab = fx->d->tcp;
 	struct stream_key k;
 	struct tcp_stream *s, *r;
-	bool cut = rr_cursor_left(payload) < wire;
 
 	make_key(&k, ip, tcp->sport, tcp->dport, false);
 	s = lookup(tab, &k);
@@ -663,14 +887,21 @@ void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct
 			if (r->ooo && r->ooo->off < upto)
 				upto = r->ooo->off;
 			gap(fx, r, upto, "acknowledged by the receiver");
-			drain(r);
+			drain(fx, r);
 			mpa_process(fx, r, false);
 		}
 	}
 
 	if (!s) {
-		if (!wire && !(tcp->flags & TCPF_SYN))
+		if (!wire && !(tcp->flags & TCPF_SYN)) {
+			if (r) {
+				settle(tab, r);
+				keep_budget(fx, tab);
+			}
 			return;
+		}
+		if (g_hash_table_size(tab->streams) >= TCP_STREAMS_MAX)
+			forget_idle(fx, tab, r);
 		s = g_new0(struct tcp_stream, 1);
 		s->key = k;
 		s->peer = r;
@@ -679,6 +910,19 @@ void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct
 		g_hash_table_insert(tab->streams, &s->key, s);
 		tab->last = s;
 	}
+	s->last_frame = fx->frame;
+	tcp_direction(fx, s, tcp, payload, wire);
+	settle(tab, s);
+	if (r)
+		settle(tab, r);
+	keep_budget(fx, tab);
+}
+
+static void tcp_direction(struct rr_frame_ctx *fx, struct tcp_stream *s, const struct tcp_view *tcp,
+			  struct rr_cursor *payload, uint32_t wire)
+{
+	bool cut = rr_cursor_left(payload) < wire;
+
 	if (tcp->flags & TCPF_SYN) {
 		stream_reset(s, tcp->seq + 1);
 		return;
@@ -724,5 +968,7 @@ void tcp_finish(struct rr_frame_ctx *fx)
 
 		if (s->have_base && !s->closed)
 			flush(fx, s, "end of capture");
+		settle(fx->d->tcp, s);
+		keep_budget(fx, fx->d->tcp);
 	}
 }

@@ -78,7 +78,7 @@ static struct rr_conn *conn_new(struct rr_engine *eng, uint8_t transport)
 {
 	struct rr_conn *c = g_new0(struct rr_conn, 1);
 
-	c->id = eng->conns->len + 1;
+	c->id = ++eng->next_conn_id;
 	c->transport = transport;
 	c->requester = -1;
 	g_ptr_array_add(eng->conns, c);
@@ -229,6 +229,7 @@ static struct rr_flow *flow_lookup(struct rr_engine *eng, const struct rr_flow_k
 	f->conn->flow[0] = f;
 	f->conn->home = f;
 	f->side = 0;
+	f->last_frame = eng->cur_frame;
 	g_hash_table_insert(eng->flows, &f->key, f);
 
 	addr_pair_key(&k, false, &ak);
@@ -246,6 +247,56 @@ static struct rr_flow *flow_lookup(struct rr_engine *eng, const struct rr_flow_k
 struct rr_flow *rr_flow_get(struct rr_engine *eng, const struct rr_flow_key *key)
 {
 	return flow_lookup(eng, key, true);
+}
+
+struct rr_flow *rr_flow_find(struct rr_engine *eng, const struct rr_flow_key *key)
+{
+	struct rr_flow_key k;
+
+	canon_key(key, &k);
+	return g_hash_table_lookup(eng->flows, &k);
+}
+
+/* eng->conns is in id order (ids only grow, removal keeps the order). */
+struct rr_conn *rr_conn_by_id(struct rr_engine *eng, uint32_t id)
+{
+	guint lo = 0, hi = eng->conns->len;
+
+	while (lo < hi) {
+		guint mid = lo + (hi - lo) / 2;
+		struct rr_conn *c = g_ptr_array_index(eng->conns, mid);
+
+		if (c->id == id)
+			return c;
+		if (c->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void rr_conn_forget(struct rr_engine *eng, struct rr_conn *c)
+{
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		struct rr_flow *f = c->flow[s];
+		struct rr_flow_key ak;
+		GPtrArray *list;
+
+		if (!f || f->conn != c)
+			continue;
+		addr_pair_key(&f->key, false, &ak);
+		list = g_hash_table_lookup(eng->by_addrs, &ak);
+		if (list) {
+			g_ptr_array_remove(list, f);
+			if (!list->len)
+				g_hash_table_remove(eng->by_addrs, &ak);
+		}
+		g_hash_table_remove(eng->flows, &f->key);   /* frees f */
+	}
+	g_ptr_array_remove(eng->conns, c);              /* frees c */
 }
 
 struct rr_flow *rr_conn_pair_by_evidence(struct rr_engine *eng, struct rr_flow *f, rr_flow_pred pred,
@@ -497,8 +548,8 @@ static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event
 		p = g_hash_table_lookup(eng->cm_pending, GUINT_TO_POINTER(cm->remote_comm_id));
 		if (!p)
 			p = g_hash_table_lookup(eng->cm_pending, GUINT_TO_POINTER(cm->local_comm_id));
-		if (p && p->conn_id && p->conn_id <= eng->conns->len)
-			return g_ptr_array_index(eng->conns, p->conn_id - 1);
+		if (p && p->conn_id)
+			return rr_conn_by_id(eng, p->conn_id);
 		break;
 	default:
 		break;

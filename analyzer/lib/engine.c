@@ -8,11 +8,11 @@
 void rr_engine_default_limits(struct rr_engine_limits *lim)
 {
 	lim->max_calls_per_flow = 4096;
-	lim->max_segment_bytes = 64u << 20;
-	lim->max_buffered_bytes = (uint64_t)1 << 30;
-	lim->max_send_bytes = 16u << 20;
-	lim->max_message_bytes = 64u << 20;
-	lim->max_flows = 65536;
+	lim->max_segment_bytes = 16u << 20;
+	lim->max_buffered_bytes = 16u << 20;
+	lim->max_send_bytes = 1u << 20;
+	lim->max_message_bytes = 16u << 20;
+	lim->max_flows = 4096;
 }
 
 static void free_flow(gpointer p);
@@ -141,6 +141,54 @@ static void conn_teardown(struct rr_engine *eng, struct rr_conn *c)
 	rr_checker_fact(eng->checker, &down);
 }
 
+static int by_activity(const void *a, const void *b)
+{
+	const struct rr_conn *x = *(struct rr_conn *const *)a, *y = *(struct rr_conn *const *)b;
+	uint64_t lx = 0, ly = 0;
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		if (x->flow[s] && x->flow[s]->last_frame > lx)
+			lx = x->flow[s]->last_frame;
+		if (y->flow[s] && y->flow[s]->last_frame > ly)
+			ly = y->flow[s]->last_frame;
+	}
+	return lx < ly ? -1 : lx > ly ? 1 : (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * The flow table is full: the least recently active connections are torn
+ * down (as at a disconnect) and forgotten, until an eighth of the table is
+ * free.  Connections left empty by re-pairing go too.
+ */
+static void forget_idle(struct rr_engine *eng)
+{
+	guint n = eng->conns->len, i;
+	struct rr_conn **all = g_new(struct rr_conn *, n ? n : 1);
+	guint target = eng->lim.max_flows - eng->lim.max_flows / 8;
+
+	memcpy(all, eng->conns->pdata, n * sizeof(*all));
+	qsort(all, n, sizeof(*all), by_activity);
+	if (!eng->told_flows) {
+		eng->told_flows = true;
+		rr_diag_report(&eng->diag, ENG_LIMIT, eng->cur_frame,
+			       "more than %u one-way flows at once: the least recently active connections "
+			       "are closed and forgotten (their unanswered calls are judged as at a disconnect)",
+			       eng->lim.max_flows);
+	}
+	for (i = 0; i < n; i++) {
+		struct rr_conn *c = all[i];
+
+		if (c->flow[0] || c->flow[1]) {
+			if (g_hash_table_size(eng->flows) <= target)
+				continue;
+			conn_teardown(eng, c);
+		}
+		rr_conn_forget(eng, c);
+	}
+	g_free(all);
+}
+
 /* What the transfer layer produced for this event goes to the rebuild. */
 static void pass_up(struct rr_engine *eng)
 {
@@ -170,6 +218,9 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 
 	eng->stats.events++;
 	eng->cur_frame = ev->frame;
+	/* An event may make two flows (a handshake); room first. */
+	if (g_hash_table_size(eng->flows) + 2 > eng->lim.max_flows && !rr_flow_find(eng, &ev->flow))
+		forget_idle(eng);
 	if (ev->kind == RR_EV_CM) {
 		struct rr_conn *gone = rr_conn_handle_cm(eng, ev);
 
@@ -182,6 +233,7 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 	f = rr_flow_get(eng, &ev->flow);
 	if (!f)
 		return;
+	f->last_frame = ev->frame;
 	rr_xfer_event(eng, f, ev);
 	pass_up(eng);
 }

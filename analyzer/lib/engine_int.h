@@ -129,6 +129,7 @@ struct rr_flow {
 	GHashTable *calls;        /* xid -> struct rr_call*: calls sent on this flow */
 	GHashTable *segs;         /* handle -> GPtrArray of struct rr_seg*: memory of this flow's sender */
 	bool closed;              /* FIN seen */
+	uint64_t last_frame;      /* last event on this flow: the least recent are forgotten first */
 	GPtrArray *unmatched_keys;/* rkeys already reported unmatched (bounded) */
 };
 
@@ -208,7 +209,9 @@ struct rr_engine {
 
 	GHashTable *flows;        /* struct rr_flow_key* -> struct rr_flow* */
 	GHashTable *by_addrs;     /* address pair -> GPtrArray of flows (pairing candidates) */
-	GPtrArray *conns;         /* every connection, index id-1 */
+	GPtrArray *conns;         /* live connections, in id order */
+	uint32_t next_conn_id;
+	bool told_flows;          /* ENG-LIMIT about forgotten connections said */
 	GHashTable *cm_pending;   /* IB CM: comm id -> struct rr_cm_pending* */
 	uint64_t buffered;        /* bytes held in Sends, segments and call copies */
 	uint64_t psn_gaps;        /* IB/RoCE: PSN jumps seen (packets the capture lost) */
@@ -229,6 +232,11 @@ void rr_deliver(struct rr_engine *eng, struct rr_message *msg);
 
 /* conn.c */
 struct rr_flow *rr_flow_get(struct rr_engine *eng, const struct rr_flow_key *key);
+/* The flow, if it exists (never creates one). */
+struct rr_flow *rr_flow_find(struct rr_engine *eng, const struct rr_flow_key *key);
+struct rr_conn *rr_conn_by_id(struct rr_engine *eng, uint32_t id);
+/* Free the connection and its flows; the caller tore it down first. */
+void rr_conn_forget(struct rr_engine *eng, struct rr_conn *c);
 struct rr_flow *rr_flow_peer(const struct rr_flow *f);
 /* f is the requester's direction (false while the roles are unknown). */
 bool rr_flow_is_requester(const struct rr_flow *f);

@@ -285,7 +285,7 @@ void rr_call_free(struct rr_engine *eng, struct rr_call *call)
 		rr_seg_remove(eng, g_ptr_array_index(call->segs, i));
 	g_ptr_array_unref(call->segs);
 	g_array_unref(call->frames);
-	rr_budget_give(eng, sizeof(*call->hdr) + call->inline_len);
+	rr_budget_give(eng, sizeof(*call) + sizeof(*call->hdr) + call->inline_len);
 	g_free(call->hdr);
 	g_free(call->inline_buf);
 	g_free(call);
@@ -347,7 +347,7 @@ static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr
 		rr_call_flush(eng, oldest);
 		drop_call(eng, oldest);
 	}
-	if (!rr_budget_take(eng, sizeof(*hdr) + inline_len, frames[0], "a call"))
+	if (!rr_budget_take(eng, sizeof(struct rr_call) + sizeof(*hdr) + inline_len, frames[0], "a call"))
 		return;
 	call = g_new0(struct rr_call, 1);
 	call->xid = hdr->xid;

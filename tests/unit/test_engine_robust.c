@@ -98,6 +98,35 @@ static void test_evict_oldest(void **state)
 	assert_int_equal(got.diags[ENG_LIMIT], 1);
 }
 
+/*
+ * More connections than the flow table holds, one after the other: the
+ * least recently active are forgotten to make room (told once), and every
+ * connection's call and reply still meet.
+ */
+static void test_flow_table_forgets_idle(void **state)
+{
+	struct rr_engine_limits lim;
+	uint32_t i;
+
+	rr_engine_default_limits(&lim);
+	lim.max_flows = 8;
+	use_limits(&lim);
+	for (i = 0; i < 14; i++) {
+		struct rr_flow_key c2s = roce(1, 2, 0x100 + 2 * i), s2c = roce(2, 1, 0x101 + 2 * i);
+
+		short_call(c2s, 1, 0x5000 + i);
+		short_reply(s2c, 1, 0x5000 + i);
+	}
+	assert_int_equal(got.n, 28);
+	for (i = 0; i < 14; i++) {
+		assert_int_equal(got.m[2 * i].xid, 0x5000 + i);
+		assert_int_equal(got.m[2 * i + 1].xid, 0x5000 + i);
+		assert_int_equal(got.m[2 * i].conn, got.m[2 * i + 1].conn);
+	}
+	assert_int_equal(got.diags[RR_003_REPLY_MATCH], 0);
+	assert_int_equal(got.diags[ENG_LIMIT], 1);
+}
+
 /* Partial iWARP Sends that lost their last piece give way to new ones (and are freed). */
 static void test_iwarp_stale_sends(void **state)
 {
@@ -203,6 +232,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cm_qpn_reuse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_evict_oldest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iwarp_stale_sends, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_flow_table_forgets_idle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_claimed_length_not_made_up, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_continuation_bound, setup, teardown),
 	};

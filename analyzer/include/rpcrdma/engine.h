@@ -49,11 +49,12 @@
 
 struct rr_engine_limits {
 	uint32_t max_calls_per_flow;     /* outstanding calls in one direction (default 4096) */
-	uint32_t max_segment_bytes;      /* largest segment buffered (default 64 MiB) */
-	uint64_t max_buffered_bytes;     /* all chunk and Send data held at once (default 1 GiB) */
-	uint32_t max_send_bytes;         /* largest multi-packet Send (default 16 MiB) */
-	uint64_t max_message_bytes;      /* largest rebuilt RPC message (default 64 MiB) */
-	uint32_t max_flows;              /* one-way flows tracked (default 65536) */
+	uint32_t max_segment_bytes;      /* largest segment buffered (default 16 MiB) */
+	uint64_t max_buffered_bytes;     /* all chunk, Send and call data held at once (default 16 MiB) */
+	uint32_t max_send_bytes;         /* largest multi-packet Send (default 1 MiB) */
+	uint64_t max_message_bytes;      /* largest rebuilt RPC message (default 16 MiB) */
+	uint32_t max_flows;              /* one-way flows tracked at once (default 4096; past it
+					  * the least recently active connections are forgotten) */
 };
 
 enum rr_msg_dir {
