@@ -37,6 +37,7 @@ struct rr_fact_send {
 	const uint8_t *data;          /* the Send's bytes */
 	size_t len;
 	bool truncated;               /* the capture cut it */
+	size_t captured;              /* bytes from the start that were captured (len when not cut) */
 	bool has_rpc;                 /* the inline Payload starts with an RPC header */
 	uint32_t rpc_xid, rpc_msg_type;
 	struct rr_conn_info conn;
@@ -86,7 +87,7 @@ struct rr_checker *rr_checker_new(const struct rr_diag_sink *sink);
 void rr_checker_set_opts(struct rr_checker *ck, const struct rr_check_opts *o);
 const struct rr_check_opts *rr_checker_opts(const struct rr_checker *ck);
 void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f);
-uint64_t rr_checker_skipped(const struct rr_checker *ck);
+uint64_t rr_checker_skipped(const struct rr_checker *ck, enum rr_skip_reason why);
 /* Findings attached to a record by the stage: free them (not the record). */
 void rr_checker_release(struct rr_message *m);
 void rr_checker_free(struct rr_checker *ck);
@@ -132,7 +133,9 @@ void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
 		    const uint64_t *frames, size_t n_frames, uint32_t conn_id, bool has_xid,
 		    uint32_t xid, const char *fmt, ...) RR_PRINTF(9, 10);
 /* A check that needed bytes the capture did not hold. */
+/* A check that cannot judge: counted (as "not captured") instead of guessed. */
 void ck_skip(struct rr_checker *ck, enum rr_rule_id rule);
+void ck_skip_why(struct rr_checker *ck, enum rr_rule_id rule, enum rr_skip_reason why);
 enum rr_profile ck_profile(const struct rr_checker *ck);
 const struct rr_check_opts *ck_opts(const struct rr_checker *ck);
 

@@ -34,6 +34,7 @@ struct ck_dir_state {
 struct ck_conn_state {
 	uint32_t id;
 	bool handshake;
+	bool cut;                     /* a fact showed rr_conn_info.capture_cut */
 	struct ck_dir_state dir[2];
 	GHashTable *calls[2];         /* xid -> struct ck_call*, by direction */
 	struct ck_retired *retired;   /* CK_RETIRED_MAX, allocated at the first answered call */
@@ -79,6 +80,7 @@ struct ck_episode {
 	uint64_t first_frame;
 	uint64_t last_send_frame;
 	uint32_t conn_id;
+	bool uncertain;               /* a fact about it was not (wholly) captured */
 };
 
 struct rr_checker {
@@ -87,7 +89,8 @@ struct rr_checker {
 	/* The enabled checks that read each kind of fact, in table order. */
 	uint16_t run[5][RR_RULE_COUNT];
 	unsigned n_run[5];
-	uint64_t skipped;
+	uint64_t skipped[RR_SKIP__COUNT];
+	bool cur_cut;                 /* the fact being checked was not wholly captured */
 	GHashTable *conns;            /* id -> struct ck_conn_state* */
 	GHashTable *episodes;         /* key -> struct ck_episode* */
 	GQueue episode_order;         /* oldest first */

@@ -77,14 +77,20 @@ enum rr_profile ck_profile(const struct rr_checker *ck)
 	return ck->opts.profile;
 }
 
-uint64_t rr_checker_skipped(const struct rr_checker *ck)
+uint64_t rr_checker_skipped(const struct rr_checker *ck, enum rr_skip_reason why)
 {
-	return ck->skipped;
+	return why < RR_SKIP__COUNT ? ck->skipped[why] : 0;
+}
+
+void ck_skip_why(struct rr_checker *ck, enum rr_rule_id rule, enum rr_skip_reason why)
+{
+	(void)rule;
+	ck->skipped[why]++;
 }
 
 void ck_skip(struct rr_checker *ck, enum rr_rule_id rule)
 {
-	ck->skipped++;
+	ck_skip_why(ck, rule, RR_SKIP_NOT_CAPTURED);
 }
 
 static bool rule_on(const struct rr_checker *ck, enum rr_rule_id id)
@@ -222,15 +228,61 @@ static unsigned fact_index(enum rr_fact_kind k)
 	return 3;
 }
 
+/*
+ * Whether the fact rests on bytes the capture does not hold: its own (a
+ * Send cut by the snaplen, a message that lost bytes), or, on a connection
+ * where a header or the handshake's private data was cut, anything (the
+ * chunks, XIDs and thresholds later facts are judged against may be what
+ * was cut).  Such facts still update the state; their checks are skipped
+ * and counted, never run on zeros.
+ */
+static bool fact_not_captured(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_conn_info *ci = NULL;
+	uint32_t id;
+	bool own = false;
+	struct ck_conn_state *cs;
+
+	switch (f->kind) {
+	case RR_FACT_SEND:
+		id = f->send->conn_id;
+		own = f->send->truncated;
+		ci = &f->send->conn;
+		break;
+	case RR_FACT_MSG:
+		id = f->msg->conn_id;
+		own = f->msg->capture_loss || f->msg->call_capture_loss;
+		ci = &f->msg->conn;
+		break;
+	case RR_FACT_RDMA:
+		id = f->rdma->conn_id;
+		break;
+	default:
+		return false;
+	}
+	cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(id));
+	if (ci && ci->capture_cut) {
+		cs = ck_conn(ck, id);
+		cs->cut = true;
+	}
+	return own || (cs && cs->cut);
+}
+
 void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 {
 	unsigned k = fact_index(f->kind), i;
+	bool cut = fact_not_captured(ck, f);
+
+	ck->cur_cut = cut;
 
 	ck_state_before(ck, f);
 	if (f->kind == RR_FACT_MSG && ck->pending.length)
 		collect(ck, f->msg);
-	for (i = 0; i < ck->n_run[k]; i++)
-		check_of[ck->run[k][i]](ck, f);
+	if (cut)
+		ck->skipped[RR_SKIP_NOT_CAPTURED] += ck->n_run[k];
+	else
+		for (i = 0; i < ck->n_run[k]; i++)
+			check_of[ck->run[k][i]](ck, f);
 	ck_state_after(ck, f);
 }
 

@@ -112,7 +112,7 @@ void ck_rr045(struct rr_checker *ck, const struct rr_fact *f)
 	if (m->send_len <= t)
 		return;
 	if (!known) {
-		ck_skip(ck, RR_045_USE_REPLY_CHUNK);
+		ck_skip_why(ck, RR_045_USE_REPLY_CHUNK, RR_SKIP_NO_THRESHOLD);
 		return;
 	}
 	ck_report(ck, f, RR_045_USE_REPLY_CHUNK, m->send_frame,

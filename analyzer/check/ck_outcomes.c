@@ -93,6 +93,10 @@ static void each_episode(struct rr_checker *ck, const struct rr_fact *f, enum rr
 
 		if (!ep->n_frames)
 			continue;
+		if (ep->uncertain) {
+			ck_skip(ck, rule);
+			continue;
+		}
 		switch (rule) {
 		case RR_230_LONG_FAILED:
 			if (long_failure(ep))

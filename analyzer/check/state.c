@@ -80,7 +80,12 @@ uint64_t ck_episode_key(const struct rr_conn_info *c, uint32_t xid)
 
 struct ck_episode *ck_episode_find(struct rr_checker *ck, uint64_t key)
 {
-	return g_hash_table_lookup(ck->episodes, &key);
+	struct ck_episode *ep = g_hash_table_lookup(ck->episodes, &key);
+
+	/* An outcome told from bytes that were not captured is not told. */
+	if (ep && ck->cur_cut)
+		ep->uncertain = true;
+	return ep;
 }
 
 const struct ck_retired *ck_retired_find(struct ck_conn_state *cs, uint32_t handle, uint64_t va,
@@ -131,11 +136,12 @@ static struct ck_episode *episode_get(struct rr_checker *ck, uint64_t key, uint3
 		return ep;
 	if (g_hash_table_size(ck->episodes) >= CK_EPISODES_MAX) {
 		episode_drop(ck, g_queue_peek_head(&ck->episode_order));
-		ck->skipped++;
+		ck->skipped[RR_SKIP_STATE_LIMIT]++;
 	}
 	ep = g_new0(struct ck_episode, 1);
 	ep->key = key;
 	ep->xid = xid;
+	ep->uncertain = ck->cur_cut;
 	g_hash_table_insert(ck->episodes, &ep->key, ep);
 	g_queue_push_tail(&ck->episode_order, ep);
 	return ep;

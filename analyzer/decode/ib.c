@@ -195,6 +195,7 @@ static void cm_mad(struct rr_frame_ctx *fx, struct ib_view *ib, struct rr_event 
 		rr_get_bytes(&data, n, &ev->cm.private_data);
 		ev->cm.private_len = (uint32_t)n;
 	}
+	ev->cm.private_cut = have < pd_off + pd_len;
 	ev->kind = RR_EV_CM;
 	ev->frag = RR_FRAG_ONLY;
 	ev->data = NULL;

@@ -30,6 +30,7 @@ struct rr_cm_pending {
 	uint32_t active_qpn;
 	uint32_t conn_id;                 /* after REP */
 	bool has_pd;
+	bool pd_cut;                      /* REQ private data cut before its RFC 8797 part */
 	uint32_t send_size, recv_size;    /* active side's RFC 8797 values */
 	uint8_t flags;
 	uint16_t port;                    /* from the Service ID (RDMA_PS_TCP) */
@@ -116,6 +117,7 @@ void rr_conn_pair(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *b)
 	if (keep->requester < 0 && requester_flow_was_mover)
 		keep->requester = requester_flow_was_mover > 0 ? mover->side : 1 - mover->side;
 	keep->carried_rpcrdma |= gone->carried_rpcrdma;
+	keep->capture_cut |= gone->capture_cut;
 	eng->stats.connections--;
 	conn_rename(keep);
 }
@@ -480,6 +482,7 @@ static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event
 		p->active_qpn = cm->local_qpn;
 		p->has_pd = parse_rfc8797(cm->private_data, cm->private_len, &p->send_size,
 					  &p->recv_size, &p->flags);
+		p->pd_cut = !p->has_pd && cm->private_cut;
 		/* RDMA-CM IP service IDs: 0x0000000001 | port space (0x06 TCP) | port. */
 		if ((cm->service_id >> 16) == 0x0000000001060000ull >> 16)
 			p->port = (uint16_t)(cm->service_id & 0xffff);
@@ -525,6 +528,9 @@ static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event
 			c->has_cm_flags[f1->side] = true;
 			c->cm_flags[f1->side] = p->flags;
 		}
+		if (p->pd_cut || (cm->private_cut && !parse_rfc8797(cm->private_data, cm->private_len,
+								   &ps, &pr, &pf)))
+			c->capture_cut = true;      /* thresholds may have been in the cut bytes */
 		if (parse_rfc8797(cm->private_data, cm->private_len, &ps, &pr, &pf)) {
 			c->has_cm_pd = true;
 			c->inline_send[f2->side] = ps;
@@ -661,4 +667,5 @@ void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, str
 
 		out->requester_hash = a ? addr_hash(a) : 0;
 	}
+	out->capture_cut = c->capture_cut;
 }

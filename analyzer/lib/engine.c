@@ -66,7 +66,31 @@ void rr_engine_set_check_opts(struct rr_engine *eng, const struct rr_check_opts 
 
 uint64_t rr_engine_checks_skipped(const struct rr_engine *eng)
 {
-	return rr_checker_skipped(eng->checker);
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < RR_SKIP__COUNT; i++)
+		n += rr_checker_skipped(eng->checker, i);
+	return n;
+}
+
+uint64_t rr_engine_checks_skipped_for(const struct rr_engine *eng, enum rr_skip_reason why)
+{
+	return rr_checker_skipped(eng->checker, why);
+}
+
+const char *rr_skip_reason_text(enum rr_skip_reason why)
+{
+	switch (why) {
+	case RR_SKIP_NOT_CAPTURED:
+		return "their bytes were not captured (snaplen, lost packets)";
+	case RR_SKIP_NO_THRESHOLD:
+		return "the inline threshold is unknown";
+	case RR_SKIP_STATE_LIMIT:
+		return "their state was dropped at a memory bound";
+	default:
+		return "?";
+	}
 }
 
 bool rr_budget_take(struct rr_engine *eng, uint64_t n, uint64_t frame, const char *what)

@@ -46,6 +46,7 @@ struct rr_send_done {
 	GArray *frames_buf;       /* owned when assembled */
 	uint64_t one_frame;
 	bool truncated;
+	size_t captured;          /* bytes from the start before the first one not captured */
 	bool invalidate;
 	uint32_t inv_rkey;
 	uint64_t ts_usec;
@@ -61,6 +62,7 @@ struct rr_send_asm {
 	GArray *frames;           /* uint64_t */
 	GArray *cover;            /* iWARP: struct rr_range of bytes seen */
 	bool truncated;
+	uint64_t cut_at;          /* truncated: where the first cut starts */
 	bool invalidate;
 	uint32_t inv_rkey;
 	uint64_t ts_usec;         /* capture time of its first packet */
@@ -149,6 +151,7 @@ struct rr_conn {
 	uint8_t cm_flags[2];      /* RFC 8797 flags, by side */
 	uint16_t server_port;     /* CM service port / iWARP listening port */
 	char *name;
+	bool capture_cut;         /* see rr_conn_info */
 };
 
 enum rr_seg_role {
@@ -190,6 +193,7 @@ struct rr_call {
 	bool ready_queued;        /* in eng->calls_ready */
 	bool backchannel;
 	bool has_ulp;
+	bool capture_loss;        /* its message lost bytes: what its ULP said is partial */
 	struct rr_ulp_info ulp;
 	uint64_t first_frame;
 	uint64_t ts_usec;         /* capture time of its Send */

@@ -33,8 +33,7 @@ struct peek {
 };
 
 static enum verdict judge(struct rr_engine *eng, struct rr_flow *f, const uint8_t *data, size_t len,
-			  enum rr_hdr_status st, const struct rr_hdr *hdr, uint64_t frame, bool truncated,
-			  struct peek *pk)
+			  enum rr_hdr_status st, const struct rr_hdr *hdr, uint64_t frame, struct peek *pk)
 {
 	bool known = f->conn->carried_rpcrdma;
 	struct rr_cursor cur;
@@ -54,7 +53,7 @@ static enum verdict judge(struct rr_engine *eng, struct rr_flow *f, const uint8_
 	if (st == RR_HDR_E_PROC)
 		return known ? REJECTED : NOT_RPCRDMA;
 	if (st != RR_HDR_OK)
-		return known || truncated ? REJECTED : NOT_RPCRDMA;
+		return known ? REJECTED : NOT_RPCRDMA;
 	if (!rr_hdr_proc_has_payload(hdr->proc))
 		return ACCEPTED;
 	rr_cursor_init(&cur, data, len);
@@ -228,6 +227,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 			    call->flow->side != call->flow->conn->requester;
 	m.backchannel = call->backchannel;
 	call->has_ulp = m.has_ulp;
+	call->capture_loss = m.capture_loss;
 	call->ulp = m.ulp;
 	call->delivered = true;
 	rr_record_emit(eng, &m);
@@ -418,6 +418,7 @@ static void send_fact(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	s.data = d->data;
 	s.len = d->len;
 	s.truncated = d->truncated;
+	s.captured = d->captured;
 	s.has_rpc = pk->is_rpc;
 	s.rpc_xid = pk->xid;
 	s.rpc_msg_type = pk->words ? pk->msg_type : 0;
@@ -428,12 +429,17 @@ static void send_fact(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_send_done *d)
 {
 	struct rr_hdr *hdr = g_new(struct rr_hdr, 1);
-	enum rr_hdr_status st = rr_hdr_decode(d->data, d->len, hdr);
+	/* Only captured bytes are evidence: what the snaplen cut is not zeros. */
+	enum rr_hdr_status st = rr_hdr_decode(d->data, d->captured, hdr);
 	struct peek pk;
-	enum verdict v = judge(eng, f, d->data, d->len, st, hdr, d->frames[0], d->truncated, &pk);
+	enum verdict v = judge(eng, f, d->data, d->captured, st, hdr, d->frames[0], &pk);
 	bool is_call;
 	struct rr_flow *peer;
 	struct rr_call *call = NULL;
+
+	/* A header cut short hides chunks and XIDs later messages depend on. */
+	if (d->truncated && (st != RR_HDR_OK || d->captured < hdr->hdr_len + RR_RPC_HEAD_LEN))
+		f->conn->capture_cut = true;
 
 	if (v == NOT_RPCRDMA) {
 		eng->stats.not_rpcrdma++;

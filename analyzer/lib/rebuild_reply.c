@@ -258,6 +258,7 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 		m.call_ulp = call->has_ulp ? &call->ulp : NULL;
 		m.backchannel = call->backchannel;
 		m.call_hdr = call->hdr;
+		m.call_capture_loss = call->capture_loss;
 		m.call_send_frame = call->first_frame;
 		m.call_ts_usec = call->ts_usec;
 		seg_bytes = written_bytes(call, hdr, eng->psn_gaps != call->gaps_at_start, &cut);

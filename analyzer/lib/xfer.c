@@ -71,6 +71,7 @@ void rr_send_asm_clear(struct rr_engine *eng, struct rr_send_asm *a)
 	a->active = false;
 	a->saw_last = false;
 	a->truncated = false;
+	a->cut_at = 0;
 	a->invalidate = false;
 }
 
@@ -107,8 +108,13 @@ static bool asm_put(struct rr_engine *eng, struct rr_send_asm *a, uint64_t off,
 		a->ts_usec = ev->ts_usec;
 	if (ev->caplen)
 		memcpy(a->buf->data + off, ev->data, MIN(ev->caplen, ev->wirelen));
-	if (ev->caplen < ev->wirelen)
+	if (ev->caplen < ev->wirelen) {
+		uint64_t cut = off + ev->caplen;
+
+		if (!a->truncated || cut < a->cut_at)
+			a->cut_at = cut;
 		a->truncated = true;
+	}
 	rr_frames_add_event(a->frames, ev);
 	if (ev->kind == RR_EV_SEND_INV) {
 		a->invalidate = true;
@@ -130,6 +136,7 @@ static void asm_deliver(struct rr_engine *eng, struct rr_flow *f, struct rr_send
 	d->frames = (const uint64_t *)(void *)a->frames->data;
 	d->n_frames = a->frames->len;
 	d->truncated = a->truncated;
+	d->captured = a->truncated ? (size_t)MIN(a->cut_at, a->buf->len) : a->buf->len;
 	d->invalidate = a->invalidate;
 	d->inv_rkey = a->inv_rkey;
 	d->ts_usec = a->ts_usec;
@@ -151,6 +158,7 @@ static void deliver_whole(struct rr_engine *eng, struct rr_flow *f, const struct
 	d->frames = &d->one_frame;
 	d->n_frames = 1;
 	d->truncated = false;
+	d->captured = ev->wirelen;
 	d->invalidate = ev->kind == RR_EV_SEND_INV;
 	d->inv_rkey = ev->inv_rkey;
 	d->ts_usec = ev->ts_usec;

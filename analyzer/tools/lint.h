@@ -22,7 +22,9 @@ struct lint_summary;
 struct lint_summary *lint_summary_new(void);
 void lint_summary_message(struct lint_summary *s, const struct rr_message *m);
 void lint_summary_finding(struct lint_summary *s, const struct rr_diag *d);
-void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt, const char *file);
+/* skipped: the engine's skipped checks, by enum rr_skip_reason. */
+void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt, const char *file,
+			const uint64_t *skipped);
 void lint_summary_free(struct lint_summary *s);
 
 #endif

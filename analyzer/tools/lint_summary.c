@@ -321,7 +321,10 @@ static void print_conn_json(FILE *out, struct conn_sum *c)
 	g_list_free(ops);
 }
 
-void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt, const char *file)
+static const char *const skip_key[RR_SKIP__COUNT] = { "not_captured", "no_threshold", "state_limit" };
+
+void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt, const char *file,
+			const uint64_t *skipped)
 {
 	GList *conns = g_list_sort(g_hash_table_get_values(s->conns), by_id), *l;
 	unsigned i;
@@ -333,6 +336,10 @@ void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt,
 			if (s->rule_count[i])
 				fprintf(out, "    %-18s %-36s %-8s %8" PRIu64 "\n", rr_rule_get(i)->code,
 					rr_rule_get(i)->name, rr_severity_name(s->rule_sev[i]), s->rule_count[i]);
+		for (i = 0; i < RR_SKIP__COUNT; i++)
+			if (skipped[i])
+				fprintf(out, "  checks skipped: %" PRIu64 " because %s\n", skipped[i],
+					rr_skip_reason_text(i));
 		for (l = conns; l; l = l->next)
 			print_conn_text(out, l->data);
 		g_list_free(conns);
@@ -346,6 +353,9 @@ void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt,
 			fprintf(out, "%s\"%s\":%" PRIu64, first ? "" : ",", rr_rule_get(i)->code, s->rule_count[i]);
 			first = false;
 		}
+	fputs("},\"skipped\":{", out);
+	for (i = 0; i < RR_SKIP__COUNT; i++)
+		fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", skip_key[i], skipped[i]);
 	fputs("},\"connections\":[", out);
 	for (l = conns; l; l = l->next) {
 		print_conn_json(out, l->data);

@@ -191,6 +191,8 @@ static int lint_file(struct lint *l, const char *path)
 	struct rr_capture *cap;
 	char err[512];
 	int rc, i;
+	uint64_t skipped[RR_SKIP__COUNT];
+	const char *sep;
 
 	l->file = strcmp(path, "-") ? path : "<stdin>";
 	memset(l->count, 0, sizeof(l->count));
@@ -213,17 +215,26 @@ static int lint_file(struct lint *l, const char *path)
 		fprintf(stderr, "\r\033[K");
 	if (rc != 0)
 		fprintf(stderr, "ulb-lint: warning: %s; the findings above cover the frames read before it\n", err);
+	for (i = 0; i < RR_SKIP__COUNT; i++)
+		skipped[i] = rr_engine_checks_skipped_for(l->eng, i);
 	if (l->sum)
-		lint_summary_print(l->sum, l->out, l->fmt, l->file);
+		lint_summary_print(l->sum, l->out, l->fmt, l->file, skipped);
 	es = rr_engine_stats(l->eng);
-	if (!l->quiet)
+	if (!l->quiet) {
 		fprintf(stderr,
 			"ulb-lint: %s: %" PRIu64 " frames, %" PRIu64 " RDMA frames, %" PRIu64 " connections, %" PRIu64
 			" calls, %" PRIu64 " replies (%" PRIu64 " incomplete); findings: %" PRIu64 " error, %" PRIu64
-			" warning, %" PRIu64 " info; %" PRIu64 " checks skipped (bytes not in the capture)\n",
+			" warning, %" PRIu64 " info; %" PRIu64 " checks skipped",
 			l->file, stats.frames, stats.rdma_frames, es->connections, es->calls, es->replies,
 			es->incomplete, l->count[RR_SEV_ERROR], l->count[RR_SEV_WARNING], l->count[RR_SEV_INFO],
 			rr_engine_checks_skipped(l->eng));
+		for (i = 0, sep = ": "; i < RR_SKIP__COUNT; i++)
+			if (skipped[i]) {
+				fprintf(stderr, "%s%" PRIu64 " because %s", sep, skipped[i], rr_skip_reason_text(i));
+				sep = "; ";
+			}
+		fputc('\n', stderr);
+	}
 	for (i = 0; i < 3; i++)
 		l->total[i] += l->count[i];
 	lint_summary_free(l->sum);

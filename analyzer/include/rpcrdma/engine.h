@@ -90,6 +90,12 @@ struct rr_conn_info {
 	bool inv_flag_known;          /* the requester's RFC 8797 flags were captured */
 	bool remote_invalidate_ok;    /* ... and allow Send With Invalidate */
 	uint32_t requester_hash;      /* identifies the requester host (retries across connections) */
+	/*
+	 * The capture cut bytes that checks on this connection rely on: a
+	 * transport or RPC header of a Send, or the handshake's private data.
+	 * Checks then skip (counted as "not captured") rather than guess.
+	 */
+	bool capture_cut;
 };
 
 struct rr_message {
@@ -132,6 +138,7 @@ struct rr_message {
 	uint32_t inv_rkey;
 	bool capture_loss;            /* bytes of it were not in the capture (snaplen, drops) */
 	const struct rr_hdr *call_hdr;   /* replies: the matching call's header, or NULL */
+	bool call_capture_loss;          /* replies: the call lost bytes (its ULP decode is partial) */
 	uint64_t call_send_frame;
 	enum rr_ulp_result ulp_result;   /* how far the walk of payload went */
 	uint32_t ulp_stop_op;         /* RR_ULP_UNSUPPORTED: the op or procedure it stopped at */
@@ -191,8 +198,17 @@ void rr_engine_finish(struct rr_engine *eng);
 const struct rr_engine_stats *rr_engine_stats(const struct rr_engine *eng);
 /* Before the first event; without it every rule runs with the defaults. */
 void rr_engine_set_check_opts(struct rr_engine *eng, const struct rr_check_opts *o);
-/* Checks the check stage skipped because the bytes they need were not captured. */
+/* Why a check was skipped instead of run. */
+enum rr_skip_reason {
+	RR_SKIP_NOT_CAPTURED,         /* the bytes it needs were cut by the snaplen or lost */
+	RR_SKIP_NO_THRESHOLD,         /* the inline threshold it compares with is unknown */
+	RR_SKIP_STATE_LIMIT,          /* the state it needs was dropped at a memory bound */
+	RR_SKIP__COUNT
+};
+const char *rr_skip_reason_text(enum rr_skip_reason why);
+/* Checks the check stage skipped, in all and for one reason. */
 uint64_t rr_engine_checks_skipped(const struct rr_engine *eng);
+uint64_t rr_engine_checks_skipped_for(const struct rr_engine *eng, enum rr_skip_reason why);
 void rr_engine_free(struct rr_engine *eng);
 
 #endif

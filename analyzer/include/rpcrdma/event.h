@@ -112,7 +112,8 @@ struct rr_cm_info {
 	 * the two ports, and local_qpn names the sender's QP.
 	 */
 	const uint8_t *private_data;
-	uint32_t private_len;
+	uint32_t private_len;     /* captured bytes of it */
+	bool private_cut;         /* the snaplen cut the private data short */
 };
 
 struct rr_event {

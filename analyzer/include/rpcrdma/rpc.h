@@ -11,6 +11,8 @@
 #include "cursor.h"
 
 enum { RR_RPC_CALL = 0, RR_RPC_REPLY = 1 };
+/* XID, message type and the words up to a call's procedure (a reply's accept state is as near). */
+#define RR_RPC_HEAD_LEN 24u
 enum { RR_AUTH_NONE = 0, RR_AUTH_SYS = 1, RR_AUTH_GSS = 6 };
 enum { RR_MSG_ACCEPTED = 0, RR_MSG_DENIED = 1 };
 enum {

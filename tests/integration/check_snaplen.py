@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A frame cut by the snaplen is "not captured", never evidence (issue 7.2).
+
+Every real capture is cut at several snaplens by this script's own pcap
+writer (each record keeps min(caplen, snaplen) bytes; the original length
+stays, as tcpdump -s / ibdump -s write it).  ulb-lint must then report no
+error or warning finding of a rule that the whole capture does not report
+at the same frame: what the cut removed is skipped and counted, and the
+statistics line says so.  Capture conditions (CAP-*) and the engine's own
+(ENG-INCOMPLETE: a message could not be rebuilt whole) are what a cut is
+expected to bring; ENG-ULP (a walk stopped on an unknown op) is not.
+"""
+import argparse
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lintjson import Failures  # noqa: E402
+
+SNAPLENS = (64, 128, 256, 1500)
+EXPECTED = re.compile(r"^(CAP-|ENG-INCOMPLETE$|ENG-LIMIT$|ENG-UNMATCHED-RDMA$|ENG-NOT-V1$)")
+
+
+def cut_pcap(src, dst, snaplen):
+    """Write src with every record cut to snaplen bytes; the number of records cut."""
+    with open(src, "rb") as f:
+        data = f.read()
+    magic = data[:4]
+    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        e = "<"
+    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        e = ">"
+    else:
+        raise SystemExit("%s: not a pcap file" % src)
+    hdr = bytearray(data[:24])
+    struct.pack_into(e + "I", hdr, 16, snaplen)
+    out = [bytes(hdr)]
+    pos, ncut = 24, 0
+    while pos + 16 <= len(data):
+        sec, frac, caplen, wirelen = struct.unpack_from(e + "IIII", data, pos)
+        body = data[pos + 16:pos + 16 + caplen]
+        keep = min(caplen, snaplen)
+        ncut += keep < caplen
+        out.append(struct.pack(e + "IIII", sec, frac, keep, wirelen) + body[:keep])
+        pos += 16 + caplen
+    with open(dst, "wb") as f:
+        f.write(b"".join(out))
+    return ncut
+
+
+def findings(lint, capture):
+    p = subprocess.run([lint, "--format", "json", capture], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    if p.returncode not in (0, 1):
+        raise SystemExit("ulb-lint failed (%d) on %s:\n%s" % (p.returncode, capture, p.stderr.decode()))
+    out = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+    stats = p.stderr.decode().strip().splitlines()[-1]
+    return [d for d in out if "rule" in d], stats
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lint", required=True)
+    ap.add_argument("captures", nargs="+")
+    a = ap.parse_args()
+    fail = Failures("snaplen")
+    checked = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for cap in a.captures:
+            whole, _ = findings(a.lint, cap)
+            base = {(d["rule"], d["frame"]) for d in whole}
+            for snap in SNAPLENS:
+                cut = os.path.join(tmp, "cut-%d.pcap" % snap)
+                ncut = cut_pcap(cap, cut, snap)
+                got, stats = findings(a.lint, cut)
+                name = "%s cut at %d" % (os.path.basename(cap), snap)
+                for d in got:
+                    checked += 1
+                    if d["severity"] not in ("error", "warning") or EXPECTED.match(d["rule"]):
+                        continue
+                    if (d["rule"], d["frame"]) not in base:
+                        fail.add("%s: %s at frame %s: %s" % (name, d["rule"], d["frame"], d["message"]))
+                # Cutting RPC traffic must show up as skipped checks, with the reason.
+                m = re.search(r"(\d+) checks skipped", stats)
+                checked += 1
+                if not m:
+                    fail.add("%s: no skipped-checks count in %r" % (name, stats))
+                elif ncut and "nfs" in os.path.basename(cap) and snap in (128, 256) and int(m.group(1)) == 0:
+                    fail.add("%s: %d frames cut, yet no check counted as skipped" % (name, ncut))
+                elif int(m.group(1)) and "not captured" not in stats:
+                    fail.add("%s: skipped checks without the reason: %r" % (name, stats))
+    fail.finish(checked)
+
+
+if __name__ == "__main__":
+    main()
