@@ -401,6 +401,11 @@ void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 	case RR_FACT_CONN_DOWN:
 		g_hash_table_remove(ck->conns, GUINT_TO_POINTER(f->conn_id));
 		break;
+	case RR_FACT_END:
+		/* Told: a joined capture's next part starts without them. */
+		g_queue_clear(&ck->episode_order);
+		g_hash_table_remove_all(ck->episodes);
+		break;
 	case RR_FACT_SEND: {
 		struct ck_conn_state *cs = ck_conn(ck, f->send->conn_id);
 

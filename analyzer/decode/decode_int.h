@@ -128,5 +128,7 @@ void tcp_table_free(struct tcp_table *t);
 void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct tcp_view *tcp,
 		 struct rr_cursor *payload, uint32_t wire);
 void tcp_finish(struct rr_frame_ctx *fx);
+/* Forget every stream (after tcp_finish): a new capture part starts. */
+void tcp_table_clear(struct tcp_table *t);
 
 #endif

@@ -56,6 +56,37 @@ struct rr_frame_decoder *rr_frame_decoder_new(int dlt, const struct rr_decode_op
 	return d;
 }
 
+/*
+ * How far time may step back before the file is taken for several captures
+ * joined (mergecap -a, cat of pcapng files): frames from several CPUs or
+ * ports come a little out of order, a whole second never does.
+ */
+#define JOIN_BACKSTEP_USEC 1000000u
+
+/* Time went back: what the previous part left is finished, and forgotten. */
+static void new_part(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_usec)
+{
+	struct rr_frame_ctx fx = { .d = d, .frame = d->last_frame, .ts = d->last_ts };
+	struct rr_event ev;
+
+	tcp_finish(&fx);
+	tcp_table_clear(d->tcp);
+	d->stats.parts++;
+	fx.frame = frame_no;
+	fx.ts = ts_usec;
+	if (d->stats.parts == 2)
+		dec_report(&fx, CAP_JOINED,
+			   "frame %" PRIu64 " is %.3f s older than frame %" PRIu64 ": time went backwards, so this file "
+			   "seems to hold several captures joined end to end; each part is analysed on its own "
+			   "(connections, XIDs and retries do not carry over; later joins are counted, not told)",
+			   frame_no, (double)(d->last_ts - ts_usec) / 1e6, d->last_frame);
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RR_EV_CAPTURE_PART;
+	ev.frame = frame_no;
+	ev.ts_usec = ts_usec;
+	dec_emit(&fx, &ev);
+}
+
 void rr_frame_decode(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_usec,
 		     const uint8_t *pkt, uint32_t caplen, uint32_t wirelen)
 {
@@ -67,6 +98,10 @@ void rr_frame_decode(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_
 	if (wirelen < caplen)       /* a broken writer; trust what we hold */
 		wirelen = caplen;
 	fx.cut = caplen < wirelen;
+	if (d->stats.frames && ts_usec + JOIN_BACKSTEP_USEC < d->last_ts)
+		new_part(d, frame_no, ts_usec);
+	else if (!d->stats.frames)
+		d->stats.parts = 1;
 	d->stats.frames++;
 	d->last_frame = frame_no;
 	d->last_ts = ts_usec;

@@ -221,6 +221,13 @@ struct tcp_table *tcp_table_new(void)
 	return t;
 }
 
+void tcp_table_clear(struct tcp_table *t)
+{
+	g_hash_table_remove_all(t->streams);
+	t->last = NULL;
+	t->held = 0;
+}
+
 void tcp_table_free(struct tcp_table *t)
 {
 	if (!t)

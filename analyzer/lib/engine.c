@@ -236,12 +236,39 @@ static void pass_up(struct rr_engine *eng)
 	}
 }
 
+static void end_all(struct rr_engine *eng)
+{
+	struct rr_fact end = { .kind = RR_FACT_END };
+	guint i;
+
+	for (i = 0; i < eng->conns->len; i++)
+		conn_teardown(eng, g_ptr_array_index(eng->conns, i));
+	rr_checker_fact(eng->checker, &end);
+}
+
+/*
+ * A joined capture's next part: the previous part ends as a capture does
+ * (its outcomes are told), and its connections are forgotten so that
+ * repeated XIDs and QP numbers start afresh.  Connection ids go on.
+ */
+static void end_part(struct rr_engine *eng)
+{
+	end_all(eng);
+	while (eng->conns->len)
+		rr_conn_forget(eng, g_ptr_array_index(eng->conns, eng->conns->len - 1));
+	g_hash_table_remove_all(eng->cm_pending);
+}
+
 void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 {
 	struct rr_flow *f;
 
 	eng->stats.events++;
 	eng->cur_frame = ev->frame;
+	if (ev->kind == RR_EV_CAPTURE_PART) {
+		end_part(eng);
+		return;
+	}
 	/* An event may make two flows (a handshake); room first. */
 	if (g_hash_table_size(eng->flows) + 2 > eng->lim.max_flows && !rr_flow_find(eng, &ev->flow))
 		forget_idle(eng);
@@ -264,19 +291,7 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 
 void rr_engine_finish(struct rr_engine *eng)
 {
-	guint i;
-
-	for (i = 0; i < eng->conns->len; i++) {
-		struct rr_conn *c = g_ptr_array_index(eng->conns, i);
-
-		if (c)
-			conn_teardown(eng, c);
-	}
-	{
-		struct rr_fact end = { .kind = RR_FACT_END };
-
-		rr_checker_fact(eng->checker, &end);
-	}
+	end_all(eng);
 }
 
 static void free_flow(gpointer p)

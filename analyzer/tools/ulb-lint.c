@@ -233,6 +233,9 @@ static int lint_file(struct lint *l, const char *path)
 				fprintf(stderr, "%s%" PRIu64 " because %s", sep, skipped[i], rr_skip_reason_text(i));
 				sep = "; ";
 			}
+		if (stats.parts > 1)
+			fprintf(stderr, "; the file holds %" PRIu64 " captures joined end to end, analysed one by one",
+				stats.parts);
 		fputc('\n', stderr);
 	}
 	for (i = 0; i < 3; i++)

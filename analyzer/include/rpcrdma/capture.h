@@ -45,6 +45,7 @@ struct rr_decode_stats {
 	uint64_t mpa_crc_bad;
 	uint64_t malformed;
 	uint64_t tcp_gaps;
+	uint64_t parts;           /* captures joined in the file (1 when time never went back) */
 };
 
 struct rr_frame_decoder;

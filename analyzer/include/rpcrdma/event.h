@@ -75,6 +75,12 @@ enum rr_event_kind {
 	RR_EV_ACK,            /* IB ACK/NAK (aeth valid); helps pairing only */
 	RR_EV_CM,             /* connection setup / teardown (see cm_kind) */
 	RR_EV_TERMINATE,      /* iWARP Terminate */
+	/*
+	 * A new capture starts here (time went backwards: files joined end to
+	 * end).  Everything known about connections ends as at the end of a
+	 * capture; only frame and ts are set.
+	 */
+	RR_EV_CAPTURE_PART,
 };
 
 enum rr_frag {
