@@ -54,34 +54,47 @@ struct rr_capture {
 	size_t pos, len;
 	bool eof;
 	int err;            /* errno of a failed read */
+	struct handback *hb;    /* libpcap's input, for the byte offset */
 };
 
 /* ---- libpcap, fed from the descriptor we already read from -------------- */
 
+/*
+ * The FILE libpcap reads is unbuffered and this cookie buffers instead, so
+ * that `consumed` is exactly what libpcap has taken: the byte offset an
+ * error message can name.
+ */
+#define HB_BUF (64u << 10)
+
 struct handback {
-	uint8_t b[FILE_HDR_LEN];
+	uint8_t b[HB_BUF];
 	size_t n, at;
 	int fd;
 	bool own_fd;
+	uint64_t consumed;
 };
 
 static ssize_t hb_read(void *c, char *buf, size_t size)
 {
 	struct handback *h = c;
+	size_t k;
 
-	if (h->at < h->n) {
-		size_t k = h->n - h->at < size ? h->n - h->at : size;
+	if (h->at == h->n) {
+		ssize_t r;
 
-		memcpy(buf, h->b + h->at, k);
-		h->at += k;
-		return (ssize_t)k;
-	}
-	for (;;) {
-		ssize_t r = read(h->fd, buf, size);
-
-		if (r >= 0 || errno != EINTR)
+		do
+			r = read(h->fd, h->b, sizeof(h->b));
+		while (r < 0 && errno == EINTR);
+		if (r <= 0)
 			return r;
+		h->n = (size_t)r;
+		h->at = 0;
 	}
+	k = h->n - h->at < size ? h->n - h->at : size;
+	memcpy(buf, h->b + h->at, k);
+	h->at += k;
+	h->consumed += k;
+	return (ssize_t)k;
 }
 
 static int hb_close(void *c)
@@ -169,6 +182,28 @@ static int plain_header(const uint8_t *h, bool *swapped, bool *nsec, uint32_t *s
 	}
 }
 
+/* Why libpcap would not open the file, in words that say where and what. */
+static void open_error(const char *name, const uint8_t *h, size_t n, const char *ebuf, char *err,
+		       size_t errlen)
+{
+	static const uint8_t shb[4] = { 0x0a, 0x0d, 0x0d, 0x0a };
+
+	if (n == 0)
+		snprintf(err, errlen, "%s: the file is empty; nothing was analysed", name);
+	else if (n < 4)
+		snprintf(err, errlen, "%s: the file holds only %zu bytes, too few for any capture header; "
+			 "nothing was analysed", name, n);
+	else if (memcmp(h, shb, 4) == 0)
+		snprintf(err, errlen, "%s: the pcapng section header block at byte offset 0 is damaged, so no "
+			 "frame can be read; nothing was analysed (libpcap: %s)", name, ebuf);
+	else if (strstr(ebuf, "unknown file format"))
+		snprintf(err, errlen, "%s: not a pcap or pcapng capture (it starts with the bytes "
+			 "%02x %02x %02x %02x); nothing was analysed", name, h[0], h[1], h[2], h[3]);
+	else
+		snprintf(err, errlen, "%s: the capture header at byte offset 0 is damaged; nothing was "
+			 "analysed (libpcap: %s)", name, ebuf);
+}
+
 struct rr_capture *rr_capture_open(const char *path, char *err, size_t errlen)
 {
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
@@ -225,6 +260,8 @@ struct rr_capture *rr_capture_open(const char *path, char *err, size_t errlen)
 	cap->own_fd = false;
 	cap->fd = -1;
 	f = fopencookie(hb, "rb", (cookie_io_functions_t){ .read = hb_read, .close = hb_close });
+	if (f)
+		setvbuf(f, NULL, _IONBF, 0);
 	if (!f) {
 		hb_close(hb);
 		snprintf(err, errlen, "%s: cannot read capture: %s", cap->name, g_strerror(errno));
@@ -235,12 +272,13 @@ struct rr_capture *rr_capture_open(const char *path, char *err, size_t errlen)
 	p = pcap_fopen_offline(f, ebuf);
 	if (!p) {
 		fclose(f);
-		snprintf(err, errlen, "%s: cannot read capture: %s", cap->name, ebuf);
+		open_error(cap->name, hdr, got > 0 ? (size_t)got : 0, ebuf, err, errlen);
 		g_free(cap->name);
 		g_free(cap);
 		return NULL;
 	}
 	cap->p = p;
+	cap->hb = hb;
 	return cap;
 }
 
@@ -489,11 +527,11 @@ static void in_skip(struct rr_capture *cap, struct ahead *a, size_t n)
 }
 
 /*
- * Decode every record; 0 at the end, -1 with libpcap's sentence for a
- * damaged record in why.
+ * Decode every record; 0 at the end, -1 with what is wrong in why and the
+ * byte offset of the damaged record in *off (the end of the last good one).
  */
 static int own_run(struct rr_capture *cap, struct ahead *a, struct rr_frame_decoder *d,
-		   uint64_t *frame, char *why, size_t whylen)
+		   uint64_t *frame, uint64_t *off, char *why, size_t whylen)
 {
 	const bool sw = cap->swapped;
 	const uint32_t snap = cap->snaplen;
@@ -511,11 +549,12 @@ static int own_run(struct rr_capture *cap, struct ahead *a, struct rr_frame_deco
 			/* Short only at the end: the reader is done with err. */
 			err = a ? a->err : cap->err;
 			if (err)
-				snprintf(why, whylen, "error reading dump file: %s", g_strerror(err));
+				snprintf(why, whylen, "reading the file failed: %s", g_strerror(err));
 			else if (have)
 				snprintf(why, whylen,
-					 "truncated dump file; tried to read %u header bytes, only got %zu",
-					 REC_HDR_LEN, have);
+					 "the file ends inside a record header (%zu of its %u bytes): the capture "
+					 "was cut short, as by an interrupted copy or a capture that was killed",
+					 have, REC_HDR_LEN);
 			else
 				return 0;
 			return -1;
@@ -524,14 +563,10 @@ static int own_run(struct rr_capture *cap, struct ahead *a, struct rr_frame_deco
 		caplen = rd32(h + 8, sw);
 		wirelen = rd32(h + 12, sw);
 		if (caplen > MAX_SNAPLEN) {
-			if (caplen > snap)
-				snprintf(why, whylen,
-					 "invalid packet capture length %u, bigger than snaplen of %u",
-					 caplen, snap);
-			else
-				snprintf(why, whylen,
-					 "invalid packet capture length %u, bigger than maximum of %u",
-					 caplen, MAX_SNAPLEN);
+			snprintf(why, whylen,
+				 "the record header claims %u captured bytes, more than the file's snaplen "
+				 "(%u) and the %u any capture tool writes: the file is damaged here",
+				 caplen, snap, MAX_SNAPLEN);
 			return -1;
 		}
 		in_skip(cap, a, REC_HDR_LEN);
@@ -539,11 +574,12 @@ static int own_run(struct rr_capture *cap, struct ahead *a, struct rr_frame_deco
 		if (have < caplen) {
 			err = a ? a->err : cap->err;
 			if (err)
-				snprintf(why, whylen, "error reading dump file: %s", g_strerror(err));
+				snprintf(why, whylen, "reading the file failed: %s", g_strerror(err));
 			else
 				snprintf(why, whylen,
-					 "truncated dump file; tried to read %u captured bytes, only got %zu",
-					 caplen, have);
+					 "the file ends inside a frame (%zu of its %u captured bytes): the capture "
+					 "was cut short, as by an interrupted copy or a capture that was killed",
+					 have, caplen);
 			return -1;
 		}
 		/* As libpcap hands them out: signed 32-bit fields, microseconds. */
@@ -554,6 +590,7 @@ static int own_run(struct rr_capture *cap, struct ahead *a, struct rr_frame_deco
 		rr_frame_decode(d, ++*frame, (uint64_t)sec * 1000000u + (uint64_t)frac, p,
 				caplen > snap ? snap : caplen, wirelen);
 		in_skip(cap, a, caplen);
+		*off += REC_HDR_LEN + (uint64_t)caplen;
 	}
 }
 
@@ -562,8 +599,8 @@ int rr_capture_run(struct rr_capture *cap, const struct rr_decode_opts *opts,
 		   struct rr_decode_stats *stats, char *err, size_t errlen)
 {
 	struct rr_frame_decoder *d;
-	uint64_t frame = 0;
-	char why[PCAP_ERRBUF_SIZE + 64] = "";
+	uint64_t frame = 0, off = FILE_HDR_LEN;
+	char why[PCAP_ERRBUF_SIZE + 256] = "";
 	int dlt, rc, ret = 0;
 
 	if (!cap)
@@ -591,9 +628,18 @@ int rr_capture_run(struct rr_capture *cap, const struct rr_decode_opts *opts,
 			uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
 
 			rr_frame_decode(d, ++frame, ts, data, h->caplen, h->len);
+			off = cap->hb->consumed;
 		}
+		if (!frame)
+			off = cap->hb->consumed;
 		if (rc == PCAP_ERROR) {
-			snprintf(why, sizeof(why), "%s", pcap_geterr(cap->p));
+			const char *e = pcap_geterr(cap->p);
+
+			if (strstr(e, "truncated"))
+				snprintf(why, sizeof(why), "the file ends inside a block: the capture was cut short, "
+					 "as by an interrupted copy or a capture that was killed (libpcap: %s)", e);
+			else
+				snprintf(why, sizeof(why), "the block there is damaged (libpcap: %s)", e);
 			ret = -1;
 		}
 	} else {
@@ -601,17 +647,19 @@ int rr_capture_run(struct rr_capture *cap, const struct rr_decode_opts *opts,
 
 		if (!a && !cap->buf)
 			cap->buf = g_malloc(READ_BUF);
-		ret = own_run(cap, a, d, &frame, why, sizeof(why));
+		ret = own_run(cap, a, d, &frame, &off, why, sizeof(why));
 		ahead_stop(a);
 	}
 	if (ret) {
 		if (frame)
 			snprintf(err, errlen,
-				 "%s: read error after frame %" PRIu64 " (the last good frame): %s",
-				 cap->name, frame, why);
+				 "%s: damaged at byte offset %" PRIu64 ", after frame %" PRIu64 " (the last good "
+				 "frame): %s. Frames 1 to %" PRIu64 " were analysed; the rest of the file was not read",
+				 cap->name, off, frame, why, frame);
 		else
-			snprintf(err, errlen, "%s: read error before the first frame: %s",
-				 cap->name, why);
+			snprintf(err, errlen,
+				 "%s: damaged at byte offset %" PRIu64 ", before the first frame: %s. Nothing was analysed",
+				 cap->name, off, why);
 	}
 	/* Flush TCP streams even after an error: what was read still counts. */
 	rr_frame_decoder_finish(d);

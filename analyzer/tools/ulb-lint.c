@@ -214,7 +214,7 @@ static int lint_file(struct lint *l, const char *path)
 	if (l->progress)
 		fprintf(stderr, "\r\033[K");
 	if (rc != 0)
-		fprintf(stderr, "ulb-lint: warning: %s; the findings above cover the frames read before it\n", err);
+		fprintf(stderr, "ulb-lint: warning: %s\n", err);
 	for (i = 0; i < RR_SKIP__COUNT; i++)
 		skipped[i] = rr_engine_checks_skipped_for(l->eng, i);
 	if (l->sum)
