@@ -330,7 +330,10 @@ static void test_read_ahead_boundaries(void **state)
 			assert_int_equal(b.n, 3);
 			snprintf(err2, sizeof(err2), "frame %" PRIu64 " (the last good frame)", before);
 			assert_non_null(strstr(err, err2));
-			assert_non_null(strstr(err, cut < 16 ? "16 header bytes" : "captured bytes"));
+			assert_non_null(strstr(err, cut < 16 ? "of its 16 bytes" : "captured bytes"));
+			/* The damaged record starts where the last good one ended. */
+			snprintf(err2, sizeof(err2), "byte offset %" PRIu64 ",", (uint64_t)at);
+			assert_non_null(strstr(err, err2));
 		}
 	}
 	unlink(path);
