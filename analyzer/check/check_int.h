@@ -10,6 +10,12 @@
 #define CK_EPISODES_MAX 4096      /* calls with a failure or a retry in flight */
 #define CK_EPISODE_FRAMES 32
 #define CK_CALLS_MAX 8192         /* outstanding calls remembered per connection and direction */
+/*
+ * What all connections' state may hold together (calls, handle uses,
+ * retired segments, errored XIDs): past it, new entries are not kept and
+ * the checks that would have needed them are counted as skipped.
+ */
+#define CK_HELD_MAX (8u << 20)
 
 struct ck_retired {
 	uint32_t handle;
@@ -37,8 +43,9 @@ struct ck_conn_state {
 	bool cut;                     /* a fact showed rr_conn_info.capture_cut */
 	struct ck_dir_state dir[2];
 	GHashTable *calls[2];         /* xid -> struct ck_call*, by direction */
-	struct ck_retired *retired;   /* CK_RETIRED_MAX, allocated at the first answered call */
-	unsigned n_retired, next_retired;
+	struct ck_retired *retired;   /* grows to CK_RETIRED_MAX, then a ring */
+	unsigned n_retired, next_retired, retired_alloc;
+	size_t acct;                  /* bytes counted in the checker's held */
 	GHashTable *errored;          /* xid -> rdma err code + 1 */
 	GHashTable *handle_uses;      /* handle -> distinct calls that advertised it (RR-210) */
 	bool handle_reuse_reported;
@@ -91,6 +98,7 @@ struct rr_checker {
 	unsigned n_run[5];
 	uint64_t skipped[RR_SKIP__COUNT];
 	bool cur_cut;                 /* the fact being checked was not wholly captured */
+	size_t held;                  /* bytes of all connections' state (CK_HELD_MAX) */
 	GHashTable *conns;            /* id -> struct ck_conn_state* */
 	GHashTable *episodes;         /* key -> struct ck_episode* */
 	GQueue episode_order;         /* oldest first */

@@ -9,6 +9,34 @@
 
 #include "check_int.h"
 
+/* Roughly what one entry costs, hash table slot included. */
+#define HASH_SLOT 32u
+
+static size_t cs_bytes(const struct ck_conn_state *cs)
+{
+	return (g_hash_table_size(cs->calls[0]) + g_hash_table_size(cs->calls[1])) *
+		       (sizeof(struct ck_call) + HASH_SLOT) +
+	       (g_hash_table_size(cs->handle_uses) + g_hash_table_size(cs->errored)) * HASH_SLOT +
+	       cs->retired_alloc * sizeof(struct ck_retired);
+}
+
+static void settle(struct rr_checker *ck, struct ck_conn_state *cs)
+{
+	size_t now = cs_bytes(cs);
+
+	ck->held = ck->held - cs->acct + now;
+	cs->acct = now;
+}
+
+/* Room for one more entry in the connections' state. */
+static bool room(struct rr_checker *ck)
+{
+	if (ck->held < CK_HELD_MAX)
+		return true;
+	ck->skipped[RR_SKIP_STATE_LIMIT]++;
+	return false;
+}
+
 static void conn_free(gpointer p)
 {
 	struct ck_conn_state *cs = p;
@@ -102,13 +130,21 @@ const struct ck_retired *ck_retired_find(struct ck_conn_state *cs, uint32_t hand
 	return NULL;
 }
 
-static void retire(struct ck_conn_state *cs, const struct rr_segment *s, uint32_t xid, uint8_t role,
+static void retire(struct rr_checker *ck, struct ck_conn_state *cs, const struct rr_segment *s, uint32_t xid, uint8_t role,
 		   uint64_t frame)
 {
 	struct ck_retired *r;
 
-	if (!cs->retired)
-		cs->retired = g_new(struct ck_retired, CK_RETIRED_MAX);
+	if (cs->next_retired >= cs->retired_alloc) {
+		if (cs->retired_alloc >= CK_RETIRED_MAX) {
+			cs->next_retired = 0;
+		} else {
+			if (!room(ck))
+				return;
+			cs->retired_alloc = cs->retired_alloc ? MIN(2 * cs->retired_alloc, CK_RETIRED_MAX) : 16;
+			cs->retired = g_renew(struct ck_retired, cs->retired, cs->retired_alloc);
+		}
+	}
 	r = &cs->retired[cs->next_retired];
 
 	r->handle = s->handle;
@@ -190,7 +226,7 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 			uint32_t n = GPOINTER_TO_UINT(g_hash_table_lookup(cs->handle_uses,
 						GUINT_TO_POINTER(h->reads[i].seg.handle)));
 
-			if (g_hash_table_size(cs->handle_uses) < 65536 || n)
+			if (n || (g_hash_table_size(cs->handle_uses) < 65536 && room(ck)))
 				g_hash_table_insert(cs->handle_uses,
 						    GUINT_TO_POINTER(h->reads[i].seg.handle),
 						    GUINT_TO_POINTER(n + 1));
@@ -202,6 +238,10 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 					    GUINT_TO_POINTER(s->conn_id));
 		if (g_hash_table_size(ck->live_handles) > 65536)
 			g_hash_table_remove_all(ck->live_handles);
+	}
+	if (!old && !room(ck)) {
+		g_free(c);
+		return;
 	}
 	/* The same XID again while outstanding (a retransmission): one call, counted once. */
 	if (!old || (old->flags & CK_CALL_REPLIED))
@@ -285,8 +325,9 @@ static void send_reply(struct rr_checker *ck, struct ck_conn_state *cs, const st
 	if (s->status == RR_HDR_OK && s->hdr->proc == RR_RDMA_ERROR) {
 		if (g_hash_table_size(cs->errored) >= CK_ERRORED_MAX)
 			g_hash_table_remove_all(cs->errored);
-		g_hash_table_insert(cs->errored, GUINT_TO_POINTER(s->hdr->xid),
-				    GUINT_TO_POINTER(s->hdr->err + 1));
+		if (room(ck))
+			g_hash_table_insert(cs->errored, GUINT_TO_POINTER(s->hdr->xid),
+					    GUINT_TO_POINTER(s->hdr->err + 1));
 	}
 }
 
@@ -334,13 +375,13 @@ static void msg_reply(struct rr_checker *ck, struct rr_message *m)
 
 	if (ch) {
 		for (i = 0; i < ch->n_reads; i++)
-			retire(cs, &ch->reads[i].seg, m->xid, 0, m->send_frame);
+			retire(ck, cs, &ch->reads[i].seg, m->xid, 0, m->send_frame);
 		for (k = 0; k < ch->n_write_chunks; k++)
 			for (i = 0; i < ch->writes[k].count; i++)
-				retire(cs, rr_hdr_wseg(ch, &ch->writes[k], i), m->xid, 1, m->send_frame);
+				retire(ck, cs, rr_hdr_wseg(ch, &ch->writes[k], i), m->xid, 1, m->send_frame);
 		if (ch->has_reply)
 			for (i = 0; i < ch->reply.count; i++)
-				retire(cs, rr_hdr_wseg(ch, &ch->reply, i), m->xid, 2, m->send_frame);
+				retire(ck, cs, rr_hdr_wseg(ch, &ch->reply, i), m->xid, 2, m->send_frame);
 	}
 	{
 		struct ck_call *c = ck_call_of_reply(ck, m);
@@ -398,9 +439,14 @@ void ck_state_before(struct rr_checker *ck, const struct rr_fact *f)
 void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 {
 	switch (f->kind) {
-	case RR_FACT_CONN_DOWN:
+	case RR_FACT_CONN_DOWN: {
+		struct ck_conn_state *cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(f->conn_id));
+
+		if (cs)
+			ck->held -= cs->acct;
 		g_hash_table_remove(ck->conns, GUINT_TO_POINTER(f->conn_id));
 		break;
+	}
 	case RR_FACT_END:
 		/* Told: a joined capture's next part starts without them. */
 		g_queue_clear(&ck->episode_order);
@@ -413,14 +459,21 @@ void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 			send_call(ck, cs, f->send);
 		else if (!f->send->is_call)
 			send_reply(ck, cs, f->send);
+		settle(ck, cs);
 		break;
 	}
-	case RR_FACT_MSG:
+	case RR_FACT_MSG: {
+		struct ck_conn_state *cs;
+
 		if (f->msg->dir == RR_DIR_CALL)
 			msg_call(ck, f->msg);
 		else
 			msg_reply(ck, f->msg);
+		cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(f->msg->conn_id));
+		if (cs)
+			settle(ck, cs);
 		break;
+	}
 	default:
 		break;
 	}
