@@ -48,8 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	rr_engine_default_limits(&lim);
-	lim.max_buffered_bytes = 64u << 20;
+	rr_engine_default_limits(&lim);     /* what ulb-lint runs with */
 	eng = rr_engine_new(&lim, on_message, NULL, NULL);
 	d = rr_frame_decoder_new(linktypes[data[0] % (sizeof(linktypes) / sizeof(linktypes[0]))],
 				 &opts, on_event, eng, NULL);
