@@ -161,5 +161,18 @@ void ddp_emit(struct rr_frame_ctx *fx, struct tcp_stream *s, const struct ddp_hd
 	ev.caplen = (uint32_t)have;
 	if (have)
 		rr_get_bytes(cur, have, &ev.data);
+	/*
+	 * What lost bytes held is unknown, in this direction or the other
+	 * (replies rest on calls): the engine is told once per direction and
+	 * stops judging that connection's history.
+	 */
+	{
+		const struct tcp_stream *peer = stream_peer(fx, s);
+
+		if (!s->told_loss && (s->unseen || (peer && peer->unseen))) {
+			ev.after_loss = true;
+			s->told_loss = true;
+		}
+	}
 	dec_emit(fx, &ev);
 }

@@ -84,6 +84,8 @@ struct tcp_stream {
 	guint buf_hi, segs_hi, holes_hi;
 	size_t acct;
 	uint64_t last_frame;
+	bool unseen;            /* some bytes of this direction were not captured */
+	bool told_loss;         /* ... and an event said so (rr_event.after_loss) */
 	struct mpa_dir mpa;
 };
 

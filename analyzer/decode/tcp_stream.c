@@ -253,6 +253,7 @@ static void stream_reset(struct tcp_stream *s, uint32_t seq)
 	stream_release(s);
 	s->have_base = true;
 	s->closed = s->fin = false;
+	s->unseen = s->told_loss = false;
 	s->nxt_seq = seq;
 	s->nxt_off = s->buf_off = STREAM_ORIGIN;
 	s->buf = g_byte_array_new();
@@ -471,6 +472,7 @@ static void add_hole(struct tcp_stream *s, uint64_t a, uint64_t b)
 	struct stream_hole h = { a, b };
 	guint n = s->holes->len;
 
+	s->unseen = true;
 	if (n && g_array_index(s->holes, struct stream_hole, n - 1).b == a)
 		g_array_index(s->holes, struct stream_hole, n - 1).b = b;
 	else
@@ -513,6 +515,7 @@ static void give_up(struct rr_frame_ctx *fx, struct tcp_stream *s, const char *w
 		s->buf_hi = s->segs_hi = s->holes_hi = 0;
 	}
 	s->buf_off = s->nxt_off;
+	s->unseen = true;
 	mpa_lost(s, s->nxt_off);
 }
 
@@ -582,6 +585,7 @@ static void gap(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t upto, co
 		g_array_set_size(s->seg_frames, 0);
 		s->nxt_seq += (uint32_t)n;
 		s->nxt_off = s->buf_off = upto;
+		s->unseen = true;
 		mpa_lost(s, upto);
 		return;
 	}

@@ -285,6 +285,8 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 	if (!f)
 		return;
 	f->last_frame = ev->frame;
+	if (ev->after_loss)
+		f->conn->capture_cut = true;
 	rr_xfer_event(eng, f, ev);
 	pass_up(eng);
 }

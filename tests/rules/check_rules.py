@@ -18,6 +18,7 @@ usage: check_rules.py [--lint ULB-LINT] [--pcapgen GENERATOR] [--rules-dir DIR]
 Exit status: 0 when every case matches, 1 otherwise, 2 on usage errors.
 """
 import argparse
+import struct
 import fnmatch
 import glob
 import json
@@ -107,6 +108,33 @@ def lint(tool, cap, profile=None):
     return (found, text_lines), None
 
 
+def cut_pcap(src, dst, snaplen):
+    """src with every record cut to snaplen bytes, as tcpdump -s writes it;
+    False when src is not a classic pcap."""
+    with open(src, "rb") as f:
+        data = f.read()
+    e = {b"\xd4\xc3\xb2\xa1": "<", b"\x4d\x3c\xb2\xa1": "<",
+         b"\xa1\xb2\xc3\xd4": ">", b"\xa1\xb2\x3c\x4d": ">"}.get(data[:4])
+    if not e:
+        return False
+    hdr = bytearray(data[:24])
+    struct.pack_into(e + "I", hdr, 16, snaplen)
+    out, pos = [bytes(hdr)], 24
+    while pos + 16 <= len(data):
+        sec, frac, caplen, wirelen = struct.unpack_from(e + "IIII", data, pos)
+        keep = min(caplen, snaplen)
+        out.append(struct.pack(e + "IIII", sec, frac, keep, wirelen) + data[pos + 16:pos + 16 + keep])
+        pos += 16 + caplen
+    with open(dst, "wb") as f:
+        f.write(b"".join(out))
+    return True
+
+
+def serious(findings):
+    return {(f["rule"], f["frame"]) for f in findings
+            if str(f["rule"]).startswith("RR-") and f["severity"] in ("error", "warning")}
+
+
 def rr_set(findings):
     return {(f["rule"], f["frame"]) for f in findings if str(f["rule"]).startswith("RR-")}
 
@@ -128,6 +156,9 @@ def main(argv):
     ap.add_argument("--keep", metavar="DIR", help="copy the captures and truths of failing "
                     "cases into DIR")
     ap.add_argument("-v", "--verbose", action="store_true", help="print passing cases too")
+    ap.add_argument("--snaplens", default="",
+                    help="comma-separated: also cut every capture at these snaplens; a cut may "
+                         "lose findings but must add no RR error or warning (issue 7.2)")
     a = ap.parse_args(argv[1:])
     links = []
     for item in a.links or ["ib,rocev2,iwarp"]:
@@ -142,6 +173,7 @@ def main(argv):
     if a.keep:
         os.makedirs(a.keep, exist_ok=True)
 
+    snaplens = [int(x) for x in a.snaplens.split(",") if x]
     failed = passed = 0
     text_fallback = 0
     per_rule = {}
@@ -186,6 +218,20 @@ def main(argv):
                                     for f in found:
                                         if (f["rule"], f["frame"]) in extra and f.get("text"):
                                             problems.append("    %s" % f["text"][:200])
+                                for snap in snaplens:
+                                    cut = cap + ".cut%d.pcap" % snap
+                                    if not cut_pcap(cap, cut, snap):
+                                        continue
+                                    res2, err2 = lint(a.lint, cut, truth.get("profile"))
+                                    if err2:
+                                        problems.append("cut at %d: %s" % (snap, err2))
+                                        continue
+                                    new = serious(res2[0]) - serious(found)
+                                    if new:
+                                        problems.append("cut at %d adds: %s" % (snap, fmt(new)))
+                                        for f in res2[0]:
+                                            if (f["rule"], f["frame"]) in new:
+                                                problems.append("    %s" % f["text"][:200])
                                 if not problems and a.verbose:
                                     print("ok   %s: %s" % (tag, fmt(want) or "no finding"))
                                 if problems:

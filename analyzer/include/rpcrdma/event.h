@@ -125,6 +125,13 @@ struct rr_cm_info {
 struct rr_event {
 	uint8_t kind;             /* enum rr_event_kind */
 	uint8_t frag;             /* enum rr_frag */
+	/*
+	 * Bytes of this flow before this event were not captured (snaplen, a
+	 * TCP gap): the messages they held are unknown, so checks that rest on
+	 * the flow's history cannot be trusted (iWARP; IB/RoCE cut frames
+	 * arrive as events with caplen < wirelen instead).
+	 */
+	bool after_loss;
 	uint64_t frame;           /* 1-based frame number in the capture */
 	uint64_t ts_usec;         /* capture timestamp, microseconds */
 	struct rr_flow_key flow;
