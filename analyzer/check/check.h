@@ -135,6 +135,8 @@ void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
 /* A check that needed bytes the capture did not hold. */
 /* A check that cannot judge: counted (as "not captured") instead of guessed. */
 void ck_skip(struct rr_checker *ck, enum rr_rule_id rule);
+/* The big-endian word at off in the Send's bytes, through the bounded cursor; false past the end. */
+bool ck_send_word(const struct rr_fact_send *s, size_t off, uint32_t *v);
 void ck_skip_why(struct rr_checker *ck, enum rr_rule_id rule, enum rr_skip_reason why);
 enum rr_profile ck_profile(const struct rr_checker *ck);
 const struct rr_check_opts *ck_opts(const struct rr_checker *ck);

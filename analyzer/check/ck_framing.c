@@ -20,14 +20,14 @@ void ck_rr001(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_fact_send *s = f->send;
 	struct ck_call *c;
+	uint32_t err;
 
 	if (s->is_call || s->status == RR_HDR_E_SHORT)
 		return;
 	c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
 	if (!c || !(c->flags & CK_CALL_NOT_V1) || (c->flags & CK_CALL_REPLIED))
 		return;
-	if (s->hdr->proc == RR_RDMA_ERROR && s->len >= 20 &&
-	    (s->data[16] << 24 | s->data[17] << 16 | s->data[18] << 8 | s->data[19]) == RR_ERR_VERS)
+	if (s->hdr->proc == RR_RDMA_ERROR && ck_send_word(s, 16, &err) && err == RR_ERR_VERS)
 		return;
 	ck_report(ck, f, RR_001_VERS, c->send_frame,
 		  "call XID 0x%08x has rdma_vers %u, yet the responder answered it with %s at frame %" G_GUINT64_FORMAT

@@ -200,3 +200,11 @@ bool ck_segments_over_limit(const struct rr_hdr *h)
 			return true;
 	return false;
 }
+
+bool ck_send_word(const struct rr_fact_send *s, size_t off, uint32_t *v)
+{
+	struct rr_cursor c;
+
+	rr_cursor_init(&c, s->data, s->len);
+	return rr_peek_be32(&c, off, v);
+}
