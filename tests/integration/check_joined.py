@@ -11,15 +11,13 @@ from the join itself (a repeated XID read as a retry, a reply matched
 across parts).  Exactly one CAP-JOINED names the first join.
 """
 import argparse
-import json
 import os
 import struct
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lintjson import Failures  # noqa: E402
+from lintjson import Failures, lint_findings  # noqa: E402
 
 COPIES = 3
 
@@ -36,14 +34,6 @@ def records(path):
     return data[:24], out
 
 
-def findings(lint, capture):
-    p = subprocess.run([lint, "--format", "json", capture], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE)
-    if p.returncode not in (0, 1):
-        raise SystemExit("ulb-lint failed (%d) on %s:\n%s" % (p.returncode, capture, p.stderr.decode()))
-    return [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lint", required=True)
@@ -58,9 +48,9 @@ def main():
             joined = os.path.join(tmp, "joined.pcap")
             with open(joined, "wb") as f:
                 f.write(head + b"".join(recs) * COPIES)
-            alone = {(d["rule"], d["frame"]) for d in findings(a.lint, cap)
+            alone = {(d["rule"], d["frame"]) for d in lint_findings(a.lint, cap)[0]
                      if d["rule"].startswith("RR-")}
-            got = findings(a.lint, joined)
+            got = lint_findings(a.lint, joined)[0]
             n = len(recs)
             joins = [d for d in got if d["rule"] == "CAP-JOINED"]
             checked += 1

@@ -11,16 +11,14 @@ statistics line says so.  Capture conditions (CAP-*) and the engine's own
 expected to bring; ENG-ULP (a walk stopped on an unknown op) is not.
 """
 import argparse
-import json
 import os
 import re
 import struct
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lintjson import Failures  # noqa: E402
+from lintjson import Failures, lint_findings  # noqa: E402
 
 SNAPLENS = (64, 128, 256, 1500)
 EXPECTED = re.compile(r"^(CAP-|ENG-INCOMPLETE$|ENG-LIMIT$|ENG-UNMATCHED-RDMA$|ENG-NOT-V1$)")
@@ -53,16 +51,6 @@ def cut_pcap(src, dst, snaplen):
     return ncut
 
 
-def findings(lint, capture):
-    p = subprocess.run([lint, "--format", "json", capture], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE)
-    if p.returncode not in (0, 1):
-        raise SystemExit("ulb-lint failed (%d) on %s:\n%s" % (p.returncode, capture, p.stderr.decode()))
-    out = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
-    stats = p.stderr.decode().strip().splitlines()[-1]
-    return [d for d in out if "rule" in d], stats
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lint", required=True)
@@ -72,12 +60,12 @@ def main():
     checked = 0
     with tempfile.TemporaryDirectory() as tmp:
         for cap in a.captures:
-            whole, _ = findings(a.lint, cap)
+            whole, _ = lint_findings(a.lint, cap)
             base = {(d["rule"], d["frame"]) for d in whole}
             for snap in SNAPLENS:
                 cut = os.path.join(tmp, "cut-%d.pcap" % snap)
                 ncut = cut_pcap(cap, cut, snap)
-                got, stats = findings(a.lint, cut)
+                got, stats = lint_findings(a.lint, cut)
                 name = "%s cut at %d" % (os.path.basename(cap), snap)
                 for d in got:
                     checked += 1

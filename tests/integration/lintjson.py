@@ -28,6 +28,19 @@ def lint_dump(lint, capture):
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
+def lint_findings(lint, capture):
+    """ulb-lint --format json: (the findings, the statistics line); exits on
+    a status other than 0 or 1."""
+    p = subprocess.run([lint, "--format", "json", capture], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    if p.returncode not in (0, 1):
+        sys.stderr.write("ulb-lint failed (%d) on %s:\n%s\n" % (p.returncode, capture, p.stderr.decode()))
+        raise SystemExit(1)
+    out = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+    err = p.stderr.decode().strip().splitlines()
+    return [d for d in out if "rule" in d], err[-1] if err else ""
+
+
 def tshark(args):
     env = dict(os.environ)
     # Never read a user's preferences or plugins: the built-in dissectors only.
