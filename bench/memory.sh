@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -x "$lint" ] || { echo "memory.sh: no ulb-lint at $lint (build first)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "memory.sh: GNU time is needed (scripts/install-deps.sh installs it)" >&2; exit 2; }
 command -v editcap >/dev/null || { echo "memory.sh: editcap is needed (wireshark-common)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
