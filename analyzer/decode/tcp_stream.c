@@ -479,9 +479,6 @@ static void add_hole(struct tcp_stream *s, uint64_t a, uint64_t b)
 		g_array_append_val(s->holes, h);
 }
 
-static void report_gap(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t upto,
-		       const char *why);
-
 /*
  * Everything the direction holds is declared lost: the bytes waiting for
  * the parser and the out-of-order pieces.  The parser looks for the
