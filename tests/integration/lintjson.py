@@ -2,6 +2,7 @@
 """Shared helpers for the integration checks: run ulb-lint and tshark, read their output."""
 import glob
 import json
+import struct
 import os
 import subprocess
 import sys
@@ -39,6 +40,30 @@ def lint_findings(lint, capture):
     out = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
     err = p.stderr.decode().strip().splitlines()
     return [d for d in out if "rule" in d], err[-1] if err else ""
+
+
+def cut_pcap(src, dst, snaplen):
+    """Write src with every record cut to snaplen bytes (the original length
+    kept, as tcpdump -s writes it).  Returns how many records were cut, or
+    None when src is not a classic pcap."""
+    with open(src, "rb") as f:
+        data = f.read()
+    e = {b"\xd4\xc3\xb2\xa1": "<", b"\x4d\x3c\xb2\xa1": "<",
+         b"\xa1\xb2\xc3\xd4": ">", b"\xa1\xb2\x3c\x4d": ">"}.get(data[:4])
+    if not e:
+        return None
+    hdr = bytearray(data[:24])
+    struct.pack_into(e + "I", hdr, 16, snaplen)
+    out, pos, ncut = [bytes(hdr)], 24, 0
+    while pos + 16 <= len(data):
+        sec, frac, caplen, wirelen = struct.unpack_from(e + "IIII", data, pos)
+        keep = min(caplen, snaplen)
+        ncut += keep < caplen
+        out.append(struct.pack(e + "IIII", sec, frac, keep, wirelen) + data[pos + 16:pos + 16 + keep])
+        pos += 16 + caplen
+    with open(dst, "wb") as f:
+        f.write(b"".join(out))
+    return ncut
 
 
 def tshark(args):

@@ -18,7 +18,6 @@ usage: check_rules.py [--lint ULB-LINT] [--pcapgen GENERATOR] [--rules-dir DIR]
 Exit status: 0 when every case matches, 1 otherwise, 2 on usage errors.
 """
 import argparse
-import struct
 import fnmatch
 import glob
 import json
@@ -28,6 +27,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+from lintjson import cut_pcap  # noqa: E402  (one pcap cutter for every snaplen test)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
@@ -106,28 +108,6 @@ def lint(tool, cap, profile=None):
                       "severity": rec.get("severity", ""),
                       "text": rec.get("text", rec.get("message", ""))})
     return (found, text_lines), None
-
-
-def cut_pcap(src, dst, snaplen):
-    """src with every record cut to snaplen bytes, as tcpdump -s writes it;
-    False when src is not a classic pcap."""
-    with open(src, "rb") as f:
-        data = f.read()
-    e = {b"\xd4\xc3\xb2\xa1": "<", b"\x4d\x3c\xb2\xa1": "<",
-         b"\xa1\xb2\xc3\xd4": ">", b"\xa1\xb2\x3c\x4d": ">"}.get(data[:4])
-    if not e:
-        return False
-    hdr = bytearray(data[:24])
-    struct.pack_into(e + "I", hdr, 16, snaplen)
-    out, pos = [bytes(hdr)], 24
-    while pos + 16 <= len(data):
-        sec, frac, caplen, wirelen = struct.unpack_from(e + "IIII", data, pos)
-        keep = min(caplen, snaplen)
-        out.append(struct.pack(e + "IIII", sec, frac, keep, wirelen) + data[pos + 16:pos + 16 + keep])
-        pos += 16 + caplen
-    with open(dst, "wb") as f:
-        f.write(b"".join(out))
-    return True
 
 
 def serious(findings):
@@ -220,7 +200,7 @@ def main(argv):
                                             problems.append("    %s" % f["text"][:200])
                                 for snap in snaplens:
                                     cut = cap + ".cut%d.pcap" % snap
-                                    if not cut_pcap(cap, cut, snap):
+                                    if cut_pcap(cap, cut, snap) is None:
                                         continue
                                     res2, err2 = lint(a.lint, cut, truth.get("profile"))
                                     if err2:
