@@ -87,6 +87,8 @@ struct rr_checker *rr_checker_new(const struct rr_diag_sink *sink);
 void rr_checker_set_opts(struct rr_checker *ck, const struct rr_check_opts *o);
 const struct rr_check_opts *rr_checker_opts(const struct rr_checker *ck);
 void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f);
+/* Calls outstanding in its direction right after the latest call Send fact (0 after other facts). */
+uint32_t rr_checker_last_outstanding(const struct rr_checker *ck);
 uint64_t rr_checker_skipped(const struct rr_checker *ck, enum rr_skip_reason why);
 /* Findings attached to a record by the stage: free them (not the record). */
 void rr_checker_release(struct rr_message *m);

@@ -274,6 +274,8 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 	bool cut = fact_not_captured(ck, f);
 
 	ck->cur_cut = cut;
+	if (f->kind == RR_FACT_SEND)
+		ck->last_outstanding = 0;
 
 	ck_state_before(ck, f);
 	if (f->kind == RR_FACT_MSG && ck->pending.length)
@@ -284,6 +286,11 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 		for (i = 0; i < ck->n_run[k]; i++)
 			check_of[ck->run[k][i]](ck, f);
 	ck_state_after(ck, f);
+}
+
+uint32_t rr_checker_last_outstanding(const struct rr_checker *ck)
+{
+	return ck->last_outstanding;
 }
 
 void rr_checker_release(struct rr_message *m)

@@ -251,6 +251,7 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 		g_hash_table_remove_all(cs->calls[dir]);   /* replies lost: start over */
 		ds->outstanding = 0;
 	}
+	ck->last_outstanding = ds->outstanding;
 	if (!ds->saw_reply)
 		ds->calls_before_reply++;
 	ds->requested = h->credit;

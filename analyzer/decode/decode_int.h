@@ -26,6 +26,7 @@ struct rr_frame_ctx {
 	bool cut;             /* caplen < wirelen: the capture dropped the tail */
 	bool trunc_reported;  /* CAP_TRUNC goes out at most once per frame */
 	bool produced;        /* at least one event came out of this frame */
+	bool iwarp_tcp;       /* its TCP payload went to a stream held as iWARP */
 	/*
 	 * The frame that carried the last byte of the event being emitted
 	 * when that is not this frame (iWARP bytes held until MPA framing was
@@ -48,6 +49,7 @@ struct rr_frame_decoder {
 	struct tcp_table *tcp;
 	GByteArray *scratch;        /* de-markered ULPDUs, valid during one emit */
 	uint64_t last_frame, last_ts;
+	struct rr_frame_report last;   /* what the latest rr_frame_decode() found */
 };
 
 /* frame_decoder.c: the only ways out of the decoder. */

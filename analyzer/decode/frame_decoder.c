@@ -134,6 +134,9 @@ void rr_frame_decode(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_
 		link_raw(&fx, &cur, wirelen, 6);
 		break;
 	}
+	d->last.frame = frame_no;
+	d->last.produced = fx.produced;
+	d->last.iwarp_tcp = fx.iwarp_tcp;
 	if (fx.produced)
 		d->stats.rdma_frames++;
 }
@@ -218,4 +221,9 @@ void dec_short(struct rr_frame_ctx *fx, const char *fmt, ...)
 		dec_trunc(fx, "%s: payload not captured (snaplen)", text);
 	else
 		dec_malformed(fx, "%s: frame too short", text);
+}
+
+const struct rr_frame_report *rr_frame_decoder_last(const struct rr_frame_decoder *d)
+{
+	return &d->last;
 }

@@ -957,6 +957,8 @@ static void tcp_direction(struct rr_frame_ctx *fx, struct tcp_stream *s, const s
 		s->fin_off = s->nxt_off + (uint64_t)(int64_t)(int32_t)(tcp->seq + wire - s->nxt_seq);
 	}
 	mpa_process(fx, s, false);
+	if (wire && (s->mpa.iwarp || s->mpa.mode == MPA_FPDU))
+		fx->iwarp_tcp = true;
 	if (s->fin && s->nxt_off >= s->fin_off) {
 		flush(fx, s, "connection closed");
 		close_stream(fx, s, RR_CM_DREQ);

@@ -58,6 +58,12 @@ struct rr_engine *rr_engine_new(const struct rr_engine_limits *limits,
 	return eng;
 }
 
+void rr_engine_set_send_fn(struct rr_engine *eng, rr_send_fn fn, void *ctx)
+{
+	eng->send_fn = fn;
+	eng->send_ctx = ctx;
+}
+
 void rr_engine_set_check_opts(struct rr_engine *eng, const struct rr_check_opts *o)
 {
 	eng->check_opts = *o;

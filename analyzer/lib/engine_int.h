@@ -208,6 +208,8 @@ struct rr_engine {
 	struct rr_check_opts check_opts;
 	rr_message_fn fn;
 	void *ctx;
+	rr_send_fn send_fn;
+	void *send_ctx;
 	struct rr_diag_sink diag;
 	struct rr_engine_stats stats;
 

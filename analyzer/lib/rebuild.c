@@ -424,6 +424,16 @@ static void send_fact(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	s.rpc_msg_type = pk->words ? pk->msg_type : 0;
 	rr_conn_info_fill(eng, f->conn, &s.conn);
 	rr_checker_fact(eng->checker, &fact);
+	if (eng->send_fn) {
+		struct rr_send_report r = {
+			.frame = s.frame, .frames = s.frames, .n_frames = s.n_frames,
+			.conn_id = s.conn_id, .hdr = hdr, .status = st, .is_call = is_call,
+			.rejected = rejected, .data = s.data, .len = s.len, .captured = s.captured,
+			.outstanding = is_call ? rr_checker_last_outstanding(eng->checker) : 0,
+		};
+
+		eng->send_fn(eng->send_ctx, &r);
+	}
 }
 
 void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_send_done *d)

@@ -97,6 +97,25 @@ static void *copy_of(const void *p, size_t n)
 	return p && n ? g_memdup2(p, n) : NULL;
 }
 
+static size_t seg_count(const struct rr_message *m)
+{
+	if (m->dir == RR_DIR_CALL && m->hdr)
+		return m->hdr->n_reads;
+	return m->call_hdr ? m->call_hdr->n_wsegs : 0;
+}
+
+void rr_message_bytes(const struct rr_message *m, uint64_t *inline_bytes, uint64_t *rdma_bytes)
+{
+	size_t i, n = m->seg_bytes ? seg_count(m) : 0;
+
+	*inline_bytes = 0;
+	*rdma_bytes = 0;
+	if (m->hdr && rr_hdr_proc_has_payload(m->hdr->proc) && m->send_len > m->hdr->hdr_len)
+		*inline_bytes = m->send_len - m->hdr->hdr_len;
+	for (i = 0; i < n; i++)
+		*rdma_bytes += m->seg_bytes[i];
+}
+
 struct rr_message *rr_message_copy(const struct rr_message *src)
 {
 	struct rr_message *m = g_new(struct rr_message, 1);
@@ -113,10 +132,7 @@ struct rr_message *rr_message_copy(const struct rr_message *src)
 		m->call_ulp = copy_of(src->call_ulp, sizeof(*src->call_ulp));
 	}
 	m->items = copy_of(src->items, src->n_items * sizeof(*src->items));
-	if (src->dir == RR_DIR_CALL && src->hdr)
-		nseg = src->hdr->n_reads;
-	else if (src->call_hdr)
-		nseg = src->call_hdr->n_wsegs;
+	nseg = seg_count(src);
 	m->seg_bytes = copy_of(src->seg_bytes, nseg * sizeof(uint64_t));
 	m->call_read_bytes = copy_of(src->call_read_bytes,
 				 src->call_hdr ? src->call_hdr->n_reads * sizeof(uint64_t) : 0);

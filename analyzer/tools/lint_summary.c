@@ -92,37 +92,6 @@ static struct conn_sum *conn_of(struct lint_summary *s, const struct rr_message 
 }
 
 /* The operation a call is about: NFSv4 COMPOUNDs by their first op that does real work. */
-static void op_key(const struct rr_message *m, char *buf, size_t len)
-{
-	const struct rr_ulp_info *u = m->call_ulp;
-	const char *name;
-	uint16_t i;
-
-	if (!u) {
-		snprintf(buf, len, "?");
-		return;
-	}
-	if (u->prog == RR_NFS_PROGRAM && u->vers == 4 && u->proc == 1) {
-		uint32_t pick = u->n_ops ? u->ops[0] : 0;
-
-		for (i = 0; i < u->n_ops; i++) {
-			uint32_t op = u->ops[i];
-
-			pick = op;
-			/* SEQUENCE PUTFH PUTPUBFH PUTROOTFH SAVEFH RESTOREFH GETFH GETATTR */
-			if (op != 53 && op != 22 && op != 23 && op != 24 && op != 32 && op != 31 && op != 10 &&
-			    op != 9)
-				break;
-		}
-		name = rr_nfs4_op_name(pick);
-		snprintf(buf, len, "NFSv4.%u %s", u->minorversion, name ? name : "?");
-		return;
-	}
-	name = rr_ulp_proc_name(u->prog, u->vers, u->proc);
-	snprintf(buf, len, "%s v%u %s", rr_rpc_program_name(u->prog) ? rr_rpc_program_name(u->prog) : "?",
-		 u->vers, name ? name : "?");
-}
-
 static uint64_t rand64(struct lint_summary *s)
 {
 	s->rng ^= s->rng << 13;
@@ -215,7 +184,7 @@ void lint_summary_message(struct lint_summary *s, const struct rr_message *m)
 		}
 	}
 	if (m->call_hdr && !m->backchannel && m->call_ts_usec && m->ts_usec >= m->call_ts_usec) {
-		op_key(m, key, sizeof(key));
+		rr_ulp_op_label(m->call_ulp, key, sizeof(key));
 		add_time(s, c, key, m->ts_usec - m->call_ts_usec);
 	}
 }

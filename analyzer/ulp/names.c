@@ -4,6 +4,8 @@
  * RFC 8881, RFC 7862, RFC 8276; NLM and NSM from X/Open XNFS; NFSACL as
  * the Linux and Solaris implementations number it).
  */
+#include <stdio.h>
+
 #include "ulp_internal.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -147,4 +149,39 @@ const char *rr_ulp_result_name(enum rr_ulp_result r)
 	case RR_ULP_MALFORMED: return "malformed";
 	}
 	return "?";
+}
+
+/*
+ * What a message is, in a word or two, for per-op tables: the NFS procedure,
+ * or for a COMPOUND its first op that is not a preamble (SEQUENCE, PUTFH,
+ * GETATTR...), which is what the user asked for.
+ */
+void rr_ulp_op_label(const struct rr_ulp_info *u, char *buf, size_t len)
+{
+	const char *name;
+	uint16_t i;
+
+	if (!u) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (u->prog == RR_NFS_PROGRAM && u->vers == 4 && u->proc == 1) {
+		uint32_t pick = u->n_ops ? u->ops[0] : 0;
+
+		for (i = 0; i < u->n_ops; i++) {
+			uint32_t op = u->ops[i];
+
+			pick = op;
+			/* SEQUENCE PUTFH PUTPUBFH PUTROOTFH SAVEFH RESTOREFH GETFH GETATTR */
+			if (op != 53 && op != 22 && op != 23 && op != 24 && op != 32 && op != 31 && op != 10 &&
+			    op != 9)
+				break;
+		}
+		name = rr_nfs4_op_name(pick);
+		snprintf(buf, len, "NFSv4.%u %s", u->minorversion, name ? name : "?");
+		return;
+	}
+	name = rr_ulp_proc_name(u->prog, u->vers, u->proc);
+	snprintf(buf, len, "%s v%u %s", rr_rpc_program_name(u->prog) ? rr_rpc_program_name(u->prog) : "?",
+		 u->vers, name ? name : "?");
 }

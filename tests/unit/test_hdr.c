@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -317,6 +318,102 @@ static void test_round_trip(void **state)
 	}
 }
 
+
+/*
+ * rr_hdr_layout against the hand-typed examples: every leaf span's bytes
+ * hold its value, leaves tile the header from 0 to hdr_len, groups span
+ * exactly their items, and named places sit where the digest puts them.
+ */
+struct layout_seen {
+	const uint8_t *buf;
+	size_t next;                  /* where the next leaf must start */
+	size_t n_leaves, n_groups;
+	size_t handle_at[8];          /* offset of each RR_HS_HANDLE, in order */
+	size_t n_handles;
+	size_t reply_list_at;
+	bool ok;
+};
+
+static bool is_group(enum rr_hdr_span_kind k)
+{
+	return k == RR_HS_LIST || k == RR_HS_CHUNK || k == RR_HS_SEGMENT;
+}
+
+static void layout_cb(void *ctx, const struct rr_hdr_span *sp)
+{
+	struct layout_seen *ls = ctx;
+	uint64_t v = 0;
+	size_t i;
+
+	if (sp->offset != ls->next)
+		ls->ok = false;
+	if (is_group(sp->kind)) {
+		ls->n_groups++;
+		if (sp->kind == RR_HS_LIST && sp->list == RR_HL_REPLY)
+			ls->reply_list_at = sp->offset;
+		return;
+	}
+	ls->n_leaves++;
+	for (i = 0; i < sp->len && sp->kind != RR_HS_UNDECODED; i++)
+		v = v << 8 | ls->buf[sp->offset + i];
+	if (sp->kind != RR_HS_UNDECODED && v != sp->value)
+		ls->ok = false;
+	if (sp->kind == RR_HS_HANDLE && ls->n_handles < 8)
+		ls->handle_at[ls->n_handles++] = sp->offset;
+	ls->next = sp->offset + sp->len;
+}
+
+static struct layout_seen walk_example(const uint8_t *buf, size_t len, struct rr_hdr *hd)
+{
+	struct layout_seen ls = { .buf = buf, .ok = true };
+	enum rr_hdr_status st = rr_hdr_decode(buf, len, hd);
+
+	rr_hdr_layout(hd, st, len, layout_cb, &ls);
+	return ls;
+}
+
+static void test_layout(void **state)
+{
+	struct rr_hdr *hd = malloc(sizeof(*hd));
+	struct layout_seen ls;
+
+	(void)state;
+	ls = walk_example(ex_write_call, sizeof(ex_write_call), hd);
+	assert_true(ls.ok);
+	assert_int_equal(ls.next, 52);                 /* the digest's 52-byte header */
+	assert_int_equal(ls.n_handles, 1);
+	assert_int_equal(ls.handle_at[0], 24);         /* 0xabcd0001 */
+	assert_int_equal(ls.reply_list_at, 48);
+
+	ls = walk_example(ex_read_reply, sizeof(ex_read_reply), hd);
+	assert_true(ls.ok);
+	assert_int_equal(ls.next, sizeof(ex_read_reply));
+	assert_int_equal(ls.n_handles, 1);
+	assert_int_equal(ls.handle_at[0], 28);         /* 0x11223344 */
+
+	ls = walk_example(ex_long_call, sizeof(ex_long_call), hd);
+	assert_true(ls.ok);
+	assert_int_equal(ls.next, 96);
+	assert_int_equal(ls.n_handles, 3);
+	assert_int_equal(ls.handle_at[0], 24);
+	assert_int_equal(ls.handle_at[1], 48);
+	assert_int_equal(ls.handle_at[2], 80);         /* 0xb0000003 in the reply chunk */
+	assert_int_equal(ls.reply_list_at, 0x48);
+
+	/* A broken header: its fixed words, then the rest as undecoded. */
+	{
+		uint8_t bad[sizeof(ex_write_call)];
+
+		memcpy(bad, ex_write_call, sizeof(bad));
+		bad[19] = 7;                           /* read list flag neither 0 nor 1 */
+		ls = walk_example(bad, sizeof(bad), hd);
+		assert_true(ls.ok);
+		assert_int_equal(ls.n_leaves, 5);
+		assert_int_equal(ls.next, sizeof(bad));
+	}
+	free(hd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_not_v1),
 		cmocka_unit_test(test_absurd_counts),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

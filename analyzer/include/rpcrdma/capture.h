@@ -59,6 +59,17 @@ void rr_frame_decode(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_
 		     const uint8_t *pkt, uint32_t caplen, uint32_t wirelen);
 /* Flush stream state (end of capture): pending TCP data is decoded if it can be. */
 void rr_frame_decoder_finish(struct rr_frame_decoder *d);
+/*
+ * What the latest rr_frame_decode() found in its frame, for a reporter that
+ * has to say, frame by frame, whether a frame is RDMA traffic (the plugin
+ * claims a TCP payload only when the decoder holds its stream as iWARP).
+ */
+struct rr_frame_report {
+	uint64_t frame;
+	bool produced;            /* at least one event came out of it */
+	bool iwarp_tcp;           /* its TCP payload belongs to a stream held as iWARP (MPA) */
+};
+const struct rr_frame_report *rr_frame_decoder_last(const struct rr_frame_decoder *d);
 const struct rr_decode_stats *rr_frame_decoder_stats(const struct rr_frame_decoder *d);
 void rr_frame_decoder_free(struct rr_frame_decoder *d);
 

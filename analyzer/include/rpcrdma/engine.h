@@ -211,4 +211,31 @@ uint64_t rr_engine_checks_skipped(const struct rr_engine *eng);
 uint64_t rr_engine_checks_skipped_for(const struct rr_engine *eng, enum rr_skip_reason why);
 void rr_engine_free(struct rr_engine *eng);
 
+/*
+ * Every Send the engine judged RPC-over-RDMA, reported when its last packet
+ * is in and before any message is rebuilt from it: the transport header as
+ * the engine decoded it, for a reporter that draws the header of each Send
+ * (the plugin) without decoding anything itself.  A call's message record
+ * follows later when it has read chunks; a rejected Send gets none.
+ */
+struct rr_send_report {
+	uint64_t frame;               /* first frame of the Send */
+	const uint64_t *frames;       /* every frame of it, ascending */
+	size_t n_frames;
+	uint32_t conn_id;
+	const struct rr_hdr *hdr;     /* decoded as far as status allowed */
+	enum rr_hdr_status status;
+	bool is_call;                 /* the engine's classification */
+	bool rejected;                /* not rebuilt (no message record follows) */
+	const uint8_t *data;          /* the Send's bytes, valid during the call */
+	size_t len;
+	size_t captured;              /* of len; the snaplen cut the rest */
+	uint32_t outstanding;         /* calls: outstanding in its direction with it (check stage) */
+};
+typedef void (*rr_send_fn)(void *ctx, const struct rr_send_report *s);
+void rr_engine_set_send_fn(struct rr_engine *eng, rr_send_fn fn, void *ctx);
+
+/* A message's bytes by how they travelled: in the Send after the header, and by RDMA (chunks). */
+void rr_message_bytes(const struct rr_message *m, uint64_t *inline_bytes, uint64_t *rdma_bytes);
+
 #endif

@@ -132,4 +132,53 @@ const char *rr_hdr_status_text(enum rr_hdr_status st);
 /* The catalog entry a failed decode breaks. */
 enum rr_rule_id rr_hdr_status_rule(enum rr_hdr_status st);
 
+/*
+ * Where each item of a decoded header sits in the Send, for a reporter that
+ * draws the header over its bytes (the plugin) without knowing the XDR
+ * layout.  rr_hdr_layout() calls fn for every item in wire order: a GROUP
+ * span (a list, a chunk, a segment) comes before the items inside it, with
+ * depth one less.  A header that did not decode (status not OK) gets its
+ * fixed words (and the ERR_VERS arm of another version) and then one
+ * RR_HS_UNDECODED span from where decoding stopped to the end of the Send.
+ */
+enum rr_hdr_span_kind {
+	RR_HS_XID, RR_HS_VERS, RR_HS_CREDIT, RR_HS_PROC,
+	RR_HS_ALIGN, RR_HS_THRESH,                  /* RDMA_MSGP */
+	RR_HS_ERR, RR_HS_VERS_LOW, RR_HS_VERS_HIGH, /* RDMA_ERROR */
+	RR_HS_LIST,          /* group: the read list, the write list or the reply chunk */
+	RR_HS_CHUNK,         /* group: one write or reply chunk (present flag, count, segments) */
+	RR_HS_SEGMENT,       /* group: one segment (a read segment has its present flag and position) */
+	RR_HS_PRESENT,       /* an XDR optional-data flag: 1 = an item follows, 0 = the list ends */
+	RR_HS_COUNT,         /* a chunk's segment count */
+	RR_HS_POSITION, RR_HS_HANDLE, RR_HS_LENGTH, RR_HS_OFFSET,
+	RR_HS_UNDECODED,     /* bytes after the point where decoding stopped */
+};
+
+enum rr_hdr_list { RR_HL_NONE = 0, RR_HL_READ, RR_HL_WRITE, RR_HL_REPLY };
+
+/* What a chunk carries (RFC 8166 3.5): for segments and chunks. */
+enum rr_chunk_role {
+	RR_ROLE_NONE = 0,
+	RR_ROLE_READ,        /* a read chunk at a non-zero Position */
+	RR_ROLE_PZRC,        /* a Position-Zero read chunk: the RPC message itself */
+	RR_ROLE_WRITE,       /* a write chunk (its index in .chunk) */
+	RR_ROLE_REPLY,       /* the reply chunk */
+};
+const char *rr_chunk_role_name(enum rr_chunk_role r);   /* "read", "pzrc", "write", "reply" */
+
+struct rr_hdr_span {
+	enum rr_hdr_span_kind kind;
+	enum rr_hdr_list list;   /* the list it belongs to, RR_HL_NONE for the fixed words */
+	uint32_t depth;          /* 0 for top-level items */
+	size_t offset, len;      /* in the Send */
+	uint32_t chunk;          /* write chunk index (RR_HL_WRITE) */
+	uint32_t seg;            /* index into hdr->reads (RR_HL_READ) or hdr->wsegs */
+	uint64_t value;          /* the item's value (words, handles, lengths, offsets, counts) */
+	enum rr_chunk_role role; /* segments and chunks (and their items) */
+};
+typedef void (*rr_hdr_span_fn)(void *ctx, const struct rr_hdr_span *sp);
+/* send_len: bytes of the Send (bounds RR_HS_UNDECODED). */
+void rr_hdr_layout(const struct rr_hdr *hdr, enum rr_hdr_status st, size_t send_len,
+		   rr_hdr_span_fn fn, void *ctx);
+
 #endif

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * feed.c - the plugin's one path into the engine.
+ *
+ * Every frame, on its first pass only, goes whole (link layer included)
+ * through the capture decoder ulb-lint uses (analyzer/decode) and from it
+ * into one engine per open file.  So the plugin sees what ulb-lint sees:
+ * iWARP found mid-stream in plain TCP, IB/RoCE flows paired without the
+ * CM handshake, and the same findings.  Wireshark's own lower layers are
+ * not consulted: they know neither.
+ *
+ * What the engine reports (Sends judged RPC-over-RDMA, rebuilt messages,
+ * findings) is kept per frame in file scope, keyed by frame number, so
+ * later visits (a click in the GUI, tshark -2) redraw without feeding
+ * anything again.  The end of the capture is not announced to dissectors:
+ * the first visit after the first pass ends the engine (rr_engine_finish),
+ * so what only the end can tell (calls never answered) is there for every
+ * later visit.
+ */
+#include "ws_compat.h"
+
+#include <string.h>
+
+#include <epan/packet.h>
+#include <epan/wmem_scopes.h>
+#include <pcap/dlt.h>
+#include <wiretap/wtap.h>
+
+#include "rpcrdma_plugin.h"
+#include "rpcrdma/capture.h"
+#include "rpcrdma/ulp.h"
+
+#define RRP_MAX_DECODERS 8       /* link types in one file (pcapng interfaces) */
+#define RRP_HDR_KEEP 512         /* bytes kept of a Send whose header did not decode */
+
+struct rrp_prefs rrp_prefs = { .checks = true };
+
+struct decoder {
+	int dlt;
+	struct rr_frame_decoder *dec;
+};
+
+static struct {
+	bool live;
+	struct rr_engine *eng;
+	struct decoder dec[RRP_MAX_DECODERS];
+	unsigned n_dec;
+	uint32_t last_fed;
+	uint32_t cur_frame;          /* the frame being fed; 0 while finishing */
+	bool finished;
+	wmem_map_t *frames;          /* frame number -> struct rrp_frame* */
+	wmem_map_t *calls;           /* call's first Send frame -> struct rrp_msg* */
+	wmem_map_t *sends;           /* a Send's first frame -> struct rrp_send* */
+} F;
+
+static struct rrp_frame *frame_rec(uint32_t num)
+{
+	struct rrp_frame *fr = wmem_map_lookup(F.frames, GUINT_TO_POINTER(num));
+
+	if (!fr) {
+		fr = wmem_new0(wmem_file_scope(), struct rrp_frame);
+		fr->num = num;
+		wmem_map_insert(F.frames, GUINT_TO_POINTER(num), fr);
+	}
+	return fr;
+}
+
+static void push(wmem_array_t **a, const void *p)
+{
+	if (!*a)
+		*a = wmem_array_new(wmem_file_scope(), sizeof(void *));
+	wmem_array_append_one(*a, p);
+}
+
+static uint32_t *frame_list(const uint64_t *frames, size_t n)
+{
+	uint32_t *out = wmem_alloc_array(wmem_file_scope(), uint32_t, n ? n : 1);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		out[i] = (uint32_t)frames[i];
+	return out;
+}
+
+/* ---- what the engine reports ---- */
+
+static void on_send(void *ctx, const struct rr_send_report *r)
+{
+	struct rrp_send *s = wmem_new0(wmem_file_scope(), struct rrp_send);
+	size_t keep = r->status == RR_HDR_OK ? r->hdr->hdr_len : RRP_HDR_KEEP;
+	unsigned i;
+
+	(void)ctx;
+	if (keep > r->captured)
+		keep = r->captured;
+	s->first = (uint32_t)r->frame;
+	s->frames = frame_list(r->frames, r->n_frames);
+	s->n_frames = (unsigned)r->n_frames;
+	s->last = s->n_frames ? s->frames[s->n_frames - 1] : s->first;
+	s->conn_id = r->conn_id;
+	s->hdr_bytes = wmem_memdup(wmem_file_scope(), r->data, keep ? keep : 1);
+	s->n_hdr_bytes = (unsigned)keep;
+	s->len = (uint32_t)r->len;
+	s->captured = (uint32_t)r->captured;
+	s->status = r->status;
+	s->is_call = r->is_call;
+	s->rejected = r->rejected;
+	s->xid = r->hdr->xid;
+	s->credit = r->hdr->credit;
+	s->proc = r->hdr->proc;
+	s->hdr_len = (uint32_t)r->hdr->hdr_len;
+	s->outstanding = r->outstanding;
+	wmem_map_insert(F.sends, GUINT_TO_POINTER(s->first), s);
+	push(&frame_rec(s->last)->sends_done, &s);
+	for (i = 0; i < s->n_frames; i++)
+		if (s->frames[i] != s->last)
+			push(&frame_rec(s->frames[i])->part_sends, &s);
+}
+
+static void keep_segments(struct rrp_msg *pm, const struct rr_message *m)
+{
+	const struct rr_hdr *h = m->hdr;
+	unsigned n = 0, i;
+
+	if (!h || !rr_hdr_proc_has_chunks(h->proc))
+		return;
+	pm->n_reads = h->n_reads;
+	pm->n_write_chunks = h->n_write_chunks;
+	pm->has_reply_chunk = h->has_reply;
+	pm->seg_lens = wmem_alloc_array(wmem_file_scope(), uint32_t, h->n_reads + h->n_wsegs + 1);
+	for (i = 0; i < h->n_reads; i++)
+		pm->seg_lens[n++] = h->reads[i].seg.length;
+	for (i = 0; i < h->n_wsegs; i++)
+		pm->seg_lens[n++] = h->wsegs[i].length;
+	pm->n_seg_lens = n;
+}
+
+static void on_message(void *ctx, const struct rr_message *m)
+{
+	struct rrp_msg *pm = wmem_new0(wmem_file_scope(), struct rrp_msg);
+	unsigned i;
+
+	(void)ctx;
+	pm->frames = frame_list(m->frames, m->n_frames);
+	pm->n_frames = (unsigned)m->n_frames;
+	/* Delivered by rr_engine_finish(): it belongs to its last frame. */
+	pm->rebuilt_in = F.cur_frame ? F.cur_frame
+				     : (pm->n_frames ? pm->frames[pm->n_frames - 1] : (uint32_t)m->send_frame);
+	pm->xid = m->xid;
+	pm->is_call = m->dir == RR_DIR_CALL;
+	pm->backchannel = m->backchannel;
+	pm->complete = m->complete;
+	pm->has_rpc = m->has_rpc;
+	pm->capture_loss = m->capture_loss;
+	pm->conn_id = m->conn_id;
+	pm->conv_id = m->conn_id;
+	pm->conn_name = wmem_strdup(wmem_file_scope(), m->conn_name);
+	pm->transport = m->transport;
+	pm->proc = m->hdr ? m->hdr->proc : 0;
+	pm->credit = m->credit;
+	pm->payload_len = (uint32_t)m->payload_len;
+	pm->payload = m->payload_len ? wmem_memdup(wmem_file_scope(), m->payload, m->payload_len) : NULL;
+	pm->send_frame = (uint32_t)m->send_frame;
+	pm->ts_usec = m->ts_usec;
+	pm->call_ts_usec = m->call_ts_usec;
+	rr_message_bytes(m, &pm->inline_bytes, &pm->rdma_bytes);
+	keep_segments(pm, m);
+	rr_ulp_op_label(pm->is_call ? (m->has_ulp ? &m->ulp : NULL) : m->call_ulp, pm->op, sizeof(pm->op));
+	pm->n_findings = (unsigned)m->n_findings;
+	pm->conn = m->conn;
+
+	if (pm->is_call) {
+		const struct rrp_send *s = wmem_map_lookup(F.sends, GUINT_TO_POINTER(pm->send_frame));
+
+		if (s)
+			pm->outstanding = s->outstanding;
+		wmem_map_insert(F.calls, GUINT_TO_POINTER(pm->send_frame), pm);
+	} else if (m->call_send_frame) {
+		struct rrp_msg *call = wmem_map_lookup(F.calls, GUINT_TO_POINTER((uint32_t)m->call_send_frame));
+
+		if (call && call->xid == pm->xid) {
+			call->peer = pm;
+			pm->peer = call;
+			/* RPC matches a reply to its call by conversation: keep the call's. */
+			pm->conv_id = call->conv_id;
+			wmem_map_remove(F.calls, GUINT_TO_POINTER(call->send_frame));
+		}
+	}
+	push(&frame_rec(pm->rebuilt_in)->msgs, &pm);
+	for (i = 0; i < pm->n_frames; i++)
+		if (pm->frames[i] != pm->rebuilt_in)
+			push(&frame_rec(pm->frames[i])->part_msgs, &pm);
+}
+
+static void on_diag(void *ctx, const struct rr_diag *d)
+{
+	struct rrp_finding *f = wmem_new0(wmem_file_scope(), struct rrp_finding);
+	uint32_t at = (uint32_t)d->frame;
+
+	(void)ctx;
+	f->id = d->id;
+	f->severity = d->severity;
+	f->frame = at;
+	f->text = wmem_strdup(wmem_file_scope(), d->text ? d->text : "");
+	f->evidence = frame_list(d->frames, d->n_frames);
+	f->n_evidence = (unsigned)d->n_frames;
+	f->has_xid = d->has_xid;
+	f->xid = d->xid;
+	f->conn_id = d->conn_id;
+	if (!at)
+		at = F.cur_frame ? F.cur_frame : F.last_fed;
+	if (at)
+		push(&frame_rec(at)->findings, &f);
+}
+
+static void on_event(void *ctx, const struct rr_event *ev)
+{
+	uint32_t i;
+
+	(void)ctx;
+	/* Frames that carried bytes of an iWARP event without making it (FPDUs split in TCP). */
+	for (i = 0; i < ev->n_more_frames; i++)
+		frame_rec((uint32_t)ev->more_frames[i])->rdma = true;
+	rr_engine_feed(F.eng, ev);
+}
+
+/* ---- life of one file ---- */
+
+void rrp_feed_init(void)
+{
+	struct rr_diag_sink sink = { .fn = on_diag };
+	struct rr_check_opts co;
+	unsigned i;
+
+	memset(&F, 0, sizeof(F));
+	if (rrp_prefs.builtin)
+		return;
+	F.frames = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+	F.calls = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+	F.sends = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+	F.eng = rr_engine_new(NULL, on_message, NULL, &sink);
+	rr_engine_set_send_fn(F.eng, on_send, NULL);
+	rr_check_default_opts(&co);
+	co.profile = rrp_prefs.profile < RR_PROFILE_COUNT ? (enum rr_profile)rrp_prefs.profile
+							   : RR_PROFILE_RFC8166;
+	co.inline_threshold = rrp_prefs.inline_threshold;
+	if (!rrp_prefs.checks)
+		for (i = 0; i < RR_RULE_COUNT; i++)
+			co.enabled[i] = false;
+	rr_engine_set_check_opts(F.eng, &co);
+	F.live = true;
+}
+
+void rrp_feed_cleanup(void)
+{
+	unsigned i;
+
+	for (i = 0; i < F.n_dec; i++)
+		rr_frame_decoder_free(F.dec[i].dec);
+	if (F.eng)
+		rr_engine_free(F.eng);
+	/* frames and calls live in file scope: Wireshark frees them with the file. */
+	memset(&F, 0, sizeof(F));
+}
+
+/*
+ * Wireshark's encapsulation of a frame as the link type the decoder reads
+ * (libwireshark does not export its own table).  ERF is absent: Wireshark
+ * hands dissectors ERF records without their header.
+ */
+static int dlt_of(int encap)
+{
+	switch (encap) {
+	case WTAP_ENCAP_ETHERNET:
+		return DLT_EN10MB;
+	case WTAP_ENCAP_SLL:
+		return DLT_LINUX_SLL;
+	case WTAP_ENCAP_SLL2:
+		return DLT_LINUX_SLL2;
+	case WTAP_ENCAP_INFINIBAND:
+		return DLT_INFINIBAND;
+	case WTAP_ENCAP_RAW_IP:
+		return DLT_RAW;
+	case WTAP_ENCAP_RAW_IP4:
+		return DLT_IPV4;
+	case WTAP_ENCAP_RAW_IP6:
+		return DLT_IPV6;
+	default:
+		return -1;
+	}
+}
+
+static struct rr_frame_decoder *decoder_for(int dlt)
+{
+	struct rr_decode_opts o = { .iwarp_port = (uint16_t)rrp_prefs.iwarp_port };
+	struct rr_diag_sink sink = { .fn = on_diag };
+	unsigned i;
+
+	for (i = 0; i < F.n_dec; i++)
+		if (F.dec[i].dlt == dlt)
+			return F.dec[i].dec;
+	if (dlt < 0 || F.n_dec == RRP_MAX_DECODERS || !rr_frame_decoder_supports(dlt))
+		return NULL;
+	F.dec[F.n_dec].dlt = dlt;
+	F.dec[F.n_dec].dec = rr_frame_decoder_new(dlt, &o, on_event, NULL, &sink);
+	return F.dec[F.n_dec++].dec;
+}
+
+static void finish(void)
+{
+	unsigned i;
+
+	F.finished = true;
+	F.cur_frame = 0;
+	for (i = 0; i < F.n_dec; i++)
+		rr_frame_decoder_finish(F.dec[i].dec);
+	rr_engine_finish(F.eng);
+}
+
+void rrp_feed(packet_info *pinfo)
+{
+	struct rr_frame_decoder *dec;
+	const struct rr_frame_report *rep;
+	tvbuff_t *ft;
+	uint64_t ts;
+	int dlt;
+
+	if (!F.live)
+		return;
+	if (PINFO_FD_VISITED(pinfo)) {
+		if (!F.finished)
+			finish();
+		return;
+	}
+	if (pinfo->num <= F.last_fed)
+		return;
+	F.last_fed = pinfo->num;
+	if (!pinfo->rec || pinfo->rec->rec_type != REC_TYPE_PACKET || !pinfo->data_src)
+		return;
+	dlt = dlt_of(pinfo->rec->rec_header.packet_header.pkt_encap);
+	dec = decoder_for(dlt);
+	if (!dec)
+		return;
+	/* The frame's own bytes, link layer included: the first data source. */
+	ft = get_data_source_tvb((struct data_source *)pinfo->data_src->data);
+	ts = (uint64_t)pinfo->abs_ts.secs * 1000000u + (uint64_t)pinfo->abs_ts.nsecs / 1000u;
+	F.cur_frame = pinfo->num;
+	rr_frame_decode(dec, pinfo->num, ts, tvb_get_ptr(ft, 0, -1), tvb_captured_length(ft),
+			tvb_reported_length(ft));
+	rep = rr_frame_decoder_last(dec);
+	if (rep->frame == pinfo->num && (rep->produced || rep->iwarp_tcp)) {
+		struct rrp_frame *fr = frame_rec(pinfo->num);
+
+		fr->rdma = true;
+		fr->iwarp_tcp = rep->iwarp_tcp;
+	}
+}
+
+const struct rrp_frame *rrp_frame_get(uint32_t num)
+{
+	return F.frames ? wmem_map_lookup(F.frames, GUINT_TO_POINTER(num)) : NULL;
+}
+
+bool rrp_frame_claimed(const struct rrp_frame *fr)
+{
+	return fr && (fr->sends_done || fr->part_sends || fr->msgs || fr->part_msgs);
+}
+
+uint64_t rrp_checks_skipped(void)
+{
+	return F.eng ? rr_engine_checks_skipped(F.eng) : 0;
+}

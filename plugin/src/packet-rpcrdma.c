@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * packet-rpcrdma.c - RPC-over-RDMA version 1 (RFC 8166) with the NFS
+ * upper-layer binding checks (RFC 8267): registration and entry points.
+ *
+ * Entry points, all thin:
+ *  - heuristics on infiniband.payload, iwarp_ddp_rdmap, tcp (iWARP found
+ *    without the MPA exchange, which Wireshark cannot see) and
+ *    infiniband.mad.cm.private; a Decode As entry on tcp.port.  They feed
+ *    the frame to the engine (feed.c) and claim the payload when the engine
+ *    says the frame is RPC-over-RDMA, so Wireshark shows no "Data" for it;
+ *    they remember where the payload sits in the frame.
+ *  - a postdissector, called for every frame after all other dissectors:
+ *    it feeds frames no heuristic saw (RDMA Writes and Read Responses
+ *    Wireshark shows as data, ACKs) and draws the frame (draw.c).
+ * Which entry runs first does not matter: feed.c feeds a frame once.
+ */
+#include "ws_compat.h"
+
+#include <epan/decode_as.h>
+#include <epan/expert.h>
+#include <epan/packet.h>
+#include <epan/prefs.h>
+#include <epan/proto_data.h>
+#include <epan/tap.h>
+
+#include "fields.h"
+#include "rpcrdma_plugin.h"
+#include "rpcrdma/hdr.h"
+
+int proto_rpcrdma = -1;
+int rrp_tap = -1;
+static dissector_handle_t rrp_handle, rrp_post_handle;
+
+int hf_rr_xid = -1, hf_rr_vers = -1, hf_rr_credits = -1, hf_rr_proc = -1, hf_rr_align = -1,
+    hf_rr_thresh = -1;
+int hf_rr_err = -1, hf_rr_vers_low = -1, hf_rr_vers_high = -1, hf_rr_undecoded = -1;
+int hf_rr_reads = -1, hf_rr_writes = -1, hf_rr_reply = -1, hf_rr_present = -1;
+int hf_rr_chunk = -1, hf_rr_chunk_role = -1, hf_rr_chunk_index = -1, hf_rr_chunk_count = -1;
+int hf_rr_segment = -1, hf_rr_seg_handle = -1, hf_rr_seg_length = -1, hf_rr_seg_offset = -1,
+    hf_rr_position = -1;
+int hf_rr_send = -1, hf_rr_send_frame = -1, hf_rr_send_completed_in = -1, hf_rr_send_length = -1,
+    hf_rr_outstanding = -1;
+int hf_rr_message = -1, hf_rr_msg_dir = -1, hf_rr_msg_length = -1, hf_rr_msg_complete = -1,
+    hf_rr_msg_frame = -1;
+int hf_rr_rebuilt_in = -1, hf_rr_ddp_bytes = -1, hf_rr_inline_bytes = -1, hf_rr_reply_in = -1,
+    hf_rr_request_in = -1;
+int hf_rr_time = -1, hf_rr_conn = -1, hf_rr_conn_name = -1, hf_rr_backchannel = -1, hf_rr_op = -1;
+int hf_rr_violation = -1, hf_rr_rule = -1, hf_rr_rule_name = -1, hf_rr_rule_severity = -1,
+    hf_rr_rule_section = -1;
+int hf_rr_rule_text = -1, hf_rr_evidence = -1, hf_rr_iwarp_found = -1;
+
+int ett_rr = -1, ett_rr_send = -1, ett_rr_list = -1, ett_rr_chunk = -1, ett_rr_segment = -1,
+    ett_rr_message = -1, ett_rr_violation = -1;
+
+expert_field ei_rr_error = EI_INIT, ei_rr_warning = EI_INIT, ei_rr_note = EI_INIT;
+
+static const value_string proc_vals[] = {
+	{ RR_RDMA_MSG, "RDMA_MSG" },
+	{ RR_RDMA_NOMSG, "RDMA_NOMSG" },
+	{ RR_RDMA_MSGP, "RDMA_MSGP" },
+	{ RR_RDMA_DONE, "RDMA_DONE" },
+	{ RR_RDMA_ERROR, "RDMA_ERROR" },
+	{ 0, NULL },
+};
+
+static const value_string err_vals[] = {
+	{ RR_ERR_VERS, "ERR_VERS" },
+	{ RR_ERR_CHUNK, "ERR_CHUNK" },
+	{ 0, NULL },
+};
+
+static const enum_val_t profile_vals[] = {
+	{ "rfc8166", "RFC 8166 / RFC 8267 (current)", RR_PROFILE_RFC8166 },
+	{ "rfc5666", "RFC 5666 (legacy severities)", RR_PROFILE_RFC5666 },
+	{ NULL, NULL, 0 },
+};
+
+/* Where this frame's RDMA payload sits, as the heuristic that claimed it saw it. */
+struct payload_at {
+	int offset, len;
+};
+
+static void remember_payload(tvbuff_t *tvb, packet_info *pinfo)
+{
+	struct payload_at *at = p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0);
+
+	if (at)
+		return;
+	at = wmem_new(pinfo->pool, struct payload_at);
+	at->offset = tvb_raw_offset(tvb);
+	at->len = (int)tvb_captured_length(tvb);
+	p_add_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0, at);
+}
+
+/* The claim every heuristic makes: the engine said this frame is RPC-over-RDMA. */
+static bool claim(tvbuff_t *tvb, packet_info *pinfo, bool tcp)
+{
+	const struct rrp_frame *fr;
+
+	if (rrp_prefs.builtin)
+		return false;
+	rrp_feed(pinfo);
+	fr = rrp_frame_get(pinfo->num);
+	if (!fr || !(rrp_frame_claimed(fr) || (tcp && (fr->iwarp_tcp || fr->rdma))))
+		return false;
+	if (!tcp)
+		remember_payload(tvb, pinfo);
+	return true;
+}
+
+static rrp_bool heur_ib(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+	(void)tree;
+	(void)data;
+	return claim(tvb, pinfo, false);
+}
+
+static rrp_bool heur_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+	(void)tree;
+	(void)data;
+	return claim(tvb, pinfo, true);
+}
+
+/* Decode As (tcp.port): the user says this stream is iWARP; the decoder finds the framing. */
+static int dissect_decode_as(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+	(void)tree;
+	(void)data;
+	rrp_feed(pinfo);
+	return (int)tvb_captured_length(tvb);
+}
+
+static int dissect_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+	const struct rrp_frame *fr;
+	const struct payload_at *at;
+
+	(void)data;
+	if (rrp_prefs.builtin)
+		return 0;
+	rrp_feed(pinfo);
+	fr = rrp_frame_get(pinfo->num);
+	if (!fr || !(rrp_frame_claimed(fr) || fr->findings || fr->iwarp_tcp))
+		return 0;
+	at = p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0);
+	rrp_draw(tvb, pinfo, tree, fr, at ? at->offset : -1, at ? at->len : 0);
+	return (int)tvb_captured_length(tvb);
+}
+
+static void init_file(void)
+{
+	rrp_feed_init();
+}
+
+static void cleanup_file(void)
+{
+	rrp_feed_cleanup();
+}
+
+#define HF(id, name, abbrev, type, disp, strings, blurb) \
+	{ &(id), { name, abbrev, type, disp, strings, 0x0, blurb, HFILL } }
+
+void rrp_register(void)
+{
+	static hf_register_info hf[] = {
+		HF(hf_rr_xid, "XID", "rpcrdma.xid", FT_UINT32, BASE_HEX, NULL, "Transaction ID (mirrors the RPC XID)"),
+		HF(hf_rr_vers, "Version", "rpcrdma.vers", FT_UINT32, BASE_DEC, NULL, "RPC-over-RDMA version"),
+		HF(hf_rr_credits, "Credits", "rpcrdma.credits", FT_UINT32, BASE_DEC, NULL,
+		   "Credits requested (calls) or granted (replies)"),
+		HF(hf_rr_proc, "Message type", "rpcrdma.proc", FT_UINT32, BASE_DEC, VALS(proc_vals), NULL),
+		HF(hf_rr_align, "Alignment", "rpcrdma.align", FT_UINT32, BASE_DEC, NULL, "RDMA_MSGP alignment"),
+		HF(hf_rr_thresh, "Threshold", "rpcrdma.thresh", FT_UINT32, BASE_DEC, NULL, "RDMA_MSGP threshold"),
+		HF(hf_rr_err, "Error", "rpcrdma.err", FT_UINT32, BASE_DEC, VALS(err_vals), NULL),
+		HF(hf_rr_vers_low, "Lowest version", "rpcrdma.vers_low", FT_UINT32, BASE_DEC, NULL, NULL),
+		HF(hf_rr_vers_high, "Highest version", "rpcrdma.vers_high", FT_UINT32, BASE_DEC, NULL, NULL),
+		HF(hf_rr_undecoded, "Undecoded", "rpcrdma.undecoded", FT_BYTES, BASE_NONE, NULL,
+		   "Bytes after the point where the header stopped decoding"),
+		HF(hf_rr_reads, "Read list", "rpcrdma.reads", FT_UINT32, BASE_DEC, NULL, "Read segments"),
+		HF(hf_rr_writes, "Write list", "rpcrdma.writes", FT_UINT32, BASE_DEC, NULL, "Write chunks"),
+		HF(hf_rr_reply, "Reply chunk", "rpcrdma.reply", FT_UINT32, BASE_DEC, NULL, "1 when present"),
+		HF(hf_rr_present, "Item follows", "rpcrdma.present", FT_BOOLEAN, BASE_NONE, NULL,
+		   "XDR optional-data flag of a list"),
+		HF(hf_rr_chunk, "Chunk", "rpcrdma.chunk", FT_NONE, BASE_NONE, NULL, NULL),
+		HF(hf_rr_chunk_role, "Chunk role", "rpcrdma.chunk.role", FT_STRING, BASE_NONE, NULL,
+		   "read, pzrc (Position-Zero read chunk), write[i] or reply"),
+		HF(hf_rr_chunk_index, "Write chunk index", "rpcrdma.chunk.index", FT_UINT32, BASE_DEC, NULL, NULL),
+		HF(hf_rr_chunk_count, "Segments", "rpcrdma.chunk.count", FT_UINT32, BASE_DEC, NULL, NULL),
+		HF(hf_rr_segment, "Segment", "rpcrdma.segment", FT_NONE, BASE_NONE, NULL, NULL),
+		HF(hf_rr_seg_handle, "Handle", "rpcrdma.segment.handle", FT_UINT32, BASE_HEX, NULL, "R_Key or STag"),
+		HF(hf_rr_seg_length, "Length", "rpcrdma.segment.length", FT_UINT32, BASE_DEC, NULL, NULL),
+		HF(hf_rr_seg_offset, "Offset", "rpcrdma.segment.offset", FT_UINT64, BASE_HEX, NULL,
+		   "Virtual address or tagged offset"),
+		HF(hf_rr_position, "Position", "rpcrdma.chunk.read.position", FT_UINT32, BASE_DEC, NULL,
+		   "Where a read chunk's data belongs in the RPC message"),
+		HF(hf_rr_send, "Send", "rpcrdma.send", FT_NONE, BASE_NONE, NULL, NULL),
+		HF(hf_rr_send_frame, "Send packet", "rpcrdma.send.frame", FT_FRAMENUM, BASE_NONE, NULL,
+		   "A packet of this multi-packet Send"),
+		HF(hf_rr_send_completed_in, "Send completed in", "rpcrdma.send.completed_in", FT_FRAMENUM, BASE_NONE,
+		   NULL, NULL),
+		HF(hf_rr_send_length, "Send length", "rpcrdma.send.length", FT_UINT32, BASE_DEC, NULL,
+		   "Bytes of the Send: header and inline part"),
+		HF(hf_rr_outstanding, "Calls outstanding", "rpcrdma.credits.outstanding", FT_UINT32, BASE_DEC, NULL,
+		   "Calls outstanding in this direction with this one"),
+		HF(hf_rr_message, "Rebuilt RPC message", "rpcrdma.message", FT_NONE, BASE_NONE, NULL, NULL),
+		HF(hf_rr_msg_dir, "Direction", "rpcrdma.message.dir", FT_STRING, BASE_NONE, NULL, "call or reply"),
+		HF(hf_rr_msg_length, "Rebuilt length", "rpcrdma.message.length", FT_UINT32, BASE_DEC, NULL,
+		   "Bytes of the RPC message as TCP would carry it"),
+		HF(hf_rr_msg_complete, "Complete", "rpcrdma.message.complete", FT_BOOLEAN, BASE_NONE, NULL,
+		   "Every byte of every chunk was in the capture"),
+		HF(hf_rr_msg_frame, "Frame", "rpcrdma.message.frame", FT_FRAMENUM, BASE_NONE, NULL,
+		   "A frame that carried bytes of this message"),
+		HF(hf_rr_rebuilt_in, "Rebuilt in", "rpcrdma.rebuilt_in", FT_FRAMENUM, BASE_NONE, NULL,
+		   "The frame where the message this frame carried bytes of was rebuilt"),
+		HF(hf_rr_ddp_bytes, "DDP bytes", "rpcrdma.message.ddp_bytes", FT_UINT64, BASE_DEC, NULL,
+		   "Bytes moved by RDMA Read or Write (chunks)"),
+		HF(hf_rr_inline_bytes, "Inline bytes", "rpcrdma.message.inline_bytes", FT_UINT64, BASE_DEC, NULL,
+		   "Bytes of the message in the Send, after the header"),
+		HF(hf_rr_reply_in, "Reply in", "rpcrdma.reply_in", FT_FRAMENUM, BASE_NONE,
+		   FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), NULL),
+		HF(hf_rr_request_in, "Request in", "rpcrdma.request_in", FT_FRAMENUM, BASE_NONE,
+		   FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), NULL),
+		HF(hf_rr_time, "Response time", "rpcrdma.time", FT_RELATIVE_TIME, BASE_NONE, NULL,
+		   "From the call's first packet to the reply's"),
+		HF(hf_rr_conn, "Connection", "rpcrdma.conn", FT_UINT32, BASE_DEC, NULL, "The engine's connection number"),
+		HF(hf_rr_conn_name, "Connection name", "rpcrdma.conn.name", FT_STRING, BASE_NONE, NULL, NULL),
+		HF(hf_rr_backchannel, "Backchannel", "rpcrdma.backchannel", FT_BOOLEAN, BASE_NONE, NULL, NULL),
+		HF(hf_rr_op, "Operation", "rpcrdma.op", FT_STRING, BASE_NONE, NULL, NULL),
+		HF(hf_rr_violation, "Violation", "rpcrdma.violation", FT_NONE, BASE_NONE, NULL,
+		   "A finding of the rule engine (as ulb-lint reports it)"),
+		HF(hf_rr_rule, "Rule", "rpcrdma.rule", FT_STRING, BASE_NONE, NULL, "RR-xxx, CAP-xxx or ENG-xxx"),
+		HF(hf_rr_rule_name, "Rule name", "rpcrdma.rule.name", FT_STRING, BASE_NONE, NULL, NULL),
+		HF(hf_rr_rule_severity, "Severity", "rpcrdma.rule.severity", FT_STRING, BASE_NONE, NULL, NULL),
+		HF(hf_rr_rule_section, "RFC section", "rpcrdma.rule.section", FT_STRING, BASE_NONE, NULL, NULL),
+		HF(hf_rr_rule_text, "Finding", "rpcrdma.rule.text", FT_STRING, BASE_NONE, NULL, NULL),
+		HF(hf_rr_evidence, "Evidence", "rpcrdma.evidence", FT_FRAMENUM, BASE_NONE, NULL, NULL),
+		HF(hf_rr_iwarp_found, "iWARP found without the handshake", "rpcrdma.iwarp_found", FT_NONE, BASE_NONE,
+		   NULL, NULL),
+	};
+	static int *ett[] = {
+		&ett_rr, &ett_rr_send, &ett_rr_list, &ett_rr_chunk, &ett_rr_segment, &ett_rr_message,
+		&ett_rr_violation,
+	};
+	static ei_register_info ei[] = {
+		{ &ei_rr_error, { "rpcrdma.violation.error", PI_PROTOCOL, PI_ERROR,
+				  "RPC-over-RDMA rule violation (error)", EXPFILL } },
+		{ &ei_rr_warning, { "rpcrdma.violation.warning", PI_PROTOCOL, PI_WARN,
+				    "RPC-over-RDMA rule violation (warning)", EXPFILL } },
+		{ &ei_rr_note, { "rpcrdma.violation.note", PI_PROTOCOL, PI_NOTE,
+				 "RPC-over-RDMA finding (info)", EXPFILL } },
+	};
+	module_t *mod;
+	expert_module_t *em;
+
+	proto_rpcrdma = proto_register_protocol("RPC-over-RDMA v1 (rpcrdma-toolkit)", "RPC-over-RDMA", "rpcrdma");
+	proto_register_field_array(proto_rpcrdma, hf, array_length(hf));
+	proto_register_subtree_array(ett, array_length(ett));
+	em = expert_register_protocol(proto_rpcrdma);
+	expert_register_field_array(em, ei, array_length(ei));
+
+	mod = prefs_register_protocol(proto_rpcrdma, rrp_handoff);
+	prefs_register_bool_preference(mod, "builtin", "Use Wireshark's built-in dissector instead",
+		"Give RPC-over-RDMA back to Wireshark's built-in rpcordma dissector: this plugin then claims "
+		"nothing and the built-in heuristics are switched on again", &rrp_prefs.builtin);
+	prefs_register_bool_preference(mod, "checks", "Check the RFC 8166 / RFC 8267 rules",
+		"Run the rule engine's checks and show findings as expert infos", &rrp_prefs.checks);
+	prefs_register_enum_preference(mod, "profile", "Rule profile",
+		"Severities as RFC 8166 sets them, or as RFC 5666 did", (int *)&rrp_prefs.profile, profile_vals, FALSE);
+	prefs_register_uint_preference(mod, "inline_threshold", "Inline threshold",
+		"Bytes a peer can receive in a Send, when the capture has no RFC 8797 handshake "
+		"(0: the RFC 8166 default of 1024)", 10, &rrp_prefs.inline_threshold);
+	prefs_register_uint_preference(mod, "iwarp_port", "iWARP TCP port",
+		"TCP port that marks iWARP when the MPA exchange is not in the capture (0: any TCP stream "
+		"whose bytes frame as MPA)", 10, &rrp_prefs.iwarp_port);
+
+	register_init_routine(init_file);
+	register_cleanup_routine(cleanup_file);
+	rrp_tap = register_tap("rpcrdma");
+	rrp_handle = register_dissector("rpcrdma", dissect_decode_as, proto_rpcrdma);
+	rrp_post_handle = create_dissector_handle(dissect_post, proto_rpcrdma);
+	rrp_stats_register();
+}
+
+/* The built-in dissector's heuristics: off while this plugin does the job. */
+static void builtin_heuristics(bool on)
+{
+	static const char *const names[] = { "rpcrdma_infiniband", "rpcrdma_iwarp" };
+	unsigned i;
+
+	for (i = 0; i < array_length(names); i++) {
+		heur_dtbl_entry_t *e = find_heur_dissector_by_unique_short_name(names[i]);
+
+		if (e)
+			e->enabled = on;
+	}
+}
+
+void rrp_handoff(void)
+{
+	static bool done;
+
+	if (!done) {
+		heur_dissector_add("infiniband.payload", heur_ib, "RPC-over-RDMA (rpcrdma-toolkit) on InfiniBand",
+				   "rpcrdma_tk_infiniband", proto_rpcrdma, HEURISTIC_ENABLE);
+		heur_dissector_add("iwarp_ddp_rdmap", heur_ib, "RPC-over-RDMA (rpcrdma-toolkit) on iWARP",
+				   "rpcrdma_tk_iwarp", proto_rpcrdma, HEURISTIC_ENABLE);
+		heur_dissector_add("tcp", heur_tcp, "iWARP without the MPA exchange (rpcrdma-toolkit)",
+				   "rpcrdma_tk_tcp", proto_rpcrdma, HEURISTIC_ENABLE);
+		heur_dissector_add("infiniband.mad.cm.private", heur_ib,
+				   "RPC-over-RDMA CM private data (rpcrdma-toolkit)", "rpcrdma_tk_cm",
+				   proto_rpcrdma, HEURISTIC_ENABLE);
+		dissector_add_for_decode_as("tcp.port", rrp_handle);
+		register_postdissector(rrp_post_handle);
+		done = true;
+	}
+	builtin_heuristics(rrp_prefs.builtin);
+}

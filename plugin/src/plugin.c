@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What Wireshark looks for in a plugin file: its version, the Wireshark
+ * version it was built for, and the register function.
+ */
+#include "ws_compat.h"
+
+#include <epan/packet.h>
+#include <epan/proto.h>
+#include <ws_version.h>
+
+#include "rpcrdma_plugin.h"
+
+WS_DLL_PUBLIC_DEF const char plugin_version[] = RR_PLUGIN_VERSION;
+WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
+WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
+
+WS_DLL_PUBLIC void plugin_register(void);
+
+void plugin_register(void)
+{
+	static proto_plugin plug;
+
+	plug.register_protoinfo = rrp_register;
+	plug.register_handoff = rrp_handoff;
+	proto_register_plugin(&plug);
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rpcrdma_plugin.h - the plugin's modules and what they share.
+ *
+ *   packet-rpcrdma.c  registration: fields, expert infos, preferences, the
+ *                     heuristics that claim frames, the postdissector
+ *   feed.c            the one path into the engine (first pass only) and
+ *                     what is kept per frame in file scope for later visits
+ *   draw.c            the tree of one frame, from what feed.c kept
+ *   stats.c           the `rpcrdma,stat` statistics tree
+ *
+ * Nothing here decodes RPC-over-RDMA: the engine does (analyzer/), and
+ * the plugin draws what the engine reported.
+ */
+#ifndef RRP_PLUGIN_H
+#define RRP_PLUGIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <epan/packet.h>
+
+#include "ws_compat.h"
+
+#include "rpcrdma/diag.h"
+#include "rpcrdma/engine.h"
+
+void rrp_register(void);
+void rrp_handoff(void);
+
+/* ---- feed.c ---- */
+
+struct rrp_finding {
+	enum rr_rule_id id;
+	enum rr_severity severity;
+	uint32_t frame;               /* 0: the capture as a whole (shown at the frame it was raised) */
+	char *text;
+	uint32_t *evidence;
+	unsigned n_evidence;
+	bool has_xid;
+	uint32_t xid;
+	uint32_t conn_id;
+};
+
+struct rrp_send {
+	uint32_t first, last;         /* its first and last packet */
+	uint32_t *frames;
+	unsigned n_frames;
+	uint32_t conn_id;
+	uint8_t *hdr_bytes;           /* the bytes the header decode needs, or the Send's first 512 */
+	unsigned n_hdr_bytes;
+	uint32_t len, captured;       /* of the whole Send */
+	enum rr_hdr_status status;
+	bool is_call, rejected;
+	uint32_t xid, credit, proc, hdr_len;
+	uint32_t outstanding;
+};
+
+struct rrp_msg {
+	uint32_t rebuilt_in;          /* the frame whose dissection delivered it */
+	uint32_t xid;
+	bool is_call, backchannel, complete, has_rpc, capture_loss;
+	uint32_t conn_id;
+	uint32_t conv_id;             /* what RPC's call/reply matching is keyed on */
+	char *conn_name;
+	uint8_t transport;            /* enum rr_transport */
+	uint32_t proc;                /* RDMA_MSG ... */
+	uint32_t credit;
+	uint8_t *payload;
+	uint32_t payload_len;
+	uint32_t *frames;
+	unsigned n_frames;
+	uint32_t send_frame;
+	uint64_t ts_usec, call_ts_usec;
+	uint64_t inline_bytes, rdma_bytes;
+	uint32_t n_reads, n_write_chunks;
+	bool has_reply_chunk;
+	uint32_t *seg_lens;           /* the lengths of the chunk segments it advertised (calls) */
+	unsigned n_seg_lens;
+	char op[48];                  /* "NFSv4.1 READ", "NFS v3 WRITE" */
+	uint32_t outstanding;         /* calls: outstanding in its direction with it */
+	struct rrp_msg *peer;         /* the reply of a call, the call of a reply */
+	unsigned n_findings;
+	struct rr_conn_info conn;
+};
+
+struct rrp_frame {
+	uint32_t num;
+	bool rdma;                    /* the decoder found RDMA traffic in it */
+	bool iwarp_tcp;               /* its TCP payload is iWARP the decoder found without Wireshark */
+	wmem_array_t *sends_done;     /* struct rrp_send*: Sends whose last packet it is */
+	wmem_array_t *part_sends;     /* Sends it is an earlier packet of */
+	wmem_array_t *msgs;           /* struct rrp_msg*: messages rebuilt in it */
+	wmem_array_t *part_msgs;      /* messages it carried bytes of */
+	wmem_array_t *findings;       /* struct rrp_finding* naming it */
+};
+
+/* Preferences feed.c applies when a file is opened. */
+struct rrp_prefs {
+	rrp_bool builtin;             /* give RPC-over-RDMA back to the built-in dissector */
+	rrp_bool checks;
+	unsigned profile;             /* enum rr_profile */
+	unsigned inline_threshold;
+	unsigned iwarp_port;
+};
+extern struct rrp_prefs rrp_prefs;
+
+void rrp_feed_init(void);
+void rrp_feed_cleanup(void);
+/* Feed this frame to the engine if this is its first pass; idempotent per frame. */
+void rrp_feed(packet_info *pinfo);
+/* What the engine said about a frame; NULL when nothing. */
+const struct rrp_frame *rrp_frame_get(uint32_t num);
+/* The frame is RPC-over-RDMA traffic (a claim for the heuristics). */
+bool rrp_frame_claimed(const struct rrp_frame *fr);
+uint64_t rrp_checks_skipped(void);
+
+/* ---- draw.c ---- */
+
+struct rrp_hf;   /* field and subtree ids, owned by packet-rpcrdma.c */
+extern int proto_rpcrdma;
+extern int rrp_tap;
+/* payload_offset: where the heuristic saw this frame's RDMA payload start (-1: not seen). */
+void rrp_draw(tvbuff_t *frame_tvb, packet_info *pinfo, proto_tree *tree, const struct rrp_frame *fr,
+	      int payload_offset, int payload_len);
+
+/* ---- stats.c ---- */
+
+/* What the tap delivers: one per message drawn in a frame. */
+struct rrp_tap_info {
+	const struct rrp_msg *msg;
+};
+void rrp_stats_register(void);
+
+#endif
