@@ -69,7 +69,7 @@ static void push(wmem_array_t **a, const void *p)
 {
 	if (!*a)
 		*a = wmem_array_new(wmem_file_scope(), sizeof(void *));
-	wmem_array_append_one(*a, p);
+	wmem_array_append(*a, &p, 1);   /* the array holds the pointers themselves */
 }
 
 static uint32_t *frame_list(const uint64_t *frames, size_t n)
@@ -111,10 +111,10 @@ static void on_send(void *ctx, const struct rr_send_report *r)
 	s->hdr_len = (uint32_t)r->hdr->hdr_len;
 	s->outstanding = r->outstanding;
 	wmem_map_insert(F.sends, GUINT_TO_POINTER(s->first), s);
-	push(&frame_rec(s->last)->sends_done, &s);
+	push(&frame_rec(s->last)->sends_done, s);
 	for (i = 0; i < s->n_frames; i++)
 		if (s->frames[i] != s->last)
-			push(&frame_rec(s->frames[i])->part_sends, &s);
+			push(&frame_rec(s->frames[i])->part_sends, s);
 }
 
 static void keep_segments(struct rrp_msg *pm, const struct rr_message *m)
@@ -186,10 +186,10 @@ static void on_message(void *ctx, const struct rr_message *m)
 			wmem_map_remove(F.calls, GUINT_TO_POINTER(call->send_frame));
 		}
 	}
-	push(&frame_rec(pm->rebuilt_in)->msgs, &pm);
+	push(&frame_rec(pm->rebuilt_in)->msgs, pm);
 	for (i = 0; i < pm->n_frames; i++)
 		if (pm->frames[i] != pm->rebuilt_in)
-			push(&frame_rec(pm->frames[i])->part_msgs, &pm);
+			push(&frame_rec(pm->frames[i])->part_msgs, pm);
 }
 
 static void on_diag(void *ctx, const struct rr_diag *d)
@@ -210,7 +210,7 @@ static void on_diag(void *ctx, const struct rr_diag *d)
 	if (!at)
 		at = F.cur_frame ? F.cur_frame : F.last_fed;
 	if (at)
-		push(&frame_rec(at)->findings, &f);
+		push(&frame_rec(at)->findings, f);
 }
 
 static void on_event(void *ctx, const struct rr_event *ev)
