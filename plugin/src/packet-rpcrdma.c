@@ -279,7 +279,6 @@ void rrp_register(void)
 	rrp_tap = register_tap("rpcrdma");
 	rrp_handle = register_dissector("rpcrdma", dissect_decode_as, proto_rpcrdma);
 	rrp_post_handle = create_dissector_handle(dissect_post, proto_rpcrdma);
-	rrp_stats_register();
 }
 
 /* The built-in dissector's heuristics: off while this plugin does the job. */

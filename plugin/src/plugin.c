@@ -7,6 +7,7 @@
 
 #include <epan/packet.h>
 #include <epan/proto.h>
+#include <epan/tap.h>
 #include <ws_version.h>
 
 #include "rpcrdma_plugin.h"
@@ -20,8 +21,12 @@ WS_DLL_PUBLIC void plugin_register(void);
 void plugin_register(void)
 {
 	static proto_plugin plug;
+	static tap_plugin tap;
 
 	plug.register_protoinfo = rrp_register;
 	plug.register_handoff = rrp_handoff;
 	proto_register_plugin(&plug);
+	/* Statistics trees register with the taps, after every protocol. */
+	tap.register_tap_listener = rrp_stats_register;
+	tap_register_plugin(&tap);
 }

@@ -1,6 +1,328 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stats.c - statistics over the rebuilt messages draw.c taps (one tap
+ * record per message, as the engine described it):
+ *  - `tshark -z rpcrdma,stat[,FILTER]`: a text report;
+ *  - a statistics tree, Statistics > RPC-over-RDMA in the GUI (and
+ *    `tshark -z rpcrdma,tree`).
+ * Both read one description of each message (struct msg_view), so they
+ * count the same things.
+ */
 #include "ws_compat.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <epan/stat_tap_ui.h>
+#include <epan/stats_tree.h>
+#include <epan/tap.h>
+
 #include "rpcrdma_plugin.h"
+#include "rpcrdma/hdr.h"
+
+enum chunk_kind { CK_INLINE, CK_READ, CK_PZRC, CK_WRITE, CK_REPLY, CK__N };
+static const char *const chunk_name[CK__N] = {
+	"inline only", "read chunk", "Position-Zero read chunk", "write chunk", "reply chunk",
+};
+
+#define N_SIZES 7
+static const char *const size_range[N_SIZES] = {
+	"0-1023", "1024-4095", "4096-16383", "16384-65535", "65536-262143", "262144-1048575", "1048576-",
+};
+static const uint32_t size_floor[N_SIZES] = { 0, 1024, 4096, 16384, 65536, 262144, 1048576 };
+
+struct msg_view {
+	const struct rrp_msg *m;
+	char type[64];                /* "RDMA_MSG call" */
+	bool chunk[CK__N];            /* calls: what the call used */
+	bool has_rtt;
+	uint64_t rtt_us;
+};
+
+static void view_of(const struct rrp_msg *m, struct msg_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->m = m;
+	snprintf(v->type, sizeof(v->type), "%s %s%s", rr_hdr_proc_name(m->proc),
+		 m->backchannel ? "backchannel " : "", m->is_call ? "call" : "reply");
+	if (m->is_call) {
+		v->chunk[CK_INLINE] = !m->n_reads && !m->n_write_chunks && !m->has_reply_chunk;
+		v->chunk[m->proc == RR_RDMA_NOMSG ? CK_PZRC : CK_READ] = m->n_reads > 0;
+		v->chunk[CK_WRITE] = m->n_write_chunks > 0;
+		v->chunk[CK_REPLY] = m->has_reply_chunk;
+	}
+	if (!m->is_call && m->peer) {
+		v->has_rtt = true;
+		v->rtt_us = m->ts_usec >= m->call_ts_usec ? m->ts_usec - m->call_ts_usec : 0;
+	}
+}
+
+static unsigned size_bucket(uint32_t len)
+{
+	unsigned i = N_SIZES - 1;
+
+	while (i && len < size_floor[i])
+		i--;
+	return i;
+}
+
+/* ---- tshark -z rpcrdma,stat ---- */
+
+struct op_counts {
+	uint64_t calls, replies, chunk[CK__N];
+	uint64_t inline_bytes, ddp_bytes;
+	uint64_t rtt_n, rtt_sum, rtt_min, rtt_max;
+};
+
+struct conn_counts {
+	uint32_t granted, requested, peak;
+	uint64_t calls, replies;
+};
+
+struct report {
+	GHashTable *types;    /* type -> uint64 count */
+	GHashTable *ops;      /* op -> struct op_counts */
+	GHashTable *conns;    /* connection name -> struct conn_counts */
+	uint64_t sizes[N_SIZES];
+	uint64_t inline_bytes, ddp_bytes, messages;
+	GPtrArray *type_order;
+};
+
+static void report_reset(void *p)
+{
+	struct report *r = p;
+
+	g_hash_table_remove_all(r->types);
+	g_hash_table_remove_all(r->ops);
+	g_hash_table_remove_all(r->conns);
+	memset(r->sizes, 0, sizeof(r->sizes));
+	r->inline_bytes = r->ddp_bytes = r->messages = 0;
+}
+
+static void *entry(GHashTable *h, const char *key, size_t size)
+{
+	void *v = g_hash_table_lookup(h, key);
+
+	if (!v) {
+		v = g_malloc0(size);
+		g_hash_table_insert(h, g_strdup(key), v);
+	}
+	return v;
+}
+
+static tap_packet_status report_packet(void *p, packet_info *pinfo, epan_dissect_t *edt, const void *data,
+				       tap_flags_t flags)
+{
+	struct report *r = p;
+	const struct rrp_msg *m = ((const struct rrp_tap_info *)data)->msg;
+	struct msg_view v;
+	struct op_counts *oc;
+	struct conn_counts *cc;
+	unsigned i;
+
+	(void)pinfo;
+	(void)edt;
+	(void)flags;
+	view_of(m, &v);
+	(*(uint64_t *)entry(r->types, v.type, sizeof(uint64_t)))++;
+	oc = entry(r->ops, m->op, sizeof(*oc));
+	cc = entry(r->conns, m->conn_name, sizeof(*cc));
+	r->messages++;
+	r->inline_bytes += m->inline_bytes;
+	r->ddp_bytes += m->rdma_bytes;
+	oc->inline_bytes += m->inline_bytes;
+	oc->ddp_bytes += m->rdma_bytes;
+	if (m->is_call) {
+		oc->calls++;
+		cc->calls++;
+		cc->requested = m->credit;
+		if (m->outstanding > cc->peak)
+			cc->peak = m->outstanding;
+		for (i = 0; i < CK__N; i++)
+			oc->chunk[i] += v.chunk[i];
+	} else {
+		oc->replies++;
+		cc->replies++;
+		cc->granted = m->credit;
+	}
+	for (i = 0; i < m->n_seg_lens; i++)
+		r->sizes[size_bucket(m->seg_lens[i])]++;
+	if (v.has_rtt) {
+		if (!oc->rtt_n || v.rtt_us < oc->rtt_min)
+			oc->rtt_min = v.rtt_us;
+		if (v.rtt_us > oc->rtt_max)
+			oc->rtt_max = v.rtt_us;
+		oc->rtt_n++;
+		oc->rtt_sum += v.rtt_us;
+	}
+	return TAP_PACKET_REDRAW;
+}
+
+static GList *sorted_keys(GHashTable *h)
+{
+	return g_list_sort(g_hash_table_get_keys(h), (GCompareFunc)g_strcmp0);
+}
+
+static void report_draw(void *p)
+{
+	struct report *r = p;
+	GList *keys, *k;
+	unsigned i;
+
+	printf("\n===================================================================================\n");
+	printf("RPC-over-RDMA statistics (rpcrdma-toolkit): %" G_GUINT64_FORMAT " messages\n", r->messages);
+	printf("\nMessages by type\n");
+	keys = sorted_keys(r->types);
+	for (k = keys; k; k = k->next)
+		printf("  %-36s %10" G_GUINT64_FORMAT "\n", (char *)k->data,
+		       *(uint64_t *)g_hash_table_lookup(r->types, k->data));
+	g_list_free(keys);
+
+	keys = sorted_keys(r->ops);
+	printf("\nChunk usage per operation (calls)\n  %-24s %7s %7s %7s %7s %7s %7s\n", "operation", "calls",
+	       "inline", "read", "pzrc", "write", "reply");
+	for (k = keys; k; k = k->next) {
+		const struct op_counts *oc = g_hash_table_lookup(r->ops, k->data);
+
+		if (!oc->calls)
+			continue;
+		printf("  %-24s %7" G_GUINT64_FORMAT, (char *)k->data, oc->calls);
+		for (i = 0; i < CK__N; i++)
+			printf(" %7" G_GUINT64_FORMAT, oc->chunk[i]);
+		printf("\n");
+	}
+	printf("\nBytes: inline against DDP (moved by RDMA)\n  %-24s %14s %14s\n", "operation", "inline", "DDP");
+	for (k = keys; k; k = k->next) {
+		const struct op_counts *oc = g_hash_table_lookup(r->ops, k->data);
+
+		printf("  %-24s %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "\n", (char *)k->data,
+		       oc->inline_bytes, oc->ddp_bytes);
+	}
+	printf("  %-24s %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "\n", "all", r->inline_bytes, r->ddp_bytes);
+
+	printf("\nChunk segment sizes (bytes)\n");
+	for (i = 0; i < N_SIZES; i++)
+		printf("  %-24s %10" G_GUINT64_FORMAT "\n", size_range[i], r->sizes[i]);
+
+	printf("\nResponse time per operation (ms)\n  %-24s %8s %10s %10s %10s\n", "operation", "replies", "min",
+	       "avg", "max");
+	for (k = keys; k; k = k->next) {
+		const struct op_counts *oc = g_hash_table_lookup(r->ops, k->data);
+
+		if (!oc->rtt_n)
+			continue;
+		printf("  %-24s %8" G_GUINT64_FORMAT " %10.3f %10.3f %10.3f\n", (char *)k->data, oc->rtt_n,
+		       oc->rtt_min / 1000.0, (double)oc->rtt_sum / (double)oc->rtt_n / 1000.0, oc->rtt_max / 1000.0);
+	}
+	g_list_free(keys);
+
+	keys = sorted_keys(r->conns);
+	printf("\nCredits per connection\n");
+	for (k = keys; k; k = k->next) {
+		const struct conn_counts *cc = g_hash_table_lookup(r->conns, k->data);
+
+		printf("  %s\n    calls %" G_GUINT64_FORMAT ", replies %" G_GUINT64_FORMAT
+		       "; credits granted (latest reply) %u, requested (latest call) %u; highest calls outstanding %u\n",
+		       (char *)k->data, cc->calls, cc->replies, cc->granted, cc->requested, cc->peak);
+	}
+	g_list_free(keys);
+	printf("===================================================================================\n");
+}
+
+static void report_finish(void *p)
+{
+	struct report *r = p;
+
+	g_hash_table_destroy(r->types);
+	g_hash_table_destroy(r->ops);
+	g_hash_table_destroy(r->conns);
+	g_free(r);
+}
+
+static void report_init(const char *opt_arg, void *userdata)
+{
+	struct report *r = g_new0(struct report, 1);
+	const char *filter = NULL;
+	GString *err;
+
+	(void)userdata;
+	if (!strncmp(opt_arg, "rpcrdma,stat,", 13))
+		filter = opt_arg + 13;
+	r->types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	r->ops = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	r->conns = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	err = register_tap_listener("rpcrdma", r, filter, 0, report_reset, report_packet, report_draw, report_finish);
+	if (err) {
+		fprintf(stderr, "tshark: -z rpcrdma,stat: %s\n", err->str);
+		g_string_free(err, TRUE);
+		g_hash_table_destroy(r->types);
+		g_hash_table_destroy(r->ops);
+		g_hash_table_destroy(r->conns);
+		g_free(r);
+	}
+}
+
+/* ---- the statistics tree (GUI) ---- */
+
+static int n_types, n_chunks, n_bytes, n_credits, n_rtt;
+static const char st_sizes[] = "Chunk segment sizes (bytes)";
+
+static void st_init(stats_tree *st)
+{
+	n_types = stats_tree_create_node(st, "Messages by type", 0, STAT_DT_INT, TRUE);
+	n_chunks = stats_tree_create_node(st, "Chunk usage per operation (calls)", 0, STAT_DT_INT, TRUE);
+	n_bytes = stats_tree_create_node(st, "Bytes: inline against DDP (moved by RDMA)", 0, STAT_DT_INT, TRUE);
+	stats_tree_create_range_node(st, st_sizes, 0, size_range[0], size_range[1], size_range[2], size_range[3],
+				     size_range[4], size_range[5], size_range[6], NULL);
+	n_credits = stats_tree_create_node(st, "Highest calls outstanding per connection", 0, STAT_DT_INT, TRUE);
+	n_rtt = stats_tree_create_node(st, "Response time per operation (microseconds)", 0, STAT_DT_INT, TRUE);
+}
+
+static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_dissect_t *edt, const void *p,
+				   tap_flags_t flags)
+{
+	const struct rrp_msg *m = ((const struct rrp_tap_info *)p)->msg;
+	struct msg_view v;
+	unsigned i;
+	int op;
+
+	(void)pinfo;
+	(void)edt;
+	(void)flags;
+	view_of(m, &v);
+	tick_stat_node(st, "Messages by type", 0, FALSE);
+	tick_stat_node(st, v.type, n_types, FALSE);
+	if (m->is_call) {
+		tick_stat_node(st, "Chunk usage per operation (calls)", 0, FALSE);
+		op = tick_stat_node(st, m->op, n_chunks, TRUE);
+		for (i = 0; i < CK__N; i++)
+			if (v.chunk[i])
+				tick_stat_node(st, chunk_name[i], op, FALSE);
+		if (m->outstanding) {
+			int c = stats_tree_create_node(st, m->conn_name, n_credits, STAT_DT_INT, FALSE);
+
+			(void)c;
+			avg_stat_node_add_value_int(st, m->conn_name, n_credits, FALSE, (int)m->outstanding);
+		}
+	}
+	increase_stat_node(st, "inline bytes", n_bytes, FALSE, (int)MIN(m->inline_bytes, (uint64_t)INT32_MAX));
+	increase_stat_node(st, "DDP bytes", n_bytes, FALSE, (int)MIN(m->rdma_bytes, (uint64_t)INT32_MAX));
+	for (i = 0; i < m->n_seg_lens; i++)
+		stats_tree_tick_range(st, st_sizes, 0, (int)MIN(m->seg_lens[i], (uint32_t)INT32_MAX));
+	if (v.has_rtt)
+		avg_stat_node_add_value_int(st, m->op, n_rtt, FALSE, (int)MIN(v.rtt_us, (uint64_t)INT32_MAX));
+	return TAP_PACKET_REDRAW;
+}
+
 void rrp_stats_register(void)
 {
+	static stat_tap_ui ui = {
+		.group = REGISTER_STAT_GROUP_GENERIC,
+		.title = "RPC-over-RDMA",
+		.cli_string = "rpcrdma,stat",
+		.tap_init_cb = report_init,
+	};
+
+	register_stat_tap_ui(&ui, NULL);
+	stats_tree_register_plugin("rpcrdma", "rpcrdma", "RPC-over-RDMA", 0, st_packet, st_init, NULL);
 }

@@ -55,13 +55,13 @@ class Plugin:
             raise SystemExit(1)
         return p.stdout.decode(errors="replace")
 
-    def fields(self, cap, fields, two_pass=False, filt=None):
+    def fields(self, cap, fields, two_pass=False, filt=None, plugin=True):
         args = (["-2"] if two_pass else []) + ["-r", cap, "-T", "json"]
         if filt:
             args += ["-Y", filt]
         for f in fields:
             args += ["-e", f]
-        out = self.tshark(args)
+        out = self.tshark(args, plugin=plugin)
         rows = []
         for pkt in json.loads(out) if out.strip() else []:
             rows.append(pkt["_source"]["layers"])
@@ -102,9 +102,12 @@ def readable_copy(src, folder):
 
 
 def check_messages(pl, cap, ref, fail, label):
-    """ref: messages with dir, payload_len, payload_sha256, last_frame."""
+    """ref: messages with xid, dir, payload_len, payload_sha256, last_frame.
+    A message is rebuilt in the frame that completes it: its last frame,
+    or later when the decoder held its bytes (iWARP framing found
+    mid-stream).  Returns {frame: {(xid, dir)}} of what the plugin rebuilt."""
     rows = pl.fields(cap, ["frame.number", "rpcrdma.message.dir", "rpcrdma.message.length", "_ws.malformed"])
-    got = {}
+    got = []
     malformed = 0
     for r in rows:
         fr = int(vals(r, "frame.number")[0])
@@ -112,33 +115,33 @@ def check_messages(pl, cap, ref, fail, label):
             malformed += 1
             fail.add("%s: frame %d is Malformed" % (label, fr))
         for d, n in zip(vals(r, "rpcrdma.message.dir"), vals(r, "rpcrdma.message.length")):
-            got.setdefault(fr, []).append((d, int(n)))
+            got.append([fr, d, int(n), False])
+    got.sort()
     tabs = pl.rebuilt_tabs(cap)
-    want = {}
-    for m in ref:
-        want.setdefault(m["last_frame"], []).append(m)
-    n_ref = len(ref)
+    at = {}
     matched = hashed = 0
-    for fr, ms in sorted(want.items()):
-        have = list(got.get(fr, []))
-        for m in ms:
-            k = (m["dir"], m["payload_len"])
-            if k in have:
-                have.remove(k)
-                matched += 1
-            else:
-                fail.add("%s: %s XID %s (%d bytes) not rebuilt in frame %d (plugin there: %s)" %
-                         (label, m["dir"], m["xid"], m["payload_len"], fr, got.get(fr)))
-        for n, sha in tabs.get(fr, []):
-            if not any(m["payload_len"] == n and m["payload_sha256"] == sha for m in ms):
-                fail.add("%s: frame %d: a rebuilt tab of %d bytes matches no reference payload" % (label, fr, n))
-            else:
+    for m in sorted(ref, key=lambda m: m["last_frame"]):
+        hit = next((g for g in got if not g[3] and g[0] >= m["last_frame"] and g[1] == m["dir"]
+                    and g[2] == m["payload_len"]), None)
+        if not hit:
+            fail.add("%s: %s XID %s (%d bytes, last frame %d) not rebuilt" %
+                     (label, m["dir"], m["xid"], m["payload_len"], m["last_frame"]))
+            continue
+        hit[3] = True
+        matched += 1
+        at.setdefault(hit[0], []).append(m)
+    for fr, ts in tabs.items():
+        for n, sha in ts:
+            if any(m["payload_len"] == n and m["payload_sha256"] == sha for m in at.get(fr, [])):
                 hashed += 1
-    extra = sum(len(v) for k, v in got.items()) - matched
-    if extra > 0:
+            else:
+                fail.add("%s: frame %d: a rebuilt tab of %d bytes matches no reference payload" % (label, fr, n))
+    extra = sum(1 for g in got if not g[3])
+    if extra:
         fail.add("%s: the plugin rebuilt %d messages the reference does not have" % (label, extra))
     print("%s: %d/%d messages rebuilt in one pass, %d payload hashes equal, %d Malformed" %
-          (label, matched, n_ref, hashed, malformed))
+          (label, matched, len(ref), hashed, malformed))
+    return {fr: set((m["xid"].lower(), m["dir"]) for m in ms) for fr, ms in at.items()}
 
 
 def check_findings(pl, lint, cap, fail, label):
@@ -170,7 +173,7 @@ def check_findings(pl, lint, cap, fail, label):
     print("%s: findings: ulb-lint %d, plugin -2 %d, one pass %d" % (label, len(want), len(two), len(one)))
 
 
-def check_links(pl, cap, ref, fail, label):
+def check_links(pl, cap, ref, xids, fail, label):
     rows = pl.fields(cap, ["frame.number", "rpcrdma.message.dir", "rpcrdma.reply_in", "rpcrdma.request_in"],
                      two_pass=True, filt="rpcrdma.message")
     calls, replies = {}, {}
@@ -180,9 +183,6 @@ def check_links(pl, cap, ref, fail, label):
             calls[fr] = calls.get(fr, set()) | {int(x)}
         for x in vals(r, "rpcrdma.request_in"):
             replies[fr] = replies.get(fr, set()) | {int(x)}
-    xids = {}
-    for m in ref:
-        xids.setdefault(m["last_frame"], set()).add((m["xid"].lower(), m["dir"]))
     pairs = 0
     for c, rs in calls.items():
         for r in rs:
@@ -203,7 +203,7 @@ def check_links(pl, cap, ref, fail, label):
 
 def builtin_rpcs(pl, cap):
     rows = pl.fields(cap, ["rpc.xid", "rpc.msgtyp"], two_pass=True,
-                     filt="rpc && (infiniband || iwarp_ddp_rdmap || rpcordma)")
+                     filt="rpc && (infiniband || iwarp_ddp_rdmap || rpcordma)", plugin=False)
     out = set()
     for r in rows:
         for x, t in zip(vals(r, "rpc.xid"), vals(r, "rpc.msgtyp")):
@@ -254,8 +254,8 @@ def main():
                 print("%s: %d frames claimed" % (name, len(rows)))
                 continue
             ref = lint_dump(a.lint, cap)
-            check_messages(pl, cap, ref, fail, name)
-            check_links(pl, cap, ref, fail, name)
+            xids = check_messages(pl, cap, ref, fail, name)
+            check_links(pl, cap, ref, xids, fail, name)
             check_findings(pl, a.lint, cap, fail, name)
             first = first_builtin_frame(pl, cap)
             if first <= 1:
@@ -265,8 +265,8 @@ def main():
             run(["editcap", "-r", cap, cut, "%d-%d" % (first, 2**31 - 1)])
             os.chmod(cut, 0o644)
             cref = lint_dump(a.lint, cut)
-            check_messages(pl, cut, cref, fail, name + " (handshake cut)")
-            check_links(pl, cut, cref, fail, name + " (handshake cut)")
+            xids = check_messages(pl, cut, cref, fail, name + " (handshake cut)")
+            check_links(pl, cut, cref, xids, fail, name + " (handshake cut)")
             check_findings(pl, a.lint, cut, fail, name + " (handshake cut)")
             want, got = builtin_rpcs(pl, cap), plugin_rpcs(pl, cut)
             missing = want - got
