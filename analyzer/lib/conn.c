@@ -22,6 +22,7 @@
 #include <arpa/inet.h>
 #include <string.h>
 
+#include "rpcrdma/rfc8797.h"
 #include "engine_int.h"
 
 struct rr_cm_pending {
@@ -421,25 +422,14 @@ void rr_conn_note_call(struct rr_engine *eng, struct rr_flow *f, uint32_t prog)
 static bool parse_rfc8797(const uint8_t *pd, uint32_t len, uint32_t *send, uint32_t *recv,
 			  uint8_t *flags_out)
 {
-	struct rr_cursor cur;
-	uint32_t off;
+	struct rr_rfc8797 m;
 
-	for (off = 0; off + 8 <= len && off <= 64; off += 4) {
-		uint32_t magic;
-		uint8_t vers, flags, s, r;
-
-		rr_cursor_init(&cur, pd, len);
-		if (!rr_seek(&cur, off) || !rr_get_be32(&cur, &magic) || magic != 0xf6ab0e18u)
-			continue;
-		if (!rr_get_u8(&cur, &vers) || !rr_get_u8(&cur, &flags) || !rr_get_u8(&cur, &s) ||
-		    !rr_get_u8(&cur, &r) || vers != 1)
-			return false;
-		*send = ((uint32_t)s + 1) * 1024;
-		*recv = ((uint32_t)r + 1) * 1024;
-		*flags_out = flags;
-		return true;
-	}
-	return false;
+	if (!rr_rfc8797_find(pd, len, &m))
+		return false;
+	*send = m.send_size;
+	*recv = m.recv_size;
+	*flags_out = m.flags;
+	return true;
 }
 
 static void set_requester(struct rr_conn *c, int side)

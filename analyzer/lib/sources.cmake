@@ -4,6 +4,7 @@ list(APPEND RR_ENGINE_SOURCES
   lib/hdr_layout.c
   lib/engine.c
   lib/conn.c
+  lib/rfc8797.c
   lib/xfer.c
   lib/segstore.c
   lib/rebuild.c

@@ -27,6 +27,7 @@
 #include "fields.h"
 #include "rpcrdma_plugin.h"
 #include "rpcrdma/hdr.h"
+#include "rpcrdma/rfc8797.h"
 
 int proto_rpcrdma = -1;
 int rrp_tap = -1;
@@ -50,6 +51,9 @@ int hf_rr_violation = -1, hf_rr_rule = -1, hf_rr_rule_name = -1, hf_rr_rule_seve
     hf_rr_rule_section = -1;
 int hf_rr_rule_text = -1, hf_rr_evidence = -1, hf_rr_iwarp_found = -1;
 
+static int hf_cm_magic = -1, hf_cm_version = -1, hf_cm_flags = -1, hf_cm_flag_inv = -1, hf_cm_send = -1,
+	   hf_cm_recv = -1;
+static int ett_rr_cm = -1;
 int ett_rr = -1, ett_rr_send = -1, ett_rr_list = -1, ett_rr_chunk = -1, ett_rr_segment = -1,
     ett_rr_message = -1, ett_rr_violation = -1;
 
@@ -121,6 +125,41 @@ static rrp_bool heur_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, vo
 	(void)tree;
 	(void)data;
 	return claim(tvb, pinfo, true);
+}
+
+/*
+ * RFC 8797 in the CM private data Wireshark's InfiniBand dissector hands
+ * over: the engine finds it (the same search the pairing uses), the
+ * heuristic draws it.
+ */
+static rrp_bool heur_cm(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+	struct rr_rfc8797 m;
+	proto_item *ti;
+	proto_tree *t;
+	int o;
+
+	(void)data;
+	if (rrp_prefs.builtin)
+		return false;
+	rrp_feed(pinfo);
+	if (!rr_rfc8797_find(tvb_get_ptr(tvb, 0, -1), tvb_captured_length(tvb), &m))
+		return false;
+	o = (int)m.offset;
+	ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, o, 8, ENC_NA);
+	proto_item_append_text(ti, ": RFC 8797 CM private message, send %u, receive %u bytes%s", m.send_size,
+			       m.recv_size, (m.flags & RR_RFC8797_F_SND_W_INV_OK) ? ", Send With Invalidate OK" : "");
+	t = proto_item_add_subtree(ti, ett_rr_cm);
+	proto_tree_add_item(t, hf_cm_magic, tvb, o, 4, ENC_BIG_ENDIAN);
+	proto_tree_add_item(t, hf_cm_version, tvb, o + 4, 1, ENC_BIG_ENDIAN);
+	proto_tree_add_item(t, hf_cm_flags, tvb, o + 5, 1, ENC_BIG_ENDIAN);
+	proto_tree_add_item(t, hf_cm_flag_inv, tvb, o + 5, 1, ENC_BIG_ENDIAN);
+	proto_tree_add_uint_format_value(t, hf_cm_send, tvb, o + 6, 1, m.send_size, "%u bytes (%u)", m.send_size,
+					 m.send_raw);
+	proto_tree_add_uint_format_value(t, hf_cm_recv, tvb, o + 7, 1, m.recv_size, "%u bytes (%u)", m.recv_size,
+					 m.recv_raw);
+	col_append_str(pinfo->cinfo, COL_INFO, " [RPC-over-RDMA CM private data]");
+	return true;
 }
 
 /* Decode As (tcp.port): the user says this stream is iWARP; the decoder finds the framing. */
@@ -235,12 +274,21 @@ void rrp_register(void)
 		HF(hf_rr_rule_section, "RFC section", "rpcrdma.rule.section", FT_STRING, BASE_NONE, NULL, NULL),
 		HF(hf_rr_rule_text, "Finding", "rpcrdma.rule.text", FT_STRING, BASE_NONE, NULL, NULL),
 		HF(hf_rr_evidence, "Evidence", "rpcrdma.evidence", FT_FRAMENUM, BASE_NONE, NULL, NULL),
+		HF(hf_cm_magic, "Magic", "rpcrdma.cm.magic", FT_UINT32, BASE_HEX, NULL, "RFC 8797: 0xf6ab0e18"),
+		HF(hf_cm_version, "Version", "rpcrdma.cm.version", FT_UINT8, BASE_DEC, NULL, NULL),
+		HF(hf_cm_flags, "Flags", "rpcrdma.cm.flags", FT_UINT8, BASE_HEX, NULL, NULL),
+		{ &hf_cm_flag_inv, { "Send With Invalidate OK", "rpcrdma.cm.flags.send_inv", FT_BOOLEAN, 8, NULL,
+				     RR_RFC8797_F_SND_W_INV_OK, NULL, HFILL } },
+		HF(hf_cm_send, "Send size", "rpcrdma.cm.send_size", FT_UINT32, BASE_DEC, NULL,
+		   "Largest Send this side sends"),
+		HF(hf_cm_recv, "Receive size", "rpcrdma.cm.recv_size", FT_UINT32, BASE_DEC, NULL,
+		   "Largest Send this side can receive (its inline threshold)"),
 		HF(hf_rr_iwarp_found, "iWARP found without the handshake", "rpcrdma.iwarp_found", FT_NONE, BASE_NONE,
 		   NULL, NULL),
 	};
 	static int *ett[] = {
 		&ett_rr, &ett_rr_send, &ett_rr_list, &ett_rr_chunk, &ett_rr_segment, &ett_rr_message,
-		&ett_rr_violation,
+		&ett_rr_violation, &ett_rr_cm,
 	};
 	static ei_register_info ei[] = {
 		{ &ei_rr_error, { "rpcrdma.violation.error", PI_PROTOCOL, PI_ERROR,
@@ -306,7 +354,7 @@ void rrp_handoff(void)
 				   "rpcrdma_tk_iwarp", proto_rpcrdma, HEURISTIC_ENABLE);
 		heur_dissector_add("tcp", heur_tcp, "iWARP without the MPA exchange (rpcrdma-toolkit)",
 				   "rpcrdma_tk_tcp", proto_rpcrdma, HEURISTIC_ENABLE);
-		heur_dissector_add("infiniband.mad.cm.private", heur_ib,
+		heur_dissector_add("infiniband.mad.cm.private", heur_cm,
 				   "RPC-over-RDMA CM private data (rpcrdma-toolkit)", "rpcrdma_tk_cm",
 				   proto_rpcrdma, HEURISTIC_ENABLE);
 		dissector_add_for_decode_as("tcp.port", rrp_handle);

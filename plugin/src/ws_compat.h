@@ -22,4 +22,45 @@ typedef bool rrp_bool;
 typedef gboolean rrp_bool;
 #endif
 
+/*
+ * plugin_describe(): since 4.2 Wireshark asks a plugin what kind it is and
+ * shows the answer in the type column of `tshark -G plugins` and in
+ * About > Plugins; without it 4.4 lists the plugin as "unknown".  4.0 does
+ * not ask, and ships no <wsutil/plugins.h>.  plugin.c says, at file scope:
+ *	RRP_PLUGIN_DESCRIBE();
+ * The _Static_assert only takes that semicolon on both branches.
+ */
+#if RRP_WS_AT_LEAST(4, 2) && defined(__has_include)
+#if __has_include(<wsutil/plugins.h>)
+#include <stdint.h>
+#include <wsutil/plugins.h>
+#endif
+#endif
+#ifdef WS_PLUGIN_DESC_DISSECTOR
+#define RRP_PLUGIN_DESCRIBE() \
+	WS_DLL_PUBLIC uint32_t plugin_describe(void); \
+	uint32_t plugin_describe(void) { return WS_PLUGIN_DESC_DISSECTOR; } \
+	_Static_assert(1, "plugin_describe")
+#else
+#define RRP_PLUGIN_DESCRIBE() _Static_assert(1, "no plugin_describe before Wireshark 4.2")
+#endif
+
+/*
+ * 4.4 renamed the tvb accessors named after glib types (tvb_get_guint8 ->
+ * tvb_get_uint8, ...) and marks the old names deprecated, which -Werror
+ * turns into errors.  Write the new names; on 4.0 they map to the old ones.
+ * (Object-like macros: 4.0's headers never spell the new names, so nothing
+ * of theirs is renamed by these.)
+ */
+#if !RRP_WS_AT_LEAST(4, 4)
+#define tvb_get_uint8 tvb_get_guint8
+#define tvb_get_int8 tvb_get_gint8
+#define tvb_get_uint16 tvb_get_guint16
+#define tvb_get_uint24 tvb_get_guint24
+#define tvb_get_uint32 tvb_get_guint32
+#define tvb_get_uint64 tvb_get_guint64
+#define tvb_find_uint8 tvb_find_guint8
+#define tvb_skip_uint8 tvb_skip_guint8
+#endif
+
 #endif

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The plugin loads for an unprivileged user, with its version, and takes over
+from the built-in dissector: its heuristics are on, the built-in ones off,
+and the built-in preference gives them back."""
+import argparse
+import subprocess
+import sys
+
+
+def tshark(a, args, plugin=True):
+    p = subprocess.run([a.ws_user, a.plugin if plugin else "none", "--", "tshark"] + args,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+def heuristics(a):
+    """{(table, protocol): enabled} from tshark -G heuristic-decodes."""
+    rc, out, err = tshark(a, ["-G", "heuristic-decodes"])
+    return {(f[0], f[1]): f[2] == "T" for f in (l.split("\t") for l in out.splitlines()) if len(f) >= 3}
+
+
+def count(a, cap, filt, extra=()):
+    rc, out, err = tshark(a, list(extra) + ["-r", cap, "-Y", filt])
+    if rc:
+        return -1
+    return len(out.splitlines())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ws-user", required=True)
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--version", required=True)
+    ap.add_argument("--capture", required=True, help="a capture RPC-over-RDMA with the handshake")
+    a = ap.parse_args()
+    bad = []
+    rc, out, err = tshark(a, ["-G", "plugins"])
+    row = [l for l in out.splitlines() if l.startswith("rpcrdma.so")]
+    if rc or not row:
+        bad.append("tshark -G plugins does not list rpcrdma.so: %s" % (err.strip() or out[-500:]))
+    elif a.version not in row[0]:
+        bad.append("rpcrdma.so is listed without version %s: %s" % (a.version, row[0]))
+    h = heuristics(a)
+    for key, want in ((("infiniband.payload", "rpcrdma"), True), (("iwarp_ddp_rdmap", "rpcrdma"), True),
+                      (("tcp", "rpcrdma"), True), (("infiniband.mad.cm.private", "rpcrdma"), True),
+                      (("infiniband.payload", "rpcordma"), False), (("iwarp_ddp_rdmap", "rpcordma"), False)):
+        if key not in h:
+            bad.append("no %s heuristic on %s" % (key[1], key[0]))
+        elif h[key] != want:
+            bad.append("the %s heuristic on %s is %s by default" % (key[1], key[0], "on" if h[key] else "off"))
+    ours, builtin = count(a, a.capture, "rpcrdma"), count(a, a.capture, "rpcordma")
+    if ours <= 0 or builtin != 0:
+        bad.append("by default the plugin should decode (%d frames) and the built-in not (%d)" % (ours, builtin))
+    back = ["-o", "rpcrdma.builtin:TRUE"]
+    ours, builtin = count(a, a.capture, "rpcrdma", back), count(a, a.capture, "rpcordma", back)
+    if ours != 0 or builtin <= 0:
+        bad.append("with rpcrdma.builtin:TRUE the built-in should decode (%d frames) and the plugin not (%d)" %
+                   (builtin, ours))
+    for b in bad:
+        print("FAIL plugin_loads: " + b)
+    if bad:
+        sys.exit(1)
+    print("plugin_loads: %s loaded; takes over by default, gives the built-in back on request" %
+          row[0].split("\t")[0].strip())
+
+
+if __name__ == "__main__":
+    main()
