@@ -121,6 +121,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	uint32_t bad_pos = 0;
 	GArray *frames, *positions, *items;
 	uint64_t *seg_bytes;
+	struct rr_seg_frames *seg_frames;
 	struct rr_message m;
 	uint32_t i, k;
 	size_t j;
@@ -201,13 +202,19 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	m.bad_position = bad_pos;
 	m.bad_position_overlaps = bad_overlaps;
 	seg_bytes = g_new0(uint64_t, hdr->n_reads + 1);
+	seg_frames = g_new0(struct rr_seg_frames, hdr->n_reads + 1);
 	for (i = 0; i < hdr->n_reads; i++) {
 		const struct rr_seg *sg = rr_call_seg(call, RR_SEG_READ, i, 0);
 
 		seg_bytes[i] = sg ? sg->covered : 0;
+		if (sg) {
+			seg_frames[i].frames = (const uint64_t *)(void *)sg->frames->data;
+			seg_frames[i].n_frames = sg->frames->len;
+		}
 		m.capture_loss |= sg && (sg->cut || (sg->covered < sg->s.length && sg->requested > sg->covered));
 	}
 	m.seg_bytes = seg_bytes;
+	m.seg_frames = seg_frames;
 	items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
 	rr_record_describe(&m, NULL, items);
 	/* Which read chunk carries each eligible argument: the one at its data's Position. */
@@ -234,6 +241,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 
 	g_array_unref(items);
 	g_free(seg_bytes);
+	g_free(seg_frames);
 	g_array_unref(frames);
 	g_byte_array_unref(full.b);
 	g_byte_array_unref(inl.b);

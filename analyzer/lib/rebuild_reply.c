@@ -99,11 +99,15 @@ static void append_write_chunk(struct mbuf *out, const struct rr_call *call, con
 }
 
 /* Bytes seen landing in each segment of the call's write and reply chunks, by wseg index. */
-static uint64_t *written_bytes(const struct rr_call *call, const struct rr_hdr *rhdr, bool gaps, bool *lost)
+static uint64_t *written_bytes(const struct rr_call *call, const struct rr_hdr *rhdr, bool gaps, bool *lost,
+			       struct rr_seg_frames **frames_out)
 {
 	const struct rr_hdr *h = call->hdr;
 	uint64_t *out = g_new0(uint64_t, h->n_wsegs + 1);
+	struct rr_seg_frames *sf = g_new0(struct rr_seg_frames, h->n_wsegs + 1);
 	guint i;
+
+	*frames_out = sf;
 
 	for (i = 0; i < call->segs->len; i++) {
 		const struct rr_seg *sg = g_ptr_array_index(call->segs, i);
@@ -112,8 +116,11 @@ static uint64_t *written_bytes(const struct rr_call *call, const struct rr_hdr *
 		if (sg->role == RR_SEG_READ)
 			continue;
 		c = sg->role == RR_SEG_REPLY ? &h->reply : &h->writes[sg->chunk];
-		if (c->first + sg->index < h->n_wsegs)
+		if (c->first + sg->index < h->n_wsegs) {
 			out[c->first + sg->index] = sg->covered;
+			sf[c->first + sg->index].frames = (const uint64_t *)(void *)sg->frames->data;
+			sf[c->first + sg->index].n_frames = sg->frames->len;
+		}
 		*lost |= sg->cut;
 		/* Fewer bytes seen than the reply says it returned, and packets went missing meanwhile. */
 		if (!gaps)
@@ -154,6 +161,7 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	GArray *items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
 	GArray *inline_items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
 	uint64_t *seg_bytes = NULL, *req_bytes = NULL;
+	struct rr_seg_frames *seg_frames = NULL;
 	uint64_t placed = 0;          /* bit k: write chunk k found its result */
 	struct rr_message m;
 	uint32_t i, k;
@@ -261,9 +269,10 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 		m.call_capture_loss = call->capture_loss;
 		m.call_send_frame = call->first_frame;
 		m.call_ts_usec = call->ts_usec;
-		seg_bytes = written_bytes(call, hdr, eng->psn_gaps != call->gaps_at_start, &cut);
+		seg_bytes = written_bytes(call, hdr, eng->psn_gaps != call->gaps_at_start, &cut, &seg_frames);
 		req_bytes = requested_bytes(call);
 		m.seg_bytes = seg_bytes;
+		m.seg_frames = seg_frames;
 		m.call_read_bytes = req_bytes;
 	} else {
 		m.backchannel = rr_flow_is_requester(f);   /* a reply from the requester answers a backward call */
@@ -299,6 +308,7 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	rr_record_emit(eng, &m);
 
 	g_free(seg_bytes);
+	g_free(seg_frames);
 	g_free(req_bytes);
 	g_array_unref(items);
 	g_array_unref(inline_items);

@@ -134,6 +134,15 @@ struct rr_message *rr_message_copy(const struct rr_message *src)
 	m->items = copy_of(src->items, src->n_items * sizeof(*src->items));
 	nseg = seg_count(src);
 	m->seg_bytes = copy_of(src->seg_bytes, nseg * sizeof(uint64_t));
+	if (src->seg_frames) {
+		struct rr_seg_frames *sf = g_new0(struct rr_seg_frames, nseg + 1);
+
+		for (i = 0; i < nseg; i++) {
+			sf[i].n_frames = src->seg_frames[i].n_frames;
+			sf[i].frames = copy_of(src->seg_frames[i].frames, sf[i].n_frames * sizeof(uint64_t));
+		}
+		m->seg_frames = sf;
+	}
 	m->call_read_bytes = copy_of(src->call_read_bytes,
 				 src->call_hdr ? src->call_hdr->n_reads * sizeof(uint64_t) : 0);
 	f = src->n_findings ? g_new(struct rr_diag, src->n_findings) : NULL;
@@ -159,6 +168,11 @@ void rr_message_free(struct rr_message *m)
 	g_free((void *)m->payload);
 	g_free((void *)m->call_ulp);
 	g_free((void *)m->items);
+	if (m->seg_frames) {
+		for (i = 0; i < seg_count(m); i++)
+			g_free((void *)m->seg_frames[i].frames);
+		g_free((void *)m->seg_frames);
+	}
 	g_free((void *)m->seg_bytes);
 	g_free((void *)m->call_read_bytes);
 	g_free(m);

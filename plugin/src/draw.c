@@ -12,6 +12,7 @@
  */
 #include "ws_compat.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include <epan/exceptions.h>
@@ -241,6 +242,24 @@ static tvbuff_t *message_tvb(tvbuff_t *ftvb, packet_info *pinfo, const struct rr
 	return t;
 }
 
+/* A chunk segment of the message: its role, what arrived, and in which frames. */
+static void draw_segment(tvbuff_t *at, proto_tree *mtree, const struct rrp_seg *s)
+{
+	proto_item *ti;
+	proto_tree *t;
+	unsigned i;
+
+	ti = proto_tree_add_none_format(mtree, hf_rr_segment, at, 0, 0,
+					"Segment %u (%s): %" PRIu64 " of %u bytes seen, in %u frame%s", s->index, s->role,
+					s->bytes, s->length, s->n_frames, s->n_frames == 1 ? "" : "s");
+	proto_item_set_generated(ti);
+	t = proto_item_add_subtree(ti, ett_rr_segment);
+	proto_item_set_generated(proto_tree_add_string(t, hf_rr_chunk_role, at, 0, 0, s->role));
+	proto_item_set_generated(proto_tree_add_uint64(t, hf_rr_seg_bytes, at, 0, 0, s->bytes));
+	for (i = 0; i < s->n_frames; i++)
+		proto_item_set_generated(proto_tree_add_uint(t, hf_rr_seg_frame, at, 0, 0, s->frames[i]));
+}
+
 static void draw_message(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, proto_tree *tree,
 			 const struct rrp_frame *fr, const struct rrp_msg *m, int poff, int plen)
 {
@@ -272,6 +291,8 @@ static void draw_message(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, pro
 	proto_item_set_generated(proto_tree_add_string(mtree, hf_rr_conn_name, at, 0, 0, m->conn_name));
 	for (i = 0; i < m->n_frames; i++)
 		proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_msg_frame, at, 0, 0, m->frames[i]));
+	for (i = 0; i < m->n_segs; i++)
+		draw_segment(at, mtree, &m->segs[i]);
 	if (m->peer && m->is_call) {
 		proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_reply_in, at, 0, 0, m->peer->rebuilt_in));
 	} else if (m->peer) {

@@ -19,6 +19,7 @@
  */
 #include "ws_compat.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <epan/packet.h>
@@ -135,6 +136,49 @@ static void keep_segments(struct rrp_msg *pm, const struct rr_message *m)
 	pm->n_seg_lens = n;
 }
 
+struct seg_walk {
+	const struct rr_message *m;
+	struct rrp_msg *pm;
+	unsigned cap;
+};
+
+/* The engine's layout walk names each segment's role; keep those the message moved bytes for. */
+static void seg_span(void *vctx, const struct rr_hdr_span *sp)
+{
+	struct seg_walk *w = vctx;
+	struct rrp_seg *s;
+
+	if (sp->kind != RR_HS_SEGMENT || w->pm->n_segs == w->cap)
+		return;
+	s = &w->pm->segs[w->pm->n_segs++];
+	if (sp->role == RR_ROLE_WRITE)
+		snprintf(s->role, sizeof(s->role), "write[%u]", sp->chunk);
+	else
+		snprintf(s->role, sizeof(s->role), "%s", rr_chunk_role_name(sp->role));
+	s->index = sp->seg;
+	s->length = (uint32_t)sp->value;
+	if (w->m->seg_bytes)
+		s->bytes = w->m->seg_bytes[sp->seg];
+	if (w->m->seg_frames) {
+		s->frames = frame_list(w->m->seg_frames[sp->seg].frames, w->m->seg_frames[sp->seg].n_frames);
+		s->n_frames = (unsigned)w->m->seg_frames[sp->seg].n_frames;
+	}
+}
+
+static void keep_seg_frames(struct rrp_msg *pm, const struct rr_message *m)
+{
+	const struct rr_hdr *h = m->dir == RR_DIR_CALL ? m->hdr : m->call_hdr;
+	struct seg_walk w = { .m = m, .pm = pm };
+
+	if (!h || !m->seg_bytes)
+		return;
+	w.cap = m->dir == RR_DIR_CALL ? h->n_reads : h->n_wsegs;
+	if (!w.cap)
+		return;
+	pm->segs = wmem_alloc0_array(wmem_file_scope(), struct rrp_seg, w.cap);
+	rr_hdr_layout(h, RR_HDR_OK, h->hdr_len, seg_span, &w);
+}
+
 static void on_message(void *ctx, const struct rr_message *m)
 {
 	struct rrp_msg *pm = wmem_new0(wmem_file_scope(), struct rrp_msg);
@@ -165,6 +209,7 @@ static void on_message(void *ctx, const struct rr_message *m)
 	pm->call_ts_usec = m->call_ts_usec;
 	rr_message_bytes(m, &pm->inline_bytes, &pm->rdma_bytes);
 	keep_segments(pm, m);
+	keep_seg_frames(pm, m);
 	rr_ulp_op_label(pm->is_call ? (m->has_ulp ? &m->ulp : NULL) : m->call_ulp, pm->op, sizeof(pm->op));
 	pm->n_findings = (unsigned)m->n_findings;
 	pm->conn = m->conn;

@@ -14,6 +14,7 @@ extern int hf_rr_xid, hf_rr_vers, hf_rr_credits, hf_rr_proc, hf_rr_align, hf_rr_
 extern int hf_rr_err, hf_rr_vers_low, hf_rr_vers_high, hf_rr_undecoded;
 extern int hf_rr_reads, hf_rr_writes, hf_rr_reply, hf_rr_present;
 extern int hf_rr_chunk, hf_rr_chunk_role, hf_rr_chunk_index, hf_rr_chunk_count;
+extern int hf_rr_seg_bytes, hf_rr_seg_frame;
 extern int hf_rr_segment, hf_rr_seg_handle, hf_rr_seg_length, hf_rr_seg_offset, hf_rr_position;
 /* The Send */
 extern int hf_rr_send, hf_rr_send_frame, hf_rr_send_completed_in, hf_rr_send_length, hf_rr_outstanding;

@@ -38,6 +38,7 @@ int hf_rr_xid = -1, hf_rr_vers = -1, hf_rr_credits = -1, hf_rr_proc = -1, hf_rr_
 int hf_rr_err = -1, hf_rr_vers_low = -1, hf_rr_vers_high = -1, hf_rr_undecoded = -1;
 int hf_rr_reads = -1, hf_rr_writes = -1, hf_rr_reply = -1, hf_rr_present = -1;
 int hf_rr_chunk = -1, hf_rr_chunk_role = -1, hf_rr_chunk_index = -1, hf_rr_chunk_count = -1;
+int hf_rr_seg_bytes = -1, hf_rr_seg_frame = -1;
 int hf_rr_segment = -1, hf_rr_seg_handle = -1, hf_rr_seg_length = -1, hf_rr_seg_offset = -1,
     hf_rr_position = -1;
 int hf_rr_send = -1, hf_rr_send_frame = -1, hf_rr_send_completed_in = -1, hf_rr_send_length = -1,
@@ -233,6 +234,10 @@ void rrp_register(void)
 		   "Virtual address or tagged offset"),
 		HF(hf_rr_position, "Position", "rpcrdma.chunk.read.position", FT_UINT32, BASE_DEC, NULL,
 		   "Where a read chunk's data belongs in the RPC message"),
+		HF(hf_rr_seg_bytes, "Bytes seen", "rpcrdma.segment.bytes", FT_UINT64, BASE_DEC, NULL,
+		   "Bytes of the segment the capture saw land (Write) or pulled (Read)"),
+		HF(hf_rr_seg_frame, "Carried in", "rpcrdma.segment.frame", FT_FRAMENUM, BASE_NONE, NULL,
+		   "A frame that carried bytes of this segment"),
 		HF(hf_rr_send, "Send", "rpcrdma.send", FT_NONE, BASE_NONE, NULL, NULL),
 		HF(hf_rr_send_frame, "Send packet", "rpcrdma.send.frame", FT_FRAMENUM, BASE_NONE, NULL,
 		   "A packet of this multi-packet Send"),

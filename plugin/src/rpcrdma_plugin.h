@@ -56,6 +56,16 @@ struct rrp_send {
 	uint32_t outstanding;
 };
 
+/* One chunk segment of a message, and the frames that carried its bytes. */
+struct rrp_seg {
+	char role[16];                /* "read", "pzrc", "write[0]", "reply" */
+	uint32_t index;               /* in the header's read list, or among its write/reply segments */
+	uint32_t length;              /* advertised */
+	uint64_t bytes;               /* seen in the capture */
+	uint32_t *frames;
+	unsigned n_frames;
+};
+
 struct rrp_msg {
 	uint32_t rebuilt_in;          /* the frame whose dissection delivered it */
 	uint32_t xid;
@@ -77,6 +87,8 @@ struct rrp_msg {
 	bool has_reply_chunk;
 	uint32_t *seg_lens;           /* the lengths of the chunk segments it advertised (calls) */
 	unsigned n_seg_lens;
+	struct rrp_seg *segs;         /* calls: its read segments; replies: the call's write/reply segments */
+	unsigned n_segs;
 	char op[48];                  /* "NFSv4.1 READ", "NFS v3 WRITE" */
 	uint32_t outstanding;         /* calls: outstanding in its direction with it */
 	struct rrp_msg *peer;         /* the reply of a call, the call of a reply */

@@ -82,6 +82,10 @@ static void test_copy_outlives_engine(void **state)
 	assert_int_equal(r->conn.inline_source, RR_INLINE_DEFAULT);
 	assert_non_null(r->seg_bytes);
 	assert_int_equal(r->seg_bytes[0], 100);
+	/* The Write in frame 2 carried the segment's bytes. */
+	assert_non_null(r->seg_frames);
+	assert_int_equal(r->seg_frames[0].n_frames, 1);
+	assert_int_equal(r->seg_frames[0].frames[0], 2);
 	assert_int_equal(r->n_items, 1);
 	assert_int_equal(r->items[0].op, 6);
 	assert_int_equal(r->items[0].length, 96);

@@ -73,6 +73,12 @@ struct rr_ddp_place {
 				       * -1: inline */
 };
 
+/* The frames that carried bytes of one chunk segment. */
+struct rr_seg_frames {
+	const uint64_t *frames;       /* ascending */
+	size_t n_frames;
+};
+
 /* What the engine knows of a message's connection. */
 enum rr_inline_source {
 	RR_INLINE_DEFAULT = 0,        /* RFC 8166 3.3.3: 1024 */
@@ -150,6 +156,7 @@ struct rr_message {
 	 * chunks).  NULL when there is no such header.
 	 */
 	const uint64_t *seg_bytes;
+	const struct rr_seg_frames *seg_frames;   /* parallel to seg_bytes: where those bytes travelled */
 	const uint64_t *call_read_bytes;   /* replies: bytes pulled from each call_hdr->reads[] */
 	bool has_bad_position;        /* calls: a read chunk Position the rebuild could not honour */
 	uint32_t bad_position;
