@@ -2,6 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The hostile-input campaign: ulb-lint on thousands of damaged captures.
 
+With --plugin the reader is tshark with the Wireshark plugin instead
+(run as an unprivileged user through tests/plugin/ws-user.sh, one pass and
+-2 in turn, every tree drawn with -V): the same mutants, the same verdicts,
+except that peak RSS is Wireshark's own and is capped, not budgeted.
+
 For every input capture (every capture under sample-pcaps/, and with
 --pcapgen a generated scenario on every link type, with and without the
 connection handshake) make --per-sample mutants with mutate.py, run
@@ -80,6 +85,7 @@ SANITIZER_PATTERNS = ("ERROR: AddressSanitizer", "runtime error:", "LeakSanitize
 # in four reads the capture from standard input ('-') fed through a pipe,
 # which is a different reader path (no read-ahead thread, short reads).
 MODES = ("plain", "summary", "plain-stdin", "summary-stdin")
+TSHARK_MODES = ("tshark", "tshark-2")
 
 
 # Peak RSS needs care: Linux carries ru_maxrss across exec(), so a child
@@ -180,7 +186,9 @@ class Spawner:
             self.p.wait()
 
 
-def mode_for(i):
+def mode_for(i, tshark=False):
+    if tshark:
+        return TSHARK_MODES[i % 2]
     summary = i % 2 == 1
     stdin = (i // 2) % 4 == 3
     return ("summary" if summary else "plain") + ("-stdin" if stdin else "")
@@ -196,10 +204,20 @@ def is_asan(binary):
 class Runner:
     def __init__(self, a, tmpdir, jobs):
         self.lint = os.path.abspath(a.lint)
-        self.asan = a.asan if a.asan is not None else is_asan(self.lint)
+        self.plugin = os.path.abspath(a.plugin) if a.plugin else None
+        self.ws_user = os.path.abspath(a.ws_user)
+        self.asan = False if self.plugin else (a.asan if a.asan is not None else is_asan(self.lint))
         self.timeout = a.timeout if a.timeout else (60.0 if self.asan else 20.0)
         self.max_rss_kb = a.max_rss_mb * 1024
         self.as_bytes = a.as_limit_mb << 20
+        if self.plugin:
+            # Wireshark maps hundreds of MiB of libraries and keeps every
+            # frame's data: its size is its own.  The cap still stops a
+            # runaway allocation.
+            self.max_rss_kb = 1 << 62
+            self.as_bytes = max(self.as_bytes, 8 << 30)
+            if not a.timeout:
+                self.timeout = 60.0
         self.env = dict(os.environ)
         if self.asan:
             # prlimit --as cannot work: ASan reserves terabytes of address
@@ -225,7 +243,12 @@ class Runner:
         signal), rss_kb, wall, stderr and the failure kind (or None)."""
         args = [self.lint] + (["--summary"] if mode.startswith("summary") else [])
         stdin_path = None
-        if mode.endswith("-stdin"):
+        if mode.startswith("tshark"):
+            if not os.stat(path).st_mode & 0o004:
+                os.chmod(path, 0o644)    # read by the unprivileged user
+            args = [self.ws_user, self.plugin, "--", "tshark", "-V", "-r", path] + (
+                ["-2"] if mode == "tshark-2" else [])
+        elif mode.endswith("-stdin"):
             args.append("-")
             stdin_path = path
         else:
@@ -336,7 +359,7 @@ def seed_modes(path):
             for line in f:
                 if line.startswith("mode:"):
                     m = line.split(":", 1)[1].strip()
-                    if m in MODES:
+                    if m in MODES + TSHARK_MODES:
                         return [m]
     except OSError:
         pass
@@ -374,6 +397,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lint", required=True, help="ulb-lint binary")
     ap.add_argument("--pcapgen", help="rpcrdma-pcapgen binary: also mutate generated captures")
+    ap.add_argument("--plugin", help="the Wireshark plugin (rpcrdma.so): read with tshark and it instead")
+    ap.add_argument("--ws-user", default=os.path.join(ROOT, "tests", "plugin", "ws-user.sh"),
+                    help="runs tshark as an unprivileged user with the plugin (tests/plugin/ws-user.sh)")
     ap.add_argument("--scenarios", default=os.path.join(ROOT, "tests", "scenarios"))
     ap.add_argument("--samples", default=os.path.join(ROOT, "sample-pcaps"),
                     help="every capture under this folder (recursively) is an input")
@@ -412,6 +438,8 @@ def main():
     t0 = time.monotonic()
     work = a.work or tempfile.mkdtemp(prefix="hostile-")
     os.makedirs(work, exist_ok=True)
+    if a.plugin:
+        os.chmod(work, 0o755)
     runner = Runner(a, work, a.jobs)
     if not runner.asan and shutil.which("prlimit") is None:
         print("campaign: prlimit (util-linux) not found")
@@ -441,7 +469,7 @@ def main():
         # 1. Replay the regression seeds: each must pass once its bug is fixed.
         seeds = seed_files(a.seeds_dir)
         for s in seeds:
-            for mode in seed_modes(s):
+            for mode in (TSHARK_MODES if a.plugin else seed_modes(s)):
                 res = runner.run(s, mode)
                 record(os.path.basename(s), res)
                 replays[0] += 1
@@ -476,9 +504,10 @@ def main():
             start = mutate.derive_seed(a.seed, inp.name, "cycle") % len(cycle)
             for i in range(a.per_sample):
                 tasks.append((inp, cycle[(start + i) % len(cycle)],
-                              mutate.derive_seed(a.seed, inp.name, i), mode_for(i)))
+                              mutate.derive_seed(a.seed, inp.name, i), mode_for(i, bool(a.plugin))))
         mut_dir = os.path.join(work, "mutants")
         os.makedirs(mut_dir, exist_ok=True)
+        os.chmod(mut_dir, 0o755)
         saved = [0]
         done = [0]
         per_mutator = collections.Counter()
@@ -553,7 +582,8 @@ def main():
     print("hostile: %d mutants of %d inputs + %d seed replays (%s, %s); exit codes %s; "
           "failures %d (%s); max RSS %.1f MiB [%s]; slowest %.2f s [%s]; %.0f s" % (
               len(tasks), len(inputs), replays[0],
-              os.path.basename(a.lint), "ASan" if runner.asan else "plain",
+              "tshark + " + os.path.basename(a.plugin) if a.plugin else os.path.basename(a.lint),
+              "ASan" if runner.asan else "plain",
               " ".join("%d:%d" % (k, v) for k, v in sorted(rcs.items())),
               nfail, kinds, stats["max_rss"][0] / 1024.0, stats["max_rss"][1],
               stats["max_wall"][0], stats["max_wall"][1], wall))
