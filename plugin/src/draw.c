@@ -101,10 +101,12 @@ static void layout_cb(void *vctx, const struct rr_hdr_span *sp)
 		return;
 	case RR_HS_CHUNK:
 		role_text(role, sizeof(role), sp);
-		ti = proto_tree_add_string_format(t, hf_rr_chunk_role, c->tvb, (int)sp->offset, (int)sp->len, role,
-						  "Chunk %s: %u segment%s", role, (unsigned)sp->value,
-						  sp->value == 1 ? "" : "s");
+		ti = proto_tree_add_none_format(t, hf_rr_chunk, c->tvb, (int)sp->offset, (int)sp->len,
+						"Chunk %s: %u segment%s", role, (unsigned)sp->value,
+						sp->value == 1 ? "" : "s");
 		c->stack[d + 1] = proto_item_add_subtree(ti, ett_rr_chunk);
+		proto_item_set_generated(proto_tree_add_string(c->stack[d + 1], hf_rr_chunk_role, c->tvb,
+							       (int)sp->offset, 0, role));
 		if (sp->role == RR_ROLE_WRITE)
 			proto_item_set_generated(proto_tree_add_uint(c->stack[d + 1], hf_rr_chunk_index, c->tvb,
 								     (int)sp->offset, 0, sp->chunk));

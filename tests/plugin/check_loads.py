@@ -32,6 +32,7 @@ def main():
     ap.add_argument("--ws-user", required=True)
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--version", required=True)
+    ap.add_argument("--doc", required=True, help="docs/plugin.md")
     ap.add_argument("--capture", required=True, help="a capture RPC-over-RDMA with the handshake")
     a = ap.parse_args()
     bad = []
@@ -57,6 +58,17 @@ def main():
     if ours != 0 or builtin <= 0:
         bad.append("with rpcrdma.builtin:TRUE the built-in should decode (%d frames) and the plugin not (%d)" %
                    (builtin, ours))
+    # docs/plugin.md documents every field the plugin registers.
+    rc, out, err = tshark(a, ["-G", "fields"])
+    fields = [f[2] for f in (l.split("\t") for l in out.splitlines()) if len(f) > 4 and f[0] == "F"
+              and f[4] == "rpcrdma"]
+    with open(a.doc) as f:
+        doc = f.read()
+    if len(fields) < 40:
+        bad.append("tshark -G fields lists only %d rpcrdma fields" % len(fields))
+    for name in fields:
+        if "`%s`" % name not in doc:
+            bad.append("field %s is not documented in %s" % (name, a.doc))
     for b in bad:
         print("FAIL plugin_loads: " + b)
     if bad:
