@@ -45,7 +45,7 @@ if [ "$sanitize" = 1 ]; then
   cmake --build build-asan -j"$jobs"
   step "tests under ASan + UBSan"
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-     ctest --output-on-failure -j"$jobs" -LE "live|tshark")
+     ctest --output-on-failure -j"$jobs" -LE "live|tshark|package")
 fi
 
 if [ "$fuzz" = 1 ] && command -v clang >/dev/null; then

@@ -129,7 +129,6 @@ uint64_t rrp_checks_skipped(void);
 
 /* ---- draw.c ---- */
 
-struct rrp_hf;   /* field and subtree ids, owned by packet-rpcrdma.c */
 extern int proto_rpcrdma;
 extern int rrp_tap;
 /* payload_offset: where the heuristic saw this frame's RDMA payload start (-1: not seen). */

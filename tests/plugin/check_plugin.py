@@ -101,12 +101,27 @@ def readable_copy(src, folder):
     return dst
 
 
-def check_messages(pl, cap, ref, fail, label):
+ONE_PASS = ["frame.number", "rpcrdma.message.dir", "rpcrdma.message.length", "_ws.malformed",
+            "rpcrdma.rule", "rpcrdma.rule.severity", "rpcrdma.rule.text", "rpc.xid", "rpc.msgtyp"]
+TWO_PASS = ["frame.number", "rpcrdma.reply_in", "rpcrdma.request_in", "rpcrdma.rule", "rpcrdma.rule.severity",
+            "rpcrdma.rule.text"]
+
+
+class Passes:
+    """What tshark with the plugin shows of one capture: one pass, -2, and the rebuilt tabs."""
+
+    def __init__(self, pl, cap, two_pass=True):
+        self.one = pl.fields(cap, ONE_PASS)
+        self.two = pl.fields(cap, TWO_PASS, two_pass=True) if two_pass else []
+        self.tabs = pl.rebuilt_tabs(cap)
+
+
+def check_messages(pl, cap, ref, fail, label, ps):
     """ref: messages with xid, dir, payload_len, payload_sha256, last_frame.
     A message is rebuilt in the frame that completes it: its last frame,
     or later when the decoder held its bytes (iWARP framing found
     mid-stream).  Returns {frame: {(xid, dir)}} of what the plugin rebuilt."""
-    rows = pl.fields(cap, ["frame.number", "rpcrdma.message.dir", "rpcrdma.message.length", "_ws.malformed"])
+    rows = ps.one
     got = []
     malformed = 0
     for r in rows:
@@ -117,7 +132,7 @@ def check_messages(pl, cap, ref, fail, label):
         for d, n in zip(vals(r, "rpcrdma.message.dir"), vals(r, "rpcrdma.message.length")):
             got.append([fr, d, int(n), False])
     got.sort()
-    tabs = pl.rebuilt_tabs(cap)
+    tabs = ps.tabs
     at = {}
     matched = hashed = 0
     for m in sorted(ref, key=lambda m: m["last_frame"]):
@@ -144,14 +159,12 @@ def check_messages(pl, cap, ref, fail, label):
     return {fr: set((m["xid"].lower(), m["dir"]) for m in ms) for fr, ms in at.items()}
 
 
-def check_findings(pl, lint, cap, fail, label):
+def check_findings(pl, lint, cap, fail, label, ps):
     ref, _ = lint_findings(lint, cap)
     want = set((d["frame"], d["rule"], d["severity"], d["message"]) for d in ref)
-    fields = ["frame.number", "rpcrdma.rule", "rpcrdma.rule.severity", "rpcrdma.rule.text"]
-
     def collect(two_pass):
         s = set()
-        for r in pl.fields(cap, fields, two_pass=two_pass, filt="rpcrdma.violation"):
+        for r in (ps.two if two_pass else ps.one):
             fr = int(vals(r, "frame.number")[0])
             for rule, sev, text in zip(vals(r, "rpcrdma.rule"), vals(r, "rpcrdma.rule.severity"),
                                        vals(r, "rpcrdma.rule.text")):
@@ -173,9 +186,8 @@ def check_findings(pl, lint, cap, fail, label):
     print("%s: findings: ulb-lint %d, plugin -2 %d, one pass %d" % (label, len(want), len(two), len(one)))
 
 
-def check_links(pl, cap, ref, xids, fail, label):
-    rows = pl.fields(cap, ["frame.number", "rpcrdma.message.dir", "rpcrdma.reply_in", "rpcrdma.request_in"],
-                     two_pass=True, filt="rpcrdma.message")
+def check_links(pl, cap, ref, xids, fail, label, ps):
+    rows = ps.two
     calls, replies = {}, {}
     for r in rows:
         fr = int(vals(r, "frame.number")[0])
@@ -211,10 +223,11 @@ def builtin_rpcs(pl, cap):
     return out
 
 
-def plugin_rpcs(pl, cap):
-    rows = pl.fields(cap, ["rpc.xid", "rpc.msgtyp"], filt="rpc && rpcrdma")
+def plugin_rpcs(ps):
     out = set()
-    for r in rows:
+    for r in ps.one:
+        if not vals(r, "rpcrdma.message.dir"):
+            continue          # RPC over plain TCP (the lab's MOUNT and portmap)
         for x, t in zip(vals(r, "rpc.xid"), vals(r, "rpc.msgtyp")):
             out.add((int(x, 16), int(t)))
     return out
@@ -254,9 +267,10 @@ def main():
                 print("%s: %d frames claimed" % (name, len(rows)))
                 continue
             ref = lint_dump(a.lint, cap)
-            xids = check_messages(pl, cap, ref, fail, name)
-            check_links(pl, cap, ref, xids, fail, name)
-            check_findings(pl, a.lint, cap, fail, name)
+            ps = Passes(pl, cap)
+            xids = check_messages(pl, cap, ref, fail, name, ps)
+            check_links(pl, cap, ref, xids, fail, name, ps)
+            check_findings(pl, a.lint, cap, fail, name, ps)
             first = first_builtin_frame(pl, cap)
             if first <= 1:
                 fail.add("%s: no handshake to cut" % name)
@@ -265,10 +279,11 @@ def main():
             run(["editcap", "-r", cap, cut, "%d-%d" % (first, 2**31 - 1)])
             os.chmod(cut, 0o644)
             cref = lint_dump(a.lint, cut)
-            xids = check_messages(pl, cut, cref, fail, name + " (handshake cut)")
-            check_links(pl, cut, cref, xids, fail, name + " (handshake cut)")
-            check_findings(pl, a.lint, cut, fail, name + " (handshake cut)")
-            want, got = builtin_rpcs(pl, cap), plugin_rpcs(pl, cut)
+            cps = Passes(pl, cut)
+            xids = check_messages(pl, cut, cref, fail, name + " (handshake cut)", cps)
+            check_links(pl, cut, cref, xids, fail, name + " (handshake cut)", cps)
+            check_findings(pl, a.lint, cut, fail, name + " (handshake cut)", cps)
+            want, got = builtin_rpcs(pl, cap), plugin_rpcs(cps)
             missing = want - got
             for x, t in sorted(missing)[:20]:
                 fail.add("%s: built-in -2 decodes RPC %s XID 0x%08x; the plugin's one pass on the cut capture does not" %
@@ -295,8 +310,9 @@ def run_generated(pl, a, tmp, fail):
             label = "%s %s %s" % (a.link, base, hs[2:])
             if any(m.get("injected") for m in t["messages"]):
                 ref = lint_dump(a.lint, cap)     # deliberate violations: the engine's record is the reference
-            check_messages(pl, cap, ref, fail, label)
-            check_findings(pl, a.lint, cap, fail, label)
+            ps = Passes(pl, cap)
+            check_messages(pl, cap, ref, fail, label, ps)
+            check_findings(pl, a.lint, cap, fail, label, ps)
 
 
 if __name__ == "__main__":
