@@ -35,9 +35,9 @@ if(TARGET rpcrdma_plugin)
                        DEPENDS ${_man7}
                        COMMENT "Compressing the rpcrdma-plugin man page")
     add_custom_target(rpcrdma-plugin-man ALL DEPENDS ${CMAKE_BINARY_DIR}/man/rpcrdma-plugin.7.gz)
-    install(FILES ${CMAKE_BINARY_DIR}/man/rpcrdma-plugin.7.gz DESTINATION share/man/man7 COMPONENT plugin)
+    install(FILES ${CMAKE_BINARY_DIR}/man/rpcrdma-plugin.7.gz DESTINATION share/man/man7 COMPONENT man)
   else()
-    install(FILES ${_man7} DESTINATION share/man/man7 COMPONENT plugin)
+    install(FILES ${_man7} DESTINATION share/man/man7 COMPONENT man)
   endif()
 
   # Wireshark loads a plugin only into the minor version it was built for,

@@ -233,6 +233,33 @@ def plugin_rpcs(ps):
     return out
 
 
+def check_stats(pl, cap, ref, fail, label):
+    """tshark -z rpcrdma,stat counts what ulb-lint rebuilt: messages, and calls per operation."""
+    out = pl.tshark(["-2", "-q", "-r", cap, "-z", "rpcrdma,stat"])
+    m = re.search(r"RPC-over-RDMA statistics \(rpcrdma-toolkit\): (\d+) messages", out)
+    if not m:
+        fail.add("%s: -z rpcrdma,stat printed no report" % label)
+        return
+    total = int(m.group(1))
+    types = 0
+    section = None
+    calls = 0
+    for line in out.splitlines():
+        if not line.startswith("  "):
+            section = line.strip()
+            continue
+        f = line.split()
+        if section == "Messages by type":
+            types += int(f[-1])
+        elif section == "Chunk usage per operation (calls)" and f[0] != "operation":
+            calls += int(f[-6])
+    want_calls = sum(1 for x in ref if x["dir"] == "call")
+    if total != types or total != len(ref) or calls != want_calls:
+        fail.add("%s: -z rpcrdma,stat: %d messages, %d by type, %d calls; ulb-lint: %d messages, %d calls" %
+                 (label, total, types, calls, len(ref), want_calls))
+    print("%s: -z rpcrdma,stat: %d messages (%d calls); ulb-lint %d" % (label, total, calls, len(ref)))
+
+
 def first_builtin_frame(pl, cap):
     out = pl.tshark(["-r", cap, "-Y", "rpcordma", "-T", "fields", "-e", "frame.number"], plugin=False)
     return int(out.split()[0]) if out.strip() else 1
@@ -271,6 +298,7 @@ def main():
             xids = check_messages(pl, cap, ref, fail, name, ps)
             check_links(pl, cap, ref, xids, fail, name, ps)
             check_findings(pl, a.lint, cap, fail, name, ps)
+            check_stats(pl, cap, ref, fail, name)
             first = first_builtin_frame(pl, cap)
             if first <= 1:
                 fail.add("%s: no handshake to cut" % name)

@@ -18,7 +18,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 usage() { sed -n '9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
-[ $# -ge 2 ] && [ $# -le 3 ] || usage
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then usage; fi
 plugin=$(realpath "$1")
 out=$(realpath -m "$2")
 capture=$(realpath "${3:-$root/sample-pcaps/real/nfs3-rxe.pcap}")
@@ -101,7 +101,7 @@ EOF
 cookie=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 export XAUTHORITY=$tmp/Xauthority
 for d in $(seq 91 160); do
-  [ -e "/tmp/.X$d-lock" ] || [ -e "/tmp/.X11-unix/X$d" ] && continue
+  if [ -e "/tmp/.X$d-lock" ] || [ -e "/tmp/.X11-unix/X$d" ]; then continue; fi
   : > "$XAUTHORITY"
   xauth -q -f "$XAUTHORITY" add ":$d" . "$cookie"
   Xvfb ":$d" -auth "$XAUTHORITY" -screen 0 "${width}x${height}x24" -nolisten tcp -noreset \
