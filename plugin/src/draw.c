@@ -360,7 +360,7 @@ void rrp_draw(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *tree, const struct
 	rt = proto_item_add_subtree(ti, ett_rr);
 	if (fr->iwarp_tcp)
 		proto_item_set_generated(proto_tree_add_none_format(rt, hf_rr_iwarp_found, ftvb, 0, 0,
-					 "iWARP (MPA framing) found in this TCP stream by rpcrdma"));
+					 "This TCP stream carries iWARP (MPA framing), as the engine's capture decoder found it"));
 	FOR_EACH(fr->part_sends, const struct rrp_send *, s)
 		proto_item_set_generated(proto_tree_add_uint_format(rt, hf_rr_send_completed_in, ftvb, 0, 0, s->last,
 					 "Packet of the %s %s XID 0x%08x completed in frame %u",

@@ -260,12 +260,7 @@ static void on_diag(void *ctx, const struct rr_diag *d)
 
 static void on_event(void *ctx, const struct rr_event *ev)
 {
-	uint32_t i;
-
 	(void)ctx;
-	/* Frames that carried bytes of an iWARP event without making it (FPDUs split in TCP). */
-	for (i = 0; i < ev->n_more_frames; i++)
-		frame_rec((uint32_t)ev->more_frames[i])->rdma = true;
 	rr_engine_feed(F.eng, ev);
 }
 
@@ -393,12 +388,9 @@ void rrp_feed(packet_info *pinfo)
 	rr_frame_decode(dec, pinfo->num, ts, tvb_get_ptr(ft, 0, -1), tvb_captured_length(ft),
 			tvb_reported_length(ft));
 	rep = rr_frame_decoder_last(dec);
-	if (rep->frame == pinfo->num && (rep->produced || rep->iwarp_tcp)) {
-		struct rrp_frame *fr = frame_rec(pinfo->num);
-
-		fr->rdma = true;
-		fr->iwarp_tcp = rep->iwarp_tcp;
-	}
+	/* Said on the frame's tree when something else draws it: Wireshark alone would not know. */
+	if (rep->frame == pinfo->num && rep->iwarp_tcp)
+		frame_rec(pinfo->num)->iwarp_tcp = true;
 }
 
 const struct rrp_frame *rrp_frame_get(uint32_t num)

@@ -107,7 +107,7 @@ static bool claim(tvbuff_t *tvb, packet_info *pinfo, bool tcp)
 		return false;
 	rrp_feed(pinfo);
 	fr = rrp_frame_get(pinfo->num);
-	if (!fr || !(rrp_frame_claimed(fr) || (tcp && (fr->iwarp_tcp || fr->rdma))))
+	if (!fr || !rrp_frame_claimed(fr))
 		return false;
 	if (!tcp)
 		remember_payload(tvb, pinfo);
@@ -182,7 +182,7 @@ static int dissect_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 		return 0;
 	rrp_feed(pinfo);
 	fr = rrp_frame_get(pinfo->num);
-	if (!fr || !(rrp_frame_claimed(fr) || fr->findings || fr->iwarp_tcp))
+	if (!fr || !(rrp_frame_claimed(fr) || fr->findings))
 		return 0;
 	at = p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0);
 	rrp_draw(tvb, pinfo, tree, fr, at ? at->offset : -1, at ? at->len : 0);
@@ -288,7 +288,7 @@ void rrp_register(void)
 		   "Largest Send this side sends"),
 		HF(hf_cm_recv, "Receive size", "rpcrdma.cm.recv_size", FT_UINT32, BASE_DEC, NULL,
 		   "Largest Send this side can receive (its inline threshold)"),
-		HF(hf_rr_iwarp_found, "iWARP found without the handshake", "rpcrdma.iwarp_found", FT_NONE, BASE_NONE,
+		HF(hf_rr_iwarp_found, "iWARP stream", "rpcrdma.iwarp_found", FT_NONE, BASE_NONE,
 		   NULL, NULL),
 	};
 	static int *ett[] = {

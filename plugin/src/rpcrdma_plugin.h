@@ -98,7 +98,6 @@ struct rrp_msg {
 
 struct rrp_frame {
 	uint32_t num;
-	bool rdma;                    /* the decoder found RDMA traffic in it */
 	bool iwarp_tcp;               /* its TCP payload is iWARP the decoder found without Wireshark */
 	wmem_array_t *sends_done;     /* struct rrp_send*: Sends whose last packet it is */
 	wmem_array_t *part_sends;     /* Sends it is an earlier packet of */
