@@ -103,7 +103,7 @@ def readable_copy(src, folder):
 
 ONE_PASS = ["frame.number", "rpcrdma.message.dir", "rpcrdma.message.length", "_ws.malformed",
             "rpcrdma.rule", "rpcrdma.rule.severity", "rpcrdma.rule.text", "rpc.xid", "rpc.msgtyp"]
-TWO_PASS = ["frame.number", "rpcrdma.reply_in", "rpcrdma.request_in", "rpcrdma.rule", "rpcrdma.rule.severity",
+TWO_PASS = ["frame.number", "rpcrdma.message.dir", "rpcrdma.message.length", "rpcrdma.reply_in", "rpcrdma.request_in", "rpcrdma.rule", "rpcrdma.rule.severity",
             "rpcrdma.rule.text"]
 
 
@@ -116,28 +116,44 @@ class Passes:
         self.tabs = pl.rebuilt_tabs(cap)
 
 
-def check_messages(pl, cap, ref, fail, label, ps):
+def check_messages(pl, cap, ref, fail, label, ps, strict=True, hashes=None, malformed_ok=False):
     """ref: messages with xid, dir, payload_len, payload_sha256, last_frame.
     A message is rebuilt in the frame that completes it: its last frame,
     or later when the decoder held its bytes (iWARP framing found
     mid-stream).  Returns {frame: {(xid, dir)}} of what the plugin rebuilt."""
-    rows = ps.one
-    got = []
+    got, later = [], []
     malformed = 0
-    for r in rows:
+    for r in ps.one:
         fr = int(vals(r, "frame.number")[0])
         if vals(r, "_ws.malformed"):
             malformed += 1
-            fail.add("%s: frame %d is Malformed" % (label, fr))
+            if not malformed_ok:
+                fail.add("%s: frame %d is Malformed" % (label, fr))
         for d, n in zip(vals(r, "rpcrdma.message.dir"), vals(r, "rpcrdma.message.length")):
             got.append([fr, d, int(n), False])
+    for r in ps.two:
+        fr = int(vals(r, "frame.number")[0])
+        for d, n in zip(vals(r, "rpcrdma.message.dir"), vals(r, "rpcrdma.message.length")):
+            later.append([fr, d, int(n), False])
     got.sort()
+    later.sort()
+    only_later = 0
     tabs = ps.tabs
     at = {}
     matched = hashed = 0
     for m in sorted(ref, key=lambda m: m["last_frame"]):
         hit = next((g for g in got if not g[3] and g[0] >= m["last_frame"] and g[1] == m["dir"]
                     and g[2] == m["payload_len"]), None)
+        if not hit and not strict:
+            # Delivered only when the engine ended (after the first pass): a
+            # stream too short for its framing to be found before its end.
+            hit = next((g for g in later if not g[3] and g[0] >= m["last_frame"] and g[1] == m["dir"]
+                        and g[2] == m["payload_len"]), None)
+            if hit:
+                hit[3] = True
+                only_later += 1
+                matched += 1
+                continue
         if not hit:
             fail.add("%s: %s XID %s (%d bytes, last frame %d) not rebuilt" %
                      (label, m["dir"], m["xid"], m["payload_len"], m["last_frame"]))
@@ -147,15 +163,17 @@ def check_messages(pl, cap, ref, fail, label, ps):
         at.setdefault(hit[0], []).append(m)
     for fr, ts in tabs.items():
         for n, sha in ts:
-            if any(m["payload_len"] == n and m["payload_sha256"] == sha for m in at.get(fr, [])):
+            if any(m["payload_len"] == n and m["payload_sha256"] == sha
+                   for m in at.get(fr, []) + (hashes or {}).get(fr, [])):
                 hashed += 1
             else:
                 fail.add("%s: frame %d: a rebuilt tab of %d bytes matches no reference payload" % (label, fr, n))
     extra = sum(1 for g in got if not g[3])
     if extra:
         fail.add("%s: the plugin rebuilt %d messages the reference does not have" % (label, extra))
-    print("%s: %d/%d messages rebuilt in one pass, %d payload hashes equal, %d Malformed" %
-          (label, matched, len(ref), hashed, malformed))
+    print("%s: %d/%d messages rebuilt in one pass%s, %d payload hashes equal, %d Malformed%s" %
+          (label, matched, len(ref), " (%d of them only with -2)" % only_later if only_later else "",
+           hashed, malformed, " (deliberately broken messages)" if malformed_ok else ""))
     return {fr: set((m["xid"].lower(), m["dir"]) for m in ms) for fr, ms in at.items()}
 
 
@@ -336,10 +354,19 @@ def run_generated(pl, a, tmp, fail):
                 t = json.load(f)
             ref = [m for m in t["messages"] if not m.get("injected")]
             label = "%s %s %s" % (a.link, base, hs[2:])
-            if any(m.get("injected") for m in t["messages"]):
-                ref = lint_dump(a.lint, cap)     # deliberate violations: the engine's record is the reference
+            injected = any(m.get("injected") for m in t["messages"])
+            dump = lint_dump(a.lint, cap)
+            if injected:
+                ref = dump     # deliberate violations: the engine's record is the reference
+            # A call whose read chunk was never fetched (its reply an error) is
+            # rebuilt incomplete: its bytes are the engine's, not the sender's.
+            hashes = {}
+            for m in dump:
+                if not m["complete"]:
+                    for f in range(m["last_frame"], m["last_frame"] + 64):
+                        hashes.setdefault(f, []).append(m)
             ps = Passes(pl, cap)
-            check_messages(pl, cap, ref, fail, label, ps)
+            check_messages(pl, cap, ref, fail, label, ps, strict=False, hashes=hashes, malformed_ok=injected)
             check_findings(pl, a.lint, cap, fail, label, ps)
 
 

@@ -34,7 +34,7 @@ done
 filter='nfs.data && rpcrdma.message.ddp_bytes > 0 && rpc.msgtyp == 1'
 # The screen, and Wireshark's window filling it: tall enough for the opened
 # RPC-over-RDMA tree, the NFS tree and the lower layers' lines together.
-width=1600 height=1300
+width=1600 height=1450
 list_height=170           # packet list pane, in pixels (a few rows suffice)
 details_width=880         # details pane; the bytes pane gets the rest
 
@@ -60,8 +60,10 @@ ws() { "$here/ws-user.sh" "$plugin" --home "$home" -- "$@"; }
 
 # 1. The plugin must load: without it Wireshark's built-in rpcordma would
 #    draw a window too, and the screenshot would prove nothing.
-if ! ws tshark -G plugins 2>/dev/null | grep -q '^rpcrdma\.so'; then
-  echo "gui_smoke: tshark -G plugins does not list rpcrdma.so: the plugin did not load" >&2
+#    Wireshark lists a plugin under its file name.
+so_name=$(basename "$plugin")
+if ! ws tshark -G plugins 2>/dev/null | awk -F'\t' -v n="$so_name" '{sub(/ +$/, "", $1)} $1 == n {f = 1} END {exit !f}'; then
+  echo "gui_smoke: tshark -G plugins does not list $so_name: the plugin did not load" >&2
   exit 1
 fi
 # 2. The filter must keep packets, and the first one is the one shown.
