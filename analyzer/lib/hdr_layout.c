@@ -29,19 +29,7 @@ const char *rr_chunk_role_name(enum rr_chunk_role r)
 	}
 }
 
-static void item(struct walk *w, enum rr_hdr_span_kind kind, enum rr_hdr_list list, uint32_t depth,
-		 size_t len, uint32_t chunk, uint32_t seg, uint64_t value)
-{
-	struct rr_hdr_span sp = {
-		.kind = kind, .list = list, .depth = depth, .offset = w->at, .len = len,
-		.chunk = chunk, .seg = seg, .value = value, .role = w->role,
-	};
-
-	w->fn(w->ctx, &sp);
-	w->at += len;
-}
-
-/* A group announces its extent, then its items advance the position. */
+/* A group announces its extent; the items inside it then advance the position. */
 static void group(struct walk *w, enum rr_hdr_span_kind kind, enum rr_hdr_list list, uint32_t depth,
 		  size_t len, uint32_t chunk, uint32_t seg, uint64_t value)
 {
@@ -51,6 +39,13 @@ static void group(struct walk *w, enum rr_hdr_span_kind kind, enum rr_hdr_list l
 	};
 
 	w->fn(w->ctx, &sp);
+}
+
+static void item(struct walk *w, enum rr_hdr_span_kind kind, enum rr_hdr_list list, uint32_t depth,
+		 size_t len, uint32_t chunk, uint32_t seg, uint64_t value)
+{
+	group(w, kind, list, depth, len, chunk, seg, value);
+	w->at += len;
 }
 
 static void segment(struct walk *w, enum rr_hdr_list list, uint32_t depth, uint32_t chunk,
