@@ -16,6 +16,7 @@ WS_DLL_PUBLIC_DEF const char plugin_version[] = RR_PLUGIN_VERSION;
 WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
 WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 
+RRP_PLUGIN_DESCRIBE();
 WS_DLL_PUBLIC void plugin_register(void);
 
 void plugin_register(void)

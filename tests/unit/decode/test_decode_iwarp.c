@@ -303,7 +303,7 @@ static void run_heuristic2(bool crc, bool markers, uint16_t port, uint16_t opt_p
 	struct conn *c = conn_new(port, 33333, &o);
 	struct mstream *a = calloc(1, sizeof(*a));
 	struct pk *u = pk_new();
-	size_t from;
+	size_t from = 0;
 
 	a->crc = crc;
 	a->markers = markers;
