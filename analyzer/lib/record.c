@@ -161,6 +161,12 @@ void rr_message_free(struct rr_message *m)
 	for (i = 0; i < m->n_findings; i++)
 		rr_diag_clear((struct rr_diag *)&m->findings[i]);
 	g_free((void *)m->findings);
+	/* Before the headers: how many segments there are is read from them. */
+	if (m->seg_frames) {
+		for (i = 0; i < seg_count(m); i++)
+			g_free((void *)m->seg_frames[i].frames);
+		g_free((void *)m->seg_frames);
+	}
 	g_free((void *)m->conn_name);
 	g_free((void *)m->hdr);
 	g_free((void *)m->call_hdr);
@@ -168,11 +174,6 @@ void rr_message_free(struct rr_message *m)
 	g_free((void *)m->payload);
 	g_free((void *)m->call_ulp);
 	g_free((void *)m->items);
-	if (m->seg_frames) {
-		for (i = 0; i < seg_count(m); i++)
-			g_free((void *)m->seg_frames[i].frames);
-		g_free((void *)m->seg_frames);
-	}
 	g_free((void *)m->seg_bytes);
 	g_free((void *)m->call_read_bytes);
 	g_free(m);
