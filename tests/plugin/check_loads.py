@@ -4,8 +4,11 @@
 from the built-in dissector: its heuristics are on, the built-in ones off,
 and the built-in preference gives them back."""
 import argparse
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 
 def tshark(a, args, plugin=True):
@@ -35,6 +38,20 @@ def main():
     ap.add_argument("--doc", required=True, help="docs/plugin.md")
     ap.add_argument("--capture", required=True, help="a capture RPC-over-RDMA with the handshake")
     a = ap.parse_args()
+    # tshark runs as an unprivileged user, who may not reach the source tree.
+    tmp = tempfile.mkdtemp(prefix="rr-loads-")
+    os.chmod(tmp, 0o755)
+    cap = os.path.join(tmp, os.path.basename(a.capture))
+    shutil.copyfile(a.capture, cap)
+    os.chmod(cap, 0o644)
+    a.capture = cap
+    try:
+        check(a)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def check(a):
     bad = []
     rc, out, err = tshark(a, ["-G", "plugins"])
     row = [l for l in out.splitlines() if l.startswith("rpcrdma.so")]
