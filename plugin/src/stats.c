@@ -47,7 +47,9 @@ static void view_of(const struct rrp_msg *m, struct msg_view *v)
 		 m->backchannel ? "backchannel " : "", m->is_call ? "call" : "reply");
 	if (m->is_call) {
 		v->chunk[CK_INLINE] = !m->n_reads && !m->n_write_chunks && !m->has_reply_chunk;
-		v->chunk[m->proc == RR_RDMA_NOMSG ? CK_PZRC : CK_READ] = m->n_reads > 0;
+		/* Read or Position-Zero: the role the engine's layout walk gave each segment. */
+		for (unsigned i = 0; i < m->n_segs; i++)
+			v->chunk[strcmp(m->segs[i].role, "pzrc") ? CK_READ : CK_PZRC] = true;
 		v->chunk[CK_WRITE] = m->n_write_chunks > 0;
 		v->chunk[CK_REPLY] = m->has_reply_chunk;
 	}
