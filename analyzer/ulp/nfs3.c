@@ -140,6 +140,9 @@ enum rr_ulp_result nfs3_walk_call(struct ulp_walk *w, uint32_t proc)
 		ok = skip_fh3(c) && rr_skip(c, 4);
 		break;
 	case P3_READ:         /* { nfs_fh3 file; offset3; count3; } */
+		ok = skip_fh3(c) && rr_get_be64(c, &w->info->op_offset[0]) &&
+		     ulp_u32(c, &w->info->op_count[0]);
+		break;
 	case P3_COMMIT:       /* { nfs_fh3 file; offset3; count3; } */
 		ok = skip_fh3(c) && rr_skip(c, 12);
 		break;
@@ -167,7 +170,8 @@ enum rr_ulp_result nfs3_walk_call(struct ulp_walk *w, uint32_t proc)
 		ok = skip_fh3(c) && skip_diropargs3(c);
 		break;
 	case P3_READDIR:      /* { nfs_fh3 dir; cookie3; cookieverf3; count3; } */
-		ok = skip_fh3(c) && rr_skip(c, 8 + NFS3_VERF_SIZE + 4);
+		ok = skip_fh3(c) && rr_skip(c, 8 + NFS3_VERF_SIZE) &&
+		     ulp_u32(c, &w->info->op_count[0]);
 		break;
 	case P3_READDIRPLUS:  /* { nfs_fh3 dir; cookie3; cookieverf3; dircount; maxcount; } */
 		ok = skip_fh3(c) && rr_skip(c, 8 + NFS3_VERF_SIZE + 8);

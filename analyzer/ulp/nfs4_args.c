@@ -198,6 +198,25 @@ static bool skip_app_data_block(struct rr_cursor *c)
 	return rr_skip(c, 8 * 4 + 4 + 8) && ulp_skip_opaque(c);
 }
 
+/*
+ * Read the op's offset (when has_offset) and count arguments into ulp.h
+ * op_offset/op_count (ulp_note_op() has recorded the op already).
+ */
+static bool read_op_count(struct ulp_walk *w, bool has_offset)
+{
+	uint64_t offset = 0;
+	uint32_t count;
+	uint16_t i = w->info->n_ops;
+
+	if ((has_offset && !rr_get_be64(w->c, &offset)) || !ulp_u32(w->c, &count))
+		return false;
+	if (i > 0 && i <= RR_ULP_MAX_OPS && !w->info->ops_truncated) {
+		w->info->op_count[i - 1] = count;
+		w->info->op_offset[i - 1] = offset;
+	}
+	return true;
+}
+
 static bool skip_args(struct ulp_walk *w, uint32_t op, bool *known)
 {
 	struct rr_cursor *c = w->c;
@@ -250,9 +269,10 @@ static bool skip_args(struct ulp_walk *w, uint32_t op, bool *known)
 	case 24:  /* PUTROOTFH: void */
 		return true;
 	case 25:  /* READ { stateid4; offset4; count4; } */
-		return nfs4_skip_stateid(c) && rr_skip(c, 12);
+		return nfs4_skip_stateid(c) && read_op_count(w, true);
 	case 26:  /* READDIR { cookie4; verifier4; dircount; maxcount; bitmap4; } */
-		return rr_skip(c, 8 + NFS4_VERIFIER_SIZE + 8) && nfs4_skip_bitmap(c);
+		return rr_skip(c, 8 + NFS4_VERIFIER_SIZE + 4) && read_op_count(w, false) &&
+		       nfs4_skip_bitmap(c);
 	case 27:  /* READLINK: void */
 		return true;
 	case 28:  /* REMOVE { component4 target; } */

@@ -96,6 +96,13 @@ struct rr_ulp_info {
 	uint32_t gss_proc;        /* RPCSEC_GSS gss_proc of the call */
 	uint32_t gss_service;     /* 1 none, 2 integrity, 3 privacy: 2 and 3 allow no reduction */
 	unsigned n_ddp_items;     /* eligible items the walk reported to fn (NULL fn: found) */
+	/*
+	 * Calls: the count argument of READ and READDIR (bytes the requester
+	 * asks for), per op (NFSv4, parallel to ops[]) or in [0] (NFSv2/3);
+	 * 0 for other ops.  What a responder (the agent) sizes results by.
+	 */
+	uint32_t op_count[RR_ULP_MAX_OPS];
+	uint64_t op_offset[RR_ULP_MAX_OPS];   /* calls: READ's offset argument, likewise */
 };
 
 /*

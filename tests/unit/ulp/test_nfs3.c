@@ -387,6 +387,15 @@ static void test_other_calls(void **state)
 	x_u32(&w, 32768);
 	assert_int_equal(walk_call3(3, 17, &w, &rec, &info, &c), RR_ULP_OK);
 	assert_int_equal(rr_cursor_pos(&c), w.len);
+	/* READDIR3args: dir, cookie3, cookieverf3, count: the count is kept */
+	rr_wbuf_reset(&w);
+	x_fh3(&w);
+	x_u64(&w, 0);
+	x_fill(&w, 0, 8);
+	x_u32(&w, 8192);
+	assert_int_equal(walk_call3(3, 16, &w, &rec, &info, &c), RR_ULP_OK);
+	assert_int_equal(rr_cursor_pos(&c), w.len);
+	assert_int_equal(info.op_count[0], 8192);
 	/* RENAME3args, LINK3args */
 	rr_wbuf_reset(&w);
 	x_fh3(&w);
@@ -398,11 +407,14 @@ static void test_other_calls(void **state)
 	/* READ3args: n_ddp_capable is 1 */
 	rr_wbuf_reset(&w);
 	x_fh3(&w);
-	x_u64(&w, 0);
+	x_u64(&w, 0x123456789aull);
 	x_u32(&w, 4096);
 	assert_int_equal(walk_call3(3, 6, &w, &rec, &info, &c), RR_ULP_OK);
 	assert_int_equal(info.n_ddp_capable, 1);
 	assert_int_equal(rr_cursor_pos(&c), w.len);
+	/* ... and its offset and count, what a responder sizes the result by */
+	assert_int_equal(info.op_count[0], 4096);
+	assert_true(info.op_offset[0] == 0x123456789aull);
 	/* COMMIT reply: only the status is read */
 	rr_wbuf_reset(&w);
 	x_u32(&w, 10008);

@@ -257,6 +257,46 @@ static void test_write_getattr_call(void **state)
 }
 
 /* PUTFH CREATE(NF4LNK) GETFH; then WRITE + CREATE(NF4LNK) ordinals. */
+/* READ and READDIR arguments: offset and count are kept per op (what a responder sizes by). */
+static void test_read_args_kept(void **state)
+{
+	struct rr_wbuf w;
+	struct rr_cursor c;
+	struct rr_ulp_info info;
+	struct rec rec = { 0 };
+
+	(void)state;
+	rr_wbuf_init(&w, 0);
+	x_args_hdr(&w, 1, 5);
+	x_sequence_args(&w);
+	x_u32(&w, PUTFH);
+	x_nfs_fh4(&w, 28);
+	x_u32(&w, READ);
+	x_stateid(&w);
+	x_u64(&w, 0x100000002ull);
+	x_u32(&w, 65536);
+	x_u32(&w, 26);               /* READDIR: cookie, verifier, dircount, maxcount, bitmap */
+	x_u64(&w, 0);
+	x_fill(&w, 0, 8);
+	x_u32(&w, 4096);
+	x_u32(&w, 32768);
+	x_bitmap(&w);
+	x_u32(&w, READ);
+	x_stateid(&w);
+	x_u64(&w, 7);
+	x_u32(&w, 3);
+	assert_int_equal(walk_call4(&w, &rec, &info, &c), RR_ULP_OK);
+	assert_int_equal(rr_cursor_pos(&c), w.len);
+	assert_int_equal(info.n_ops, 5);
+	assert_int_equal(info.op_count[0], 0);
+	assert_int_equal(info.op_count[2], 65536);
+	assert_true(info.op_offset[2] == 0x100000002ull);
+	assert_int_equal(info.op_count[3], 32768);   /* maxcount */
+	assert_int_equal(info.op_count[4], 3);
+	assert_true(info.op_offset[4] == 7);
+	rr_wbuf_free(&w);
+}
+
 static void test_create_symlink_call(void **state)
 {
 	struct rr_wbuf w;
@@ -696,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_read_readlink_read),
 		cmocka_unit_test(test_readlink),
 		cmocka_unit_test(test_write_getattr_call),
+		cmocka_unit_test(test_read_args_kept),
 		cmocka_unit_test(test_create_symlink_call),
 		cmocka_unit_test(test_op_count_bombs),
 		cmocka_unit_test(test_unknown_op),
