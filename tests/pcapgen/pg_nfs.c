@@ -19,14 +19,16 @@ void pg_nfs_state_init(pg_nfs_state *st, uint64_t seed)
 	st->rng = pg_rng_derive(seed, 0x4e4653, 0);
 	/* Linux knfsd style: fh version 1, auth type 0, fsid type, fileid type */
 	const uint8_t hdr[4] = { 0x01, 0x00, 0x07, 0x01 };
+	st->root_fh_len = 16;
+	st->dir_fh_len = st->file_fh_len = st->link_fh_len = 28;
 	memcpy(st->root_fh, hdr, 4);
-	pg_rng_fill(&st->rng, st->root_fh + 4, sizeof(st->root_fh) - 4);
+	pg_rng_fill(&st->rng, st->root_fh + 4, st->root_fh_len - 4);
 	memcpy(st->dir_fh, hdr, 4);
-	pg_rng_fill(&st->rng, st->dir_fh + 4, sizeof(st->dir_fh) - 4);
+	pg_rng_fill(&st->rng, st->dir_fh + 4, st->dir_fh_len - 4);
 	memcpy(st->file_fh, st->dir_fh, 12);
-	pg_rng_fill(&st->rng, st->file_fh + 12, sizeof(st->file_fh) - 12);
+	pg_rng_fill(&st->rng, st->file_fh + 12, st->file_fh_len - 12);
 	memcpy(st->link_fh, st->dir_fh, 12);
-	pg_rng_fill(&st->rng, st->link_fh + 12, sizeof(st->link_fh) - 12);
+	pg_rng_fill(&st->rng, st->link_fh + 12, st->link_fh_len - 12);
 	pg_rng_fill(&st->rng, st->sessionid, sizeof(st->sessionid));
 	pg_rng_fill(&st->rng, st->stateid_other, sizeof(st->stateid_other));
 	pg_rng_fill(&st->rng, st->verifier, sizeof(st->verifier));
@@ -208,15 +210,15 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 	case NFS3_NULL:
 		break;
 	case NFS3_GETATTR:
-		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh)),
-			    sizeof(st->file_fh));
+		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->file_fh, st->file_fh_len),
+			    st->file_fh_len);
 		pb_be32(y, op->status);
 		if (ok)
 			fattr3(y, st, r, PG_NF_REG, op->offset + 65536, fid);
 		break;
 	case NFS3_READ:
-		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh)),
-			    sizeof(st->file_fh));
+		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->file_fh, st->file_fh_len),
+			    st->file_fh_len);
 		pb_be64(c, op->offset);
 		pb_be32(c, op->count);
 		pg_slot_add(out, op->count, ok ? PG_SLOT_DATA : PG_SLOT_FAILED);
@@ -231,8 +233,8 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 		}
 		break;
 	case NFS3_WRITE:
-		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh)),
-			    sizeof(st->file_fh));
+		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->file_fh, st->file_fh_len),
+			    st->file_fh_len);
 		pb_be64(c, op->offset);
 		pb_be32(c, op->len);
 		pb_be32(c, 2); /* FILE_SYNC */
@@ -248,8 +250,8 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 		}
 		break;
 	case NFS3_READLINK:
-		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->link_fh, sizeof(st->link_fh)),
-			    sizeof(st->link_fh));
+		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->link_fh, st->link_fh_len),
+			    st->link_fh_len);
 		pg_slot_add(out, PG_MAX_PATH, ok ? PG_SLOT_DATA : PG_SLOT_FAILED);
 		pb_be32(y, op->status);
 		post_op_attr(y, st, r, true, PG_NF_LNK, op->len, fid);
@@ -261,8 +263,8 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 		}
 		break;
 	case NFS3_SYMLINK:
-		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->dir_fh, sizeof(st->dir_fh)),
-			    sizeof(st->dir_fh));
+		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->dir_fh, st->dir_fh_len),
+			    st->dir_fh_len);
 		pg_rand_name(r, name, pg_rng_range(r, 6, 20));
 		pb_xdr_string(c, name);
 		sattr3_mode(c, 0777);
@@ -273,14 +275,14 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 		pb_be32(y, op->status);
 		if (ok) {
 			pb_xdr_bool(y, true);
-			pb_xdr_opaque(y, st->link_fh, sizeof(st->link_fh));
+			pb_xdr_opaque(y, st->link_fh, st->link_fh_len);
 			post_op_attr(y, st, r, true, PG_NF_LNK, op->len, fid);
 		}
 		wcc_data(y, st, r, PG_NF_DIR, 4096, st->fileid_base);
 		break;
 	case NFS3_READDIR:
-		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->dir_fh, sizeof(st->dir_fh)),
-			    sizeof(st->dir_fh));
+		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->dir_fh, st->dir_fh_len),
+			    st->dir_fh_len);
 		pb_be64(c, 0);  /* cookie */
 		pb_zero(c, 8);  /* cookieverf */
 		pb_be32(c, 32768);
@@ -339,7 +341,7 @@ static void acl3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 	case ACL3_NULL:
 		break;
 	case ACL3_GETACL:
-		pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));
+		pb_xdr_opaque(c, st->file_fh, st->file_fh_len);
 		pb_be32(c, 0x0f);
 		pb_be32(y, op->status);
 		post_op_attr(y, st, r, true, PG_NF_REG, 4096, fid);
@@ -349,7 +351,7 @@ static void acl3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 		}
 		break;
 	case ACL3_SETACL:
-		pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));
+		pb_xdr_opaque(c, st->file_fh, st->file_fh_len);
 		at = secattr(c, op->len);
 		pg_bulk_add(&out->call, at, op->len * 12);
 		pb_be32(y, op->status);

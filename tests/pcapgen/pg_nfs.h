@@ -46,7 +46,9 @@ typedef struct {
  * client session: file handles, session id, slot sequence numbers. */
 typedef struct {
 	pg_rng rng;
-	uint8_t root_fh[16], dir_fh[28], file_fh[28], link_fh[28];
+	/* handles: invented ones (16/28 bytes), or a real server's (the live agent) */
+	uint8_t root_fh[64], dir_fh[64], file_fh[64], link_fh[64];
+	uint32_t root_fh_len, dir_fh_len, file_fh_len, link_fh_len;
 	uint8_t sessionid[16];
 	uint8_t stateid_other[12];
 	uint8_t verifier[8];

@@ -98,15 +98,15 @@ static void op_args(pg_nfs_state *st, const pg_item *it, guint i, pg_rng *r, pg_
 		break;
 	case OP4_PUTFH:
 		if (later_op(it, i + 1, OP4_READLINK, OP4_READLINK, OP4_READLINK))
-			set_cur(cur, st->link_fh, sizeof(st->link_fh), PG_NF_LNK);
+			set_cur(cur, st->link_fh, st->link_fh_len, PG_NF_LNK);
 		else if (later_op(it, i + 1, OP4_READDIR, OP4_LOOKUP, OP4_CREATE))
-			set_cur(cur, st->dir_fh, sizeof(st->dir_fh), PG_NF_DIR);
+			set_cur(cur, st->dir_fh, st->dir_fh_len, PG_NF_DIR);
 		else
-			set_cur(cur, st->file_fh, sizeof(st->file_fh), PG_NF_REG);
+			set_cur(cur, st->file_fh, st->file_fh_len, PG_NF_REG);
 		pb_xdr_opaque(c, cur->fh, cur->fhlen);
 		break;
 	case OP4_PUTROOTFH:
-		set_cur(cur, st->root_fh, sizeof(st->root_fh), PG_NF_DIR);
+		set_cur(cur, st->root_fh, st->root_fh_len, PG_NF_DIR);
 		break;
 	case OP4_GETATTR:
 		/* bitmap4 is a counted array: its words are the reducible part */
@@ -125,11 +125,11 @@ static void op_args(pg_nfs_state *st, const pg_item *it, guint i, pg_rng *r, pg_
 		pg_rand_name(r, name, op->len);
 		pb_xdr_string(c, name);
 		if (later_op(it, i + 1, OP4_READLINK, OP4_READLINK, OP4_READLINK))
-			set_cur(cur, st->link_fh, sizeof(st->link_fh), PG_NF_LNK);
+			set_cur(cur, st->link_fh, st->link_fh_len, PG_NF_LNK);
 		else if (later_op(it, i + 1, OP4_READDIR, OP4_CREATE, OP4_LOOKUP))
-			set_cur(cur, st->dir_fh, sizeof(st->dir_fh), PG_NF_DIR);
+			set_cur(cur, st->dir_fh, st->dir_fh_len, PG_NF_DIR);
 		else
-			set_cur(cur, st->file_fh, sizeof(st->file_fh), PG_NF_REG);
+			set_cur(cur, st->file_fh, st->file_fh_len, PG_NF_REG);
 		break;
 	case OP4_READ:
 		stateid4(c, st);
@@ -155,7 +155,7 @@ static void op_args(pg_nfs_state *st, const pg_item *it, guint i, pg_rng *r, pg_
 		bitmap2(c, 0, 1u << 1); /* createattrs: mode */
 		pb_be32(c, 4);
 		pb_be32(c, 0777);
-		set_cur(cur, st->link_fh, sizeof(st->link_fh), PG_NF_LNK);
+		set_cur(cur, st->link_fh, st->link_fh_len, PG_NF_LNK);
 		break;
 	case OP4_READDIR:
 		pb_be64(c, 0);
@@ -254,7 +254,7 @@ void pg_nfs4_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pair *
 	uint32_t nres = 0, last = 0;
 	int slot = 0;
 	bool stopped = false;
-	curfh cur = { st->root_fh, sizeof(st->root_fh), PG_NF_DIR };
+	curfh cur = { st->root_fh, st->root_fh_len, PG_NF_DIR };
 
 	out->opnames = g_ptr_array_new();
 	pb_be32(c, 0); /* tag<> */
@@ -327,11 +327,11 @@ void pg_nfs4_cb_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pai
 		case CB_RECALL:
 			stateid4(c, st);
 			pb_xdr_bool(c, false);
-			pg_bulk_add(&out->call, pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh)),
-				    sizeof(st->file_fh));
+			pg_bulk_add(&out->call, pb_xdr_opaque(c, st->file_fh, st->file_fh_len),
+				    st->file_fh_len);
 			break;
 		case CB_GETATTR:
-			pb_xdr_opaque(c, st->file_fh, sizeof(st->file_fh));
+			pb_xdr_opaque(c, st->file_fh, st->file_fh_len);
 			bitmap2(c, (1u << 3) | (1u << 4), 0);
 			break;
 		default:
