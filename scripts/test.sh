@@ -63,7 +63,7 @@ if [ "$live" != no ]; then
     step "live tier skipped: the QEMU lab needs root"
   else
     step "live tier: QEMU lab ($live) and checks of its fresh captures"
-    sel="-R ^live_lab_quick$"
+    sel="-R ^live_(lab|agent)_quick$"
     [ "$live" = full ] && sel="-L live"
     (cd build && ctest --output-on-failure $sel)
   fi

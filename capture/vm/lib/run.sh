@@ -112,9 +112,8 @@ collect_logs() {
     done
 }
 
-lab_run() {
-    local t v t0 tool
-    t0=$(date +%s)
+# lab_boot: both guests up, links and the NFS server set up (lab run, lab agent)
+lab_boot() {
     need_cmds "$QEMU" qemu-img ss
     mkdir -p "$OUT/logs"; OUT=$(cd "$OUT" && pwd)
     log "output: $OUT"
@@ -133,13 +132,26 @@ lab_run() {
     qemu_boot client 2 connect "$p0" "$p1"
     wait_ready server 600; wait_ready client 600
     on_exit salvage_capture
-    log "guests up after $(elapsed "$t0") (kernel $(cat "$RUN/server/ready"))"
+    log "guests up after $(elapsed "$T0") (kernel $(cat "$RUN/server/ready"))"
 
     step "setup: links, rxe0 on eth0, siw0 on eth1, NFS server"
     gmust server setup 300 "bash /lab/guest/setup.sh server"
     gmust client setup 300 "bash /lab/guest/setup.sh client"
     gmust client info 60 "bash /lab/guest/info.sh"; gout >"$OUT/versions.txt"
+}
 
+lab_finish() {
+    step "collect: dmesg and logs"
+    gexec server dmesg 60 "dmesg" || true
+    gexec client dmesg 60 "dmesg" || true
+    echo "$LAB_CMDLINE: finished in $(elapsed "$T0")" >>"$OUT/logs/timing.txt"
+    log "done in $(elapsed "$T0"): $OUT"
+}
+
+lab_run() {
+    local t v tool
+    T0=$(date +%s)
+    lab_boot
     for t in ${TRANSPORTS//,/ }; do
         for v in ${NFS_VERS//,/ }; do nfs_capture "$t" "$v"; done
     done
@@ -148,11 +160,6 @@ lab_run() {
             for tool in rping ibwritebw; do verbs_capture "$tool" "$t"; done
         done
     fi
-
-    step "collect: dmesg and logs"
-    gexec server dmesg 60 "dmesg" || true
-    gexec client dmesg 60 "dmesg" || true
-    echo "$LAB_CMDLINE: finished in $(elapsed "$t0")" >>"$OUT/logs/timing.txt"
-    log "done in $(elapsed "$t0"): $OUT"
+    lab_finish
     column -t -s $'\t' "$OUT/phases.tsv" >&2 || cat "$OUT/phases.tsv" >&2
 }

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * payload.h - the Payload stream (engine.h's definition: the RPC message
+ * as TCP would carry it, chunk data in place, XDR pads as zeros) put back
+ * together from the pieces one end really holds: its inline part and the
+ * bytes RDMA moved into or out of its own memory.  Where an item sits in
+ * the stream is asked of the engine's ULP walkers, so the agent knows no
+ * NFS layout of its own.
+ */
+#ifndef AGENT_PAYLOAD_H
+#define AGENT_PAYLOAD_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rpcrdma/hdr.h>
+#include <rpcrdma/ulp.h>
+
+/* One chunk's bytes, in segment order, as the holder has them. */
+struct pl_chunk {
+	uint32_t position;     /* read chunks */
+	const uint8_t *data;
+	uint32_t len;
+};
+
+/* A call: inline part with read chunks inserted at their Positions (ascending). */
+bool pl_call(const uint8_t *inl, size_t inl_len, const struct pl_chunk *reads, unsigned n,
+	     GByteArray *out, char *err, size_t errlen);
+
+/* What the engine's walk of a call says: program, procedure, ops, counts. */
+bool pl_describe_call(const uint8_t *msg, size_t len, struct rr_rpc_call *call,
+		      struct rr_ulp_info *info);
+
+/*
+ * A reply: base is the inline part (RDMA_MSG) or the Reply chunk's bytes
+ * (RDMA_NOMSG); writes[k] holds what came back in write chunk k.  Each
+ * result the walk reports is taken from the write chunk of its ordinal
+ * when that chunk carried bytes.
+ */
+bool pl_reply(const struct rr_ulp_info *callinfo, const uint8_t *base, size_t base_len,
+	      const struct pl_chunk *writes, unsigned n_writes, GByteArray *out, char *err,
+	      size_t errlen);
+
+void pl_sha256(const uint8_t *p, size_t n, char out[65]);
+
+#endif

@@ -1,0 +1,157 @@
+# lab agent: rpcrdma-agent requester against the agent responder and against the
+# kernel NFS server, over rxe and siw, every injectable violation, verify on the
+# host, the kernel's conformance table and the DDP throughput benchmark.
+# shellcheck shell=bash
+
+AGENT_PORT=20050
+AGENT_BIN=${AGENT_BIN:-}
+
+# agent_verify CAP MANIFEST... : rpcrdma-agent verify on the host; one line in agent.tsv
+agent_verify() {
+    local cap=$1 rc=0; shift
+    "$AGENT_BIN" verify "$OUT/$cap.pcap" "$@" >"$OUT/logs/$cap.verify.txt" 2>&1 || rc=$?
+    local sum; sum=$(tail -n 1 "$OUT/logs/$cap.verify.txt")
+    printf '%s\t%s\t%s\n' "$cap" "$([ $rc = 0 ] && echo PASS || echo "FAIL($rc)")" "$sum" >>"$OUT/agent.tsv"
+    log "  verify $cap: $sum"
+    [ "$rc" = 0 ] || AGENT_FAILED=$((AGENT_FAILED + 1))
+}
+
+# wait until a guest command's log says the server listens
+wait_serving() {
+    local c=$1 i
+    for i in $(seq 1 60); do
+        grep -q 'serving on' "$c.log" 2>/dev/null && return 0
+        [ -e "$c.rc" ] && { tail -n 20 "$c.log" >&2; die "the agent responder exited early"; }
+        sleep 1
+    done
+    die "the agent responder did not start listening"
+}
+
+collect_agent() {
+    local cap=$1 g f
+    for g in client server; do
+        for f in "$RUN/$g/out/$cap".*; do
+            if [ -e "$f" ]; then mv "$f" "$OUT/"; fi
+        done
+    done
+}
+
+# agent_pair NAME T SERVE_INJECT DRIVE_INJECT SCENARIO : agent against agent
+agent_pair() {
+    local name=$1 t=$2 sinj=$3 dinj=$4 scn=$5 ip dev srv rc=0 src=0
+    eval "ip=\$SERVER_IP_$t dev=\$DEV_$t"
+    CAP=agent-$name-$t
+    step "agent: $name over $t -> $CAP.pcap"
+    gstart server "$CAP-serve" "rpcrdma-agent serve -d $dev -p $AGENT_PORT --once --timeout 60 ${sinj:+--inject $sinj} -m /lab/out/$CAP.serve.manifest"
+    srv=$GCMD
+    wait_serving "$srv"
+    gexec client "$CAP-drive" 600 "rpcrdma-agent drive -d $dev -p $AGENT_PORT --timeout 60 ${dinj:+--inject $dinj} -w /lab/out/$CAP.pcap $ip /lab/agent/$scn" || rc=$?
+    cp "$GCMD.log" "$OUT/logs/$CAP.drive.log"
+    gwait "$srv" 120 || src=$?
+    cp "$srv.log" "$OUT/logs/$CAP.serve.log"
+    collect_agent "$CAP"
+    [ "$rc" = 0 ] || { tail -n 20 "$OUT/logs/$CAP.drive.log" >&2; log "  drive exited $rc"; AGENT_FAILED=$((AGENT_FAILED + 1)); }
+    [ "$src" = 0 ] || log "  serve exited $src"
+    if [ -e "$OUT/$CAP.pcap" ]; then agent_verify "$CAP" "$OUT/$CAP.pcap.manifest" "$OUT/$CAP.serve.manifest"; fi
+}
+
+# agent_kernel NAME T DRIVE_INJECT SCENARIO : agent against the kernel's svcrdma
+agent_kernel() {
+    local name=$1 t=$2 dinj=$3 scn=$4 ip dev rc=0
+    eval "ip=\$SERVER_IP_$t dev=\$DEV_$t"
+    CAP=agent-$name-$t
+    step "agent: $name against the kernel over $t -> $CAP.pcap"
+    gexec client "$CAP-drive" 600 "rpcrdma-agent drive -d $dev -p 20049 --target kernel --timeout 30 ${dinj:+--inject $dinj} -w /lab/out/$CAP.pcap $ip /lab/agent/$scn" || rc=$?
+    cp "$GCMD.log" "$OUT/logs/$CAP.drive.log"
+    collect_agent "$CAP"
+    [ "$rc" = 0 ] || { tail -n 20 "$OUT/logs/$CAP.drive.log" >&2; log "  drive exited $rc"; AGENT_FAILED=$((AGENT_FAILED + 1)); }
+    if [ -e "$OUT/$CAP.pcap" ]; then agent_verify "$CAP" "$OUT/$CAP.pcap.manifest"; fi
+}
+
+# agent_bench T : the agent's NFS READ (RDMA Write) and WRITE (RDMA Read) with 1 MiB
+# DDP transfers, captured, against ib_write_bw / ib_read_bw on the same link
+agent_bench() {
+    local t=$1 ip dev op verb srv ib ag drops ratio
+    eval "ip=\$SERVER_IP_$t dev=\$DEV_$t"
+    for op in read write; do
+        if [ "$op" = read ]; then verb=write; else verb=read; fi
+        step "bench: ib_${verb}_bw over $t"
+        gstart server "ib$verb-$t-srv" "timeout 300 ib_${verb}_bw -d $dev -R -F -s 1048576 -n $BENCH_N"
+        srv=$GCMD; sleep 8
+        gexec client "ib$verb-$t" 300 "timeout 300 ib_${verb}_bw -d $dev -R -F -s 1048576 -n $BENCH_N $ip" || true
+        cp "$GCMD.log" "$OUT/logs/bench-ib$verb-$t.log"
+        gwait "$srv" 60 || true
+        CAP=agent-bench$op-$t
+        step "bench: agent NFS $op over $t (capture on, no manifest) -> $CAP"
+        gstart server "$CAP-serve" "rpcrdma-agent serve -d $dev -p $AGENT_PORT --once --timeout 120"
+        srv=$GCMD; wait_serving "$srv"
+        gexec client "$CAP-drive" 900 "rpcrdma-agent drive -d $dev -p $AGENT_PORT --timeout 120 --no-manifest -w /tmp/$CAP.pcap $ip /lab/agent/bench-$op.scn; rm -f /tmp/$CAP.pcap" || true
+        cp "$GCMD.log" "$OUT/logs/$CAP.drive.log"
+        gwait "$srv" 120 || true
+        ib=$(awk '/^ *1048576 /{print $4}' "$OUT/logs/bench-ib$verb-$t.log" | tail -n 1)
+        ag=$(sed -n 's/.*DDP throughput: \([0-9.]*\) MB\/s.*/\1/p' "$OUT/logs/$CAP.drive.log" | tail -n 1)
+        drops=$(sed -n 's/.*pcap_stats: .* \([0-9]*\) dropped, \([0-9]*\) dropped by.*/\1+\2/p' "$OUT/logs/$CAP.drive.log" | tail -n 1)
+        ratio=$(awk -v a="${ag:-0}" -v b="${ib:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "NFS $op" "RDMA $verb" "${ib:-?}" "${ag:-?}" "$ratio" "${drops:-?}" >>"$OUT/bench.tsv"
+        log "  NFS $op over $t: ib_${verb}_bw ${ib:-?} MB/s, agent ${ag:-?} MB/s (x$ratio), capture drops ${drops:-?}"
+    done
+}
+
+# agent_setup_check T : setup/cleanup/refusal/signals on a dummy netdev in the client
+agent_setup_check() {
+    local t=$1 rc=0
+    step "agent: setup and cleanup over $t"
+    gexec client "agent-setup-$t" 300 "bash /lab/guest/agent-setup-check.sh $t" || rc=$?
+    cp "$GCMD.log" "$OUT/logs/agent-setup-$t.log"
+    printf '%s\t%s\t%s\n' "agent-setup-$t" "$([ $rc = 0 ] && echo PASS || echo "FAIL($rc)")" \
+        "$(tail -n 1 "$OUT/logs/agent-setup-$t.log")" >>"$OUT/agent.tsv"
+    log "  $(tail -n 1 "$OUT/logs/agent-setup-$t.log")"
+    [ "$rc" = 0 ] || AGENT_FAILED=$((AGENT_FAILED + 1))
+}
+
+lab_agent() {
+    local t
+    T0=$(date +%s)
+    AGENT_FAILED=0
+    AGENT_BIN=$REPO_DIR/build/bin/rpcrdma-agent
+    [ -x "$AGENT_BIN" ] || die "build rpcrdma-agent first (cmake --build build): $AGENT_BIN is missing"
+    lab_boot
+    cp -r "$LAB_DIR/agent" "$RUN/client/agent"
+    printf 'capture\tverify\tsummary\n' >"$OUT/agent.tsv"
+    for t in ${TRANSPORTS//,/ }; do
+        agent_setup_check "$t"
+        agent_pair shapes "$t" "" "" shapes.scn
+        if [ "$QUICK" != 1 ]; then
+            agent_pair inj-vers "$t" "" RR-001 inject-v3.scn
+            agent_pair inj-xid "$t" "" RR-002 inject-v3.scn
+            agent_pair inj-msgp-retry "$t" "" RR-130,RR-116 inject-v3.scn
+            agent_pair inj-ineligible3 "$t" "" RR-141 inject-v3.scn
+            agent_pair inj-ineligible4 "$t" "" RR-143 inject-v4.scn
+            agent_pair inj-misdirected "$t" RR-081 "" inject-two-reads.scn
+            agent_pair inj-unused "$t" RR-088 "" inject-unused.scn
+            agent_pair inj-credit0 "$t" RR-100 "" inject-v3.scn
+            agent_pair inj-beyond "$t" RR-085 "" inject-read.scn
+        fi
+        agent_kernel kernel-v3 "$t" "" kernel-v3.scn
+        agent_kernel kernel-v41 "$t" "" kernel-v41.scn
+        if [ "$QUICK" != 1 ]; then
+            agent_kernel kernel-inj-vers "$t" RR-001 kernel-inject.scn
+            agent_kernel kernel-inj-xid "$t" RR-002 kernel-inject.scn
+            agent_kernel kernel-inj-msgp-retry "$t" RR-130,RR-116 kernel-inject.scn
+            agent_kernel kernel-inj-ineligible3 "$t" RR-141 kernel-inject.scn
+            agent_kernel kernel-inj-ineligible4 "$t" RR-143 kernel-inject-v4.scn
+            agent_kernel kernel-nfsacl "$t" "" kernel-nfsacl.scn
+        fi
+    done
+    if [ "$QUICK" != 1 ] && [ "${AGENT_BENCH:-1}" = 1 ]; then
+        BENCH_N=${BENCH_N:-200}
+        printf 'transport\tagent\tverb\tib_bw_MBps\tagent_MBps\tratio\tcapture_drops\n' >"$OUT/bench.tsv"
+        for t in ${TRANSPORTS//,/ }; do agent_bench "$t"; done
+    fi
+    bash "$LAB_DIR/conformance.sh" "$OUT" >"$OUT/conformance.md" || true
+    lab_finish
+    column -t -s $'\t' "$OUT/agent.tsv" >&2 || cat "$OUT/agent.tsv" >&2
+    if [ -e "$OUT/bench.tsv" ]; then column -t -s $'\t' "$OUT/bench.tsv" >&2; fi
+    cat "$OUT/conformance.md" >&2
+    [ "$AGENT_FAILED" = 0 ] || die "$AGENT_FAILED agent run(s) failed (see agent.tsv and logs/)"
+}
