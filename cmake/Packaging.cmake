@@ -112,7 +112,9 @@ set(CPACK_PACKAGE_DESCRIPTION
 against RFC 8166 and the NFS Upper-Layer Binding (RFC 8267).
 The Wireshark plugin (rpcrdma.so, in Wireshark's global plugin folder)
 dissects the same traffic, hands the rebuilt messages to Wireshark's RPC and
-NFS dissectors and reports the same findings as expert infos.")
+NFS dissectors and reports the same findings as expert infos.
+rpcrdma-agent drives test transfers over rxe and siw (rdma-core), captures
+them and verifies the decode against what it really sent.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)

@@ -6,6 +6,9 @@ With --plugin the reader is tshark with the Wireshark plugin instead
 (run as an unprivileged user through tests/plugin/ws-user.sh, one pass and
 -2 in turn, every tree drawn with -V): the same mutants, the same verdicts,
 except that peak RSS is Wireshark's own and is capped, not budgeted.
+With --agent the reader is `rpcrdma-agent verify` on mutants of the captures
+the live agent recorded (sample-pcaps/agent), each with its own manifests:
+it must exit 0, 1 (a failed verification) or 2, within the same budgets.
 
 For every input capture (every capture under sample-pcaps/, and with
 --pcapgen a generated scenario on every link type, with and without the
@@ -87,6 +90,7 @@ SANITIZER_PATTERNS = ("ERROR: AddressSanitizer", "runtime error:", "LeakSanitize
 # which is a different reader path (no read-ahead thread, short reads).
 MODES = ("plain", "summary", "plain-stdin", "summary-stdin")
 TSHARK_MODES = ("tshark", "tshark-2")
+AGENT_MODES = ("verify",)
 
 
 # Peak RSS needs care: Linux carries ru_maxrss across exec(), so a child
@@ -187,7 +191,9 @@ class Spawner:
             self.p.wait()
 
 
-def mode_for(i, tshark=False):
+def mode_for(i, tshark=False, agent=False):
+    if agent:
+        return AGENT_MODES[0]
     if tshark:
         return TSHARK_MODES[i % 2]
     summary = i % 2 == 1
@@ -206,6 +212,7 @@ class Runner:
     def __init__(self, a, tmpdir, jobs):
         self.lint = os.path.abspath(a.lint)
         self.plugin = os.path.abspath(a.plugin) if a.plugin else None
+        self.agent = os.path.abspath(a.agent) if a.agent else None
         self.ws_user = os.path.abspath(a.ws_user)
         self.asan = False if self.plugin else (a.asan if a.asan is not None else is_asan(self.lint))
         self.timeout = a.timeout if a.timeout else (60.0 if self.asan else 20.0)
@@ -239,12 +246,15 @@ class Runner:
         for _ in range(max(1, jobs)):
             self.spawners.put(Spawner(self.env))
 
-    def run(self, path, mode):
+    def run(self, path, mode, manifests=()):
         """Run ulb-lint on one capture; returns a dict with rc (negative =
         signal), rss_kb, wall, stderr and the failure kind (or None)."""
         args = [self.lint] + (["--summary"] if mode.startswith("summary") else [])
         stdin_path = None
-        if mode.startswith("tshark"):
+        if mode == "verify":
+            # rpcrdma-agent verify: the mutant against the unmutated manifests
+            args = [self.agent, "verify", "--quiet", path] + list(manifests)
+        elif mode.startswith("tshark"):
             if not os.stat(path).st_mode & 0o004:
                 os.chmod(path, 0o644)    # read by the unprivileged user
             args = [self.ws_user, self.plugin, "--", "tshark", "-V", "-r", path] + (
@@ -399,6 +409,8 @@ def main():
     ap.add_argument("--lint", required=True, help="ulb-lint binary")
     ap.add_argument("--pcapgen", help="rpcrdma-pcapgen binary: also mutate generated captures")
     ap.add_argument("--plugin", help="the Wireshark plugin (rpcrdma.so): read with tshark and it instead")
+    ap.add_argument("--agent", help="rpcrdma-agent: read mutants of the agent's recorded captures "
+                    "with `rpcrdma-agent verify` and their manifests instead")
     ap.add_argument("--ws-user", default=os.path.join(ROOT, "tests", "plugin", "ws-user.sh"),
                     help="runs tshark as an unprivileged user with the plugin (tests/plugin/ws-user.sh)")
     ap.add_argument("--scenarios", default=os.path.join(ROOT, "tests", "scenarios"))
@@ -469,7 +481,7 @@ def main():
     try:
         # 1. Replay the regression seeds: each must pass once its bug is fixed.
         seeds = seed_files(a.seeds_dir)
-        for s in seeds:
+        for s in ([] if a.agent else seeds):
             for mode in (TSHARK_MODES if a.plugin else seed_modes(s)):
                 res = runner.run(s, mode)
                 record(os.path.basename(s), res)
@@ -481,6 +493,15 @@ def main():
                                                                   indent(res["stderr"], 40)))
         # 2. Inputs and their views.
         inputs = sample_inputs(a.samples) if a.samples else []
+        if a.agent:
+            # captures the agent recorded, each read with its own manifests
+            kept = []
+            for inp in inputs:
+                mf = [inp.path + ".manifest", os.path.splitext(inp.path)[0] + ".serve.manifest"]
+                inp.manifests = [m for m in mf if os.path.exists(m)]
+                if inp.manifests:
+                    kept.append(inp)
+            inputs = kept
         if a.pcapgen:
             gen_dir = os.path.join(work, "gen")
             os.makedirs(gen_dir, exist_ok=True)
@@ -505,7 +526,8 @@ def main():
             start = mutate.derive_seed(a.seed, inp.name, "cycle") % len(cycle)
             for i in range(a.per_sample):
                 tasks.append((inp, cycle[(start + i) % len(cycle)],
-                              mutate.derive_seed(a.seed, inp.name, i), mode_for(i, bool(a.plugin))))
+                              mutate.derive_seed(a.seed, inp.name, i),
+                              mode_for(i, bool(a.plugin), bool(a.agent))))
         mut_dir = os.path.join(work, "mutants")
         os.makedirs(mut_dir, exist_ok=True)
         os.chmod(mut_dir, 0o755)
@@ -526,7 +548,7 @@ def main():
             with open(path, "wb") as f:
                 f.write(data)
             del data
-            res = runner.run(path, mode)
+            res = runner.run(path, mode, getattr(inp, "manifests", ()))
             label = "%s %s seed %d (%s)" % (inp.name, mut, seed, mode)
             record(label, res)
             with lock:
@@ -583,7 +605,8 @@ def main():
     print("hostile: %d mutants of %d inputs + %d seed replays (%s, %s); exit codes %s; "
           "failures %d (%s); max RSS %.1f MiB [%s]; slowest %.2f s [%s]; %.0f s" % (
               len(tasks), len(inputs), replays[0],
-              "tshark + " + os.path.basename(a.plugin) if a.plugin else os.path.basename(a.lint),
+              "tshark + " + os.path.basename(a.plugin) if a.plugin else
+              (os.path.basename(a.agent) + " verify") if a.agent else os.path.basename(a.lint),
               "ASan" if runner.asan else "plain",
               " ".join("%d:%d" % (k, v) for k, v in sorted(rcs.items())),
               nfail, kinds, stats["max_rss"][0] / 1024.0, stats["max_rss"][1],
