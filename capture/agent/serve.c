@@ -46,7 +46,10 @@ struct serve {
 	uint64_t idx;
 	unsigned calls, errors;
 	bool broken;              /* the QP is in error (an injected fault) */
+	struct vb_mr pull;        /* where read chunks land: registered once per connection, grown */
 };
+
+#define SERVE_PULL_PIECE (64u << 10)   /* RDMA Read size: 16 in flight cover 1 MiB */
 
 static void usage(FILE *f)
 {
@@ -126,23 +129,37 @@ static void send_error(struct serve *s, uint32_t xid, uint32_t vers, uint32_t er
 	s->errors++;
 }
 
+/* The connection's pull region, at least len bytes. */
+static bool pull_room(struct serve *s, size_t len)
+{
+	if (s->pull.mr && s->pull.len >= len)
+		return true;
+	vb_dereg(&s->pull);
+	return vb_reg(s->conn, &s->pull, MAX(len, (size_t)1 << 20), false, false);
+}
+
 /* Pull every read segment; chunks[] gets one entry per Position (ascending). */
 static bool pull_reads(struct serve *s, const struct rr_hdr *h, struct pl_chunk *chunks,
 		       unsigned *n, GPtrArray *keep, uint64_t *pulled)
 {
 	char err[512];
+	uint64_t total = 0;
+
 	*n = 0;
+	for (uint32_t i = 0; i < h->n_reads; i++)
+		total += h->reads[i].seg.length;
+	if (total > PG_MAX_PAYLOAD * 2ull || !pull_room(s, (size_t)total)) {
+		agent_mf_event(&s->run, "too-large", h->xid, "read chunks of %llu bytes",
+			       (unsigned long long)total);
+		return false;
+	}
 	for (uint32_t i = 0; i < h->n_reads; i++) {
 		const struct rr_read_segment *r = &h->reads[i];
-		struct vb_mr m;
 		GByteArray *b;
 		int st;
-		if (!vb_reg(s->conn, &m, r->seg.length, false, false))
-			return false;
-		if (!vb_rdma(s->conn, false, &m, 0, r->seg.length, r->seg.handle, r->seg.offset, &st,
-			     err, sizeof(err))) {
+		if (!vb_rdma_split(s->conn, false, &s->pull, 0, r->seg.length, r->seg.handle,
+				   r->seg.offset, SERVE_PULL_PIECE, &st, err, sizeof(err))) {
 			agent_mf_event(&s->run, "rdma-read-failed", h->xid, "%s", err);
-			vb_dereg(&m);
 			s->broken = true;
 			return false;
 		}
@@ -157,10 +174,9 @@ static bool pull_reads(struct serve *s, const struct rr_hdr *h, struct pl_chunk 
 		} else {
 			b = keep->pdata[keep->len - 1];
 		}
-		g_byte_array_append(b, m.buf, r->seg.length);
+		g_byte_array_append(b, s->pull.buf, r->seg.length);
 		chunks[*n - 1].data = b->data;
 		chunks[*n - 1].len = b->len;
-		vb_dereg(&m);
 	}
 	return true;
 }
@@ -598,6 +614,7 @@ int agent_cmd_serve(int argc, char **argv)
 				break;
 		}
 		vb_disconnect(s.conn);
+		vb_dereg(&s.pull);
 		vb_free(s.conn);
 		s.conn = NULL;
 		if (s.run.once)

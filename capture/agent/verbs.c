@@ -505,45 +505,47 @@ bool vb_rdma(struct vb_conn *c, bool write, struct vb_mr *m, size_t off, uint32_
 	return true;
 }
 
-bool vb_rdma_stream(struct vb_conn *c, bool write, struct vb_mr *m, uint32_t len,
-		    uint32_t rkey, uint64_t raddr, uint32_t n, char *err, size_t errlen)
+bool vb_rdma_split(struct vb_conn *c, bool write, struct vb_mr *m, size_t off, uint32_t len,
+		   uint32_t rkey, uint64_t raddr, uint32_t piece, int *wc_status, char *err,
+		   size_t errlen)
 {
-	uint32_t posted = 0;
-	int st = 0;
+	uint32_t done = 0;
 
-	while (posted < n || c->rdma_inflight) {
-		while (posted < n && c->rdma_inflight < c->o.max_rdma) {
-			struct ibv_sge sge = { .addr = (uintptr_t)m->buf, .length = len,
+	*wc_status = 0;
+	if (!piece || len <= piece)
+		return vb_rdma(c, write, m, off, len, rkey, raddr, wc_status, err, errlen);
+	c->fail_status = 0;
+	while (done < len) {
+		uint64_t last = 0;
+		uint32_t window = 0;
+		int st = 0, r;
+		/* a window of pieces in flight; a send queue completes in order,
+		 * so the last one's completion says the window is done */
+		while (done < len && window < c->o.max_rdma) {
+			uint32_t n = len - done < piece ? len - done : piece;
+			struct ibv_sge sge = { .addr = (uintptr_t)(m->buf + off + done), .length = n,
 					       .lkey = m->mr->lkey };
-			struct ibv_send_wr wr = { .wr_id = ++c->next_wr, .sg_list = &sge,
-						  .num_sge = 1,
+			struct ibv_send_wr wr = { .wr_id = ++c->next_wr, .sg_list = &sge, .num_sge = 1,
 						  .opcode = write ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ,
 						  .send_flags = IBV_SEND_SIGNALED }, *bad;
-			wr.wr.rdma.remote_addr = raddr;
+			wr.wr.rdma.remote_addr = raddr + done;
 			wr.wr.rdma.rkey = rkey;
 			if (ibv_post_send(c->id->qp, &wr, &bad)) {
 				fail(err, errlen, "ibv_post_send: %s", strerror(errno));
 				return false;
 			}
 			c->rdma_inflight++;
-			posted++;
+			last = wr.wr_id;
+			done += n;
+			window++;
 		}
-		/* wait for any one completion: wr_id UINT64_MAX never matches */
-		{
-			uint32_t before = c->rdma_inflight;
-			int64_t end = now_ms() + c->o.timeout_ms;
-			while (c->rdma_inflight == before) {
-				int r = reap(c, UINT64_MAX, 50, &st);
-				if (r < 0 || c->fail_status) {
-					fail(err, errlen, "RDMA stream: %s",
-					     reap_text(r < 0 ? r : -1, r < 0 ? st : c->fail_status));
-					return false;
-				}
-				if (now_ms() > end) {
-					fail(err, errlen, "RDMA stream: timed out");
-					return false;
-				}
-			}
+		r = reap(c, last, c->o.timeout_ms, &st);
+		if (r != 1 || c->fail_status) {
+			*wc_status = r == -1 ? st : c->fail_status ? c->fail_status : -1;
+			fail(err, errlen, "RDMA %s of %u bytes at 0x%llx rkey 0x%x: %s",
+			     write ? "Write" : "Read", len, (unsigned long long)raddr, rkey,
+			     reap_text(r == 1 ? -1 : r, r == -1 ? st : c->fail_status));
+			return false;
 		}
 	}
 	return true;

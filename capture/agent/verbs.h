@@ -3,7 +3,7 @@
  * verbs.h - one reliable connection over librdmacm and libibverbs, driven
  * synchronously: the agent posts one operation and waits for it, so that
  * the order on the wire is the order in the code (which is what a test
- * tool wants; the bench path posts a window instead).
+ * tool wants; vb_rdma_split() posts a window of pieces of one transfer).
  *
  * Receives: `depth` buffers of `recv_size` bytes are posted at connect
  * time and re-posted as soon as a message has been copied out, so a peer
@@ -25,7 +25,7 @@ struct vb_listener;
 struct vb_opts {
 	uint32_t depth;          /* receive buffers (credits granted or expected) */
 	uint32_t recv_size;      /* inline receive size */
-	uint32_t max_rdma;       /* RDMA operations outstanding (bench) */
+	uint32_t max_rdma;       /* RDMA operations outstanding (vb_rdma_split) */
 	int timeout_ms;          /* for every wait */
 	const void *private_data;/* RFC 8797 message sent with the connect / accept */
 	uint8_t private_len;
@@ -69,9 +69,14 @@ bool vb_send(struct vb_conn *c, struct vb_mr *m, size_t len, char *err, size_t e
  */
 bool vb_rdma(struct vb_conn *c, bool write, struct vb_mr *m, size_t off, uint32_t len,
 	     uint32_t rkey, uint64_t raddr, int *wc_status, char *err, size_t errlen);
-/* Posts n RDMA ops of len bytes each, keeping max_rdma in flight (bench). */
-bool vb_rdma_stream(struct vb_conn *c, bool write, struct vb_mr *m, uint32_t len,
-		    uint32_t rkey, uint64_t raddr, uint32_t n, char *err, size_t errlen);
+/*
+ * The same transfer split into pieces of `piece` bytes, up to max_rdma of
+ * them in flight (one segment pulled or pushed by several operations,
+ * which RFC 8166 allows): what keeps a long transfer's pipe full.
+ */
+bool vb_rdma_split(struct vb_conn *c, bool write, struct vb_mr *m, size_t off, uint32_t len,
+		   uint32_t rkey, uint64_t raddr, uint32_t piece, int *wc_status, char *err,
+		   size_t errlen);
 /*
  * Next received message; false on timeout, disconnect or error (err says
  * which; *disconnected tells the disconnect apart).

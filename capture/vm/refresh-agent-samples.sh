@@ -28,9 +28,9 @@ ver() { sed -n "s/^$1: //p" "$out/versions.txt"; }
     echo "| capture | bytes | scenario | injected | verify |"
     echo "|---|---|---|---|---|"
 } >"$dest/PROVENANCE.md.tmp"
-for p in "$out"/agent-*.pcap; do
+for p in "$out"/agent-*.pcap "$out"/agent-*.pcapng; do
     [ -e "$p" ] || continue
-    n=$(basename "$p" .pcap)
+    n=$(basename "$p"); n=${n%.pcapng}; n=${n%.pcap}
     case $n in agent-bench*) continue ;; esac
     size=$(stat -c %s "$p")
     [ "$size" -le "$max" ] || continue
@@ -40,7 +40,7 @@ for p in "$out"/agent-*.pcap; do
     inj=$(sed -n 's/^run\t.*\tinject=\([^\t]*\).*/\1/p' "$p.manifest" "$out/$n.serve.manifest" 2>/dev/null |
           grep -v '^-$' | paste -sd, - || true)
     v=$(tail -n 1 "$out/logs/$n.verify.txt" 2>/dev/null || echo "?")
-    echo "| $n.pcap | $size | $(basename "${scn:-?}") | ${inj:--} | $v |" >>"$dest/PROVENANCE.md.tmp"
+    echo "| $(basename "$p") | $size | $(basename "${scn:-?}") | ${inj:--} | $v |" >>"$dest/PROVENANCE.md.tmp"
 done
 {
     echo

@@ -9,7 +9,9 @@ AGENT_BIN=${AGENT_BIN:-}
 # agent_verify CAP MANIFEST... : rpcrdma-agent verify on the host; one line in agent.tsv
 agent_verify() {
     local cap=$1 rc=0; shift
-    "$AGENT_BIN" verify "$OUT/$cap.pcap" "$@" >"$OUT/logs/$cap.verify.txt" 2>&1 || rc=$?
+    local file=$OUT/$cap.pcap
+    [ -e "$file" ] || file=$OUT/$cap.pcapng
+    "$AGENT_BIN" verify "$file" "$@" >"$OUT/logs/$cap.verify.txt" 2>&1 || rc=$?
     local sum; sum=$(tail -n 1 "$OUT/logs/$cap.verify.txt")
     printf '%s\t%s\t%s\n' "$cap" "$([ $rc = 0 ] && echo PASS || echo "FAIL($rc)")" "$sum" >>"$OUT/agent.tsv"
     log "  verify $cap: $sum"
@@ -36,23 +38,23 @@ collect_agent() {
     done
 }
 
-# agent_pair NAME T SERVE_INJECT DRIVE_INJECT SCENARIO : agent against agent
+# agent_pair NAME T SERVE_INJECT DRIVE_INJECT SCENARIO [pcapng] : agent against agent
 agent_pair() {
-    local name=$1 t=$2 sinj=$3 dinj=$4 scn=$5 ip dev srv rc=0 src=0
+    local name=$1 t=$2 sinj=$3 dinj=$4 scn=$5 fmt=${6:-pcap} ip dev srv rc=0 src=0
     eval "ip=\$SERVER_IP_$t dev=\$DEV_$t"
     CAP=agent-$name-$t
     step "agent: $name over $t -> $CAP.pcap"
     gstart server "$CAP-serve" "rpcrdma-agent serve -d $dev -p $AGENT_PORT --once --timeout 60 ${sinj:+--inject $sinj} -m /lab/out/$CAP.serve.manifest"
     srv=$GCMD
     wait_serving "$srv"
-    gexec client "$CAP-drive" 600 "rpcrdma-agent drive -d $dev -p $AGENT_PORT --timeout 60 ${dinj:+--inject $dinj} -w /lab/out/$CAP.pcap $ip /lab/agent/$scn" || rc=$?
+    gexec client "$CAP-drive" 600 "rpcrdma-agent drive -d $dev -p $AGENT_PORT --timeout 60 ${dinj:+--inject $dinj} -F $fmt -w /lab/out/$CAP.$fmt $ip /lab/agent/$scn" || rc=$?
     cp "$GCMD.log" "$OUT/logs/$CAP.drive.log"
     gwait "$srv" 120 || src=$?
     cp "$srv.log" "$OUT/logs/$CAP.serve.log"
     collect_agent "$CAP"
     [ "$rc" = 0 ] || { tail -n 20 "$OUT/logs/$CAP.drive.log" >&2; log "  drive exited $rc"; AGENT_FAILED=$((AGENT_FAILED + 1)); }
     [ "$src" = 0 ] || log "  serve exited $src"
-    if [ -e "$OUT/$CAP.pcap" ]; then agent_verify "$CAP" "$OUT/$CAP.pcap.manifest" "$OUT/$CAP.serve.manifest"; fi
+    if [ -e "$OUT/$CAP.$fmt" ]; then agent_verify "$CAP" "$OUT/$CAP.$fmt.manifest" "$OUT/$CAP.serve.manifest"; fi
 }
 
 # agent_kernel NAME T DRIVE_INJECT SCENARIO : agent against the kernel's svcrdma
@@ -119,8 +121,11 @@ lab_agent() {
     cp -r "$LAB_DIR/agent" "$RUN/client/agent"
     printf 'capture\tverify\tsummary\n' >"$OUT/agent.tsv"
     for t in ${TRANSPORTS//,/ }; do
+        [ "${BENCH_ONLY:-0}" = 1 ] && continue
         agent_setup_check "$t"
-        agent_pair shapes "$t" "" "" shapes.scn
+        # siw's run is written as pcapng (libpcap writes pcap; the agent converts)
+        if [ "$t" = siw ]; then agent_pair shapes "$t" "" "" shapes.scn pcapng
+        else agent_pair shapes "$t" "" "" shapes.scn; fi
         if [ "$QUICK" != 1 ]; then
             agent_pair inj-vers "$t" "" RR-001 inject-v3.scn
             agent_pair inj-xid "$t" "" RR-002 inject-v3.scn
