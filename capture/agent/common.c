@@ -2,6 +2,7 @@
 /* Options, run set-up and tear-down, injections table (common.h). */
 #include "common.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <rpcrdma/rules.h>
 
 #include "agent.h"
+#include "verbs.h"
 
 /*
  * The rules each side can break on a real verbs path, with what the other
@@ -141,8 +143,10 @@ bool agent_common_opt(struct agent_run *r, int argc, char **argv, int *i, int *b
 		}
 	} else if (!strcmp(a, "-c") || !strcmp(a, "--credits")) {
 		const char *v = VAL();
-		r->credits = v ? (uint32_t)strtoul(v, NULL, 10) : 0;
-		if (!r->credits || r->credits > 1024) {
+		char *end = NULL;
+		unsigned long c = v ? strtoul(v, &end, 10) : 0;
+		r->credits = v && !*end && c <= 1024 ? (uint32_t)c : 0;
+		if (!r->credits) {
 			fprintf(stderr, AGENT_NAME ": -c: 1-1024 credits\n");
 			*bad = 1;
 		}
@@ -166,9 +170,11 @@ bool agent_common_opt(struct agent_run *r, int argc, char **argv, int *i, int *b
 		r->overwrite = true;
 	} else if (!strcmp(a, "--timeout")) {
 		const char *v = VAL();
-		r->timeout_ms = v ? atoi(v) * 1000 : 0;
+		char *end = NULL;
+		unsigned long sec = v ? strtoul(v, &end, 10) : 0;
+		r->timeout_ms = v && !*end && sec >= 1 && sec <= 86400 ? (int)sec * 1000 : 0;
 		if (r->timeout_ms <= 0) {
-			fprintf(stderr, AGENT_NAME ": --timeout: seconds > 0\n");
+			fprintf(stderr, AGENT_NAME ": --timeout: seconds, 1 to 86400\n");
 			*bad = 1;
 		}
 	} else {
@@ -176,6 +182,21 @@ bool agent_common_opt(struct agent_run *r, int argc, char **argv, int *i, int *b
 	}
 #undef VAL
 	return true;
+}
+
+volatile sig_atomic_t agent_stop_signal;
+
+/*
+ * The first SIGINT/SIGTERM stops the run the orderly way: every wait
+ * returns, the capture is drained and renamed, the manifest closed, and
+ * the run's links removed at exit.  A second one takes setup.c's path:
+ * hand the links to a reaper and leave at once.
+ */
+static void on_stop(int sig)
+{
+	agent_stop_signal = sig;
+	vb_interrupted = 1;
+	agent_install_signal_cleanup();
 }
 
 bool agent_run_begin(struct agent_run *r, const char *role)
@@ -190,6 +211,14 @@ bool agent_run_begin(struct agent_run *r, const char *role)
 		r->credits = 32;
 	agent_recover_stale();
 	agent_install_signal_cleanup();
+	{
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_stop;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
 	if (r->link_kind) {
 		if (!agent_netdev_is_test(r->link_netdev, err, sizeof(err)) && !r->force) {
 			fprintf(stderr, AGENT_NAME ": %s\n", err);

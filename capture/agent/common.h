@@ -7,6 +7,7 @@
 #ifndef AGENT_COMMON_H
 #define AGENT_COMMON_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -32,6 +33,9 @@ struct agent_run {
 	struct mf_writer *mf;
 	struct mf_run info;
 };
+
+/* The signal that stopped the run (0: none); the subcommand exits 128 + it. */
+extern volatile sig_atomic_t agent_stop_signal;
 
 /* Parses a shared option at argv[*i]; true when it was one (and *i advanced past its value). */
 bool agent_common_opt(struct agent_run *r, int argc, char **argv, int *i, int *bad);

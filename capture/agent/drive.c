@@ -417,6 +417,14 @@ static bool exchange(struct drive *d, const pg_item *orig)
 		d->failures++;
 		return true;
 	}
+	if (plan.read_chunks->len > G_N_ELEMENTS(rmem)) {
+		fprintf(stderr, AGENT_NAME ": %s line %d: %u read chunks; the agent takes at most %zu\n",
+			d->scenario_path, it.line, plan.read_chunks->len, G_N_ELEMENTS(rmem));
+		d->failures++;
+		pg_plan_clear(&plan);
+		pg_rpc_pair_clear(&rp);
+		return true;
+	}
 	for (guint i = 0; i < plan.read_chunks->len; i++)
 		alive &= map_chunk(d, &rmem[n_r++], plan.read_chunks->pdata[i], false);
 	for (guint i = 0; i < plan.write_chunks->len && n_w < PG_MAX_CHUNKS; i++)
@@ -587,9 +595,18 @@ int agent_cmd_drive(int argc, char **argv)
 				d.scenario_path, it->line);
 			continue;
 		}
-		for (uint32_t r = 0; r < rep; r++)
+		for (uint32_t r = 0; r < rep; r++) {
+			if (agent_stop_signal)
+				goto done;
+			if (d.exchanges && !d.granted) {
+				/* RFC 8166 3.3.1: no credit, no call */
+				agent_mf_event(&d.run, "no-credit", 0, "the server granted 0 credits; "
+					       "no further call is sent");
+				goto done;
+			}
 			if (!exchange(&d, it))
 				goto done;
+		}
 	}
 done:
 	{
@@ -606,5 +623,7 @@ end:
 		d.failures);
 	pg_scenario_free(d.s);
 	kt_free(&d.kh);
+	if (agent_stop_signal)
+		return 128 + agent_stop_signal;
 	return ok && !d.failures ? 0 : 1;
 }

@@ -316,10 +316,9 @@ static bool push(struct serve *s, uint32_t xid, const struct rr_hdr *h,
 		ret[k].used = n;
 		if (!n)
 			continue;
-		if (agent_inject_has(&s->run, "RR-085") && done == 0) {
-			/* start inside the segment and run past its end */
-			at = sg->offset + sg->length / 2;
-			n = MIN(sg->length, len);
+		if (agent_inject_has(&s->run, "RR-085") && done == 0 && n >= 2) {
+			/* start inside the segment and run half the write past its end */
+			at = sg->offset + sg->length - n / 2;
 			write_inject(s, "RR-085", xid, "RR-086,RR-087,RR-091,RR-092,RR-003",
 				     "an RDMA Write runs past the end of its segment");
 		}
@@ -366,6 +365,7 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 	size_t at = 0;
 	uint64_t pushed = 0;
 	unsigned moved = 0;
+	size_t hdr_len;
 	bool misdirected = false;
 
 	pg_rdmamsg_simple(&m, h->xid, RDMA_MSG, grant(s));
@@ -387,7 +387,7 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 			continue;
 		if (!push(s, h->xid, h, &h->writes[k], full->data + d->off, d->len,
 			  &ret[h->writes[k].first], &pushed))
-			goto out;
+			goto cannot;
 		used[k] = true;
 		moved++;
 		g_byte_array_append(red, full->data + at, (guint)(d->off - at));
@@ -411,8 +411,15 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 		g_ptr_array_add(own, returned_chunk(&ret[wc->first], wc->count, nonzero));
 		g_ptr_array_add(m.writes, own->pdata[own->len - 1]);
 	}
-	/* header words: xid vers credit proc, the lists; a margin for the returned segments */
-	if (red->len + 28 + 16u * h->n_wsegs > s->peer_inline) {
+	/*
+	 * The reply's transport header: 4 fixed words, the read list's end,
+	 * per write chunk its present and count words and 16 bytes a segment,
+	 * the write list's end, the reply chunk's flag (RFC 8166 4.3).
+	 */
+	hdr_len = 4 * 4 + 4 + 4 + 4;
+	for (uint32_t k = 0; k < h->n_write_chunks; k++)
+		hdr_len += 8 + 16 * h->writes[k].count;
+	if (red->len + hdr_len > s->peer_inline) {
 		struct wseg_ret rr[RR_HDR_MAX_SEGS];
 		if (!h->has_reply) {
 			agent_mf_event(&s->run, "no-reply-chunk", h->xid,
@@ -422,7 +429,7 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 			goto out;
 		}
 		if (!push(s, h->xid, h, &h->reply, red->data, red->len, rr, &pushed))
-			goto out;
+			goto cannot;
 		m.proc = RDMA_NOMSG;
 		m.reply = returned_chunk(rr, h->reply.count, false);
 		g_ptr_array_add(own, m.reply);
@@ -434,6 +441,14 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 	if (send_bytes(s, m.wire))
 		record(s, m.wire->data, m.wire->len, true, full, !misdirected, m.inline_payload->len,
 		       pushed);
+	goto out;
+cannot:
+	/* a chunk too small for what goes in it (RFC 8166 4.5: ERR_CHUNK), unless the QP is gone */
+	if (!s->broken) {
+		agent_mf_event(&s->run, "chunk-too-small", h->xid,
+			       "a result does not fit the chunk offered for it; ERR_CHUNK");
+		send_error(s, h->xid, 1, RR_ERR_CHUNK);
+	}
 out:
 	pg_rdmamsg_clear(&m);
 	g_ptr_array_free(own, TRUE);
@@ -472,8 +487,12 @@ static void handle(struct serve *s, const struct vb_msg *msg)
 		send_error(s, h.xid, 1, RR_ERR_CHUNK);
 		goto out;
 	}
-	if (!pull_reads(s, &h, chunks, &n, keep, &pulled))
+	if (!pull_reads(s, &h, chunks, &n, keep, &pulled)) {
+		record(s, msg->data, msg->len, false, NULL, false, 0, 0);
+		if (!s->broken)
+			send_error(s, h.xid, 1, RR_ERR_CHUNK);
 		goto out;
+	}
 	if (h.proc == RR_RDMA_NOMSG) {
 		/* the Position-Zero chunk is the message; other chunks go into it */
 		if (!n || chunks[0].position) {
@@ -593,8 +612,10 @@ int agent_cmd_serve(int argc, char **argv)
 		s.conn = vb_accept(l, &vo, peer, &peer_len, s.run.once ? s.run.timeout_ms * 4 : 3600000,
 				   err, sizeof(err));
 		if (!s.conn) {
-			fprintf(stderr, AGENT_NAME ": accept: %s\n", err);
-			ok = false;
+			if (!agent_stop_signal) {
+				fprintf(stderr, AGENT_NAME ": accept: %s\n", err);
+				ok = false;
+			}
 			break;
 		}
 		s.peer_inline = agent_peer_inline(peer, peer_len);
@@ -610,18 +631,20 @@ int agent_cmd_serve(int argc, char **argv)
 				break;
 			}
 			handle(&s, &msg);
-			if (s.broken)
+			if (s.broken || agent_stop_signal)
 				break;
 		}
 		vb_disconnect(s.conn);
 		vb_dereg(&s.pull);
 		vb_free(s.conn);
 		s.conn = NULL;
-		if (s.run.once)
+		if (s.run.once || agent_stop_signal)
 			break;
 	}
 	vb_listener_free(l);
 	fprintf(stderr, AGENT_NAME ": serve: %u calls, %u RDMA_ERROR replies\n", s.calls, s.errors);
 	ok &= agent_run_end(&s.run);
+	if (agent_stop_signal)
+		return 128 + agent_stop_signal;
 	return ok ? 0 : 1;
 }

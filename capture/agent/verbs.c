@@ -13,6 +13,8 @@
 
 #include <glib.h>
 
+volatile sig_atomic_t vb_interrupted;
+
 struct pending_msg {
 	uint8_t *data;
 	uint32_t len;
@@ -70,8 +72,9 @@ static bool cm_wait(struct rdma_event_channel *ec, enum rdma_cm_event_type want,
 	int r;
 
 	r = poll(&p, 1, timeout_ms);
-	if (r == 0) {
-		fail(err, errlen, "no %s from RDMA-CM within %d ms", rdma_event_str(want), timeout_ms);
+	if (r == 0 || vb_interrupted) {
+		fail(err, errlen, vb_interrupted ? "interrupted while waiting for %s" :
+		     "no %s from RDMA-CM within the time limit", rdma_event_str(want));
 		return false;
 	}
 	if (r < 0 || rdma_get_cm_event(ec, &ev)) {
@@ -369,7 +372,8 @@ static void handle_wc(struct vb_conn *c, const struct ibv_wc *wc, uint64_t want,
 	if (wc->status != IBV_WC_SUCCESS) {
 		if (wc->status == IBV_WC_WR_FLUSH_ERR)
 			c->disconnected = true;
-		if (wc->wr_id == want || !want || (wc->opcode & IBV_WC_RECV)) {
+		/* an error completion's opcode is undefined: receives have slot wr_ids */
+		if (wc->wr_id == want || !want || wc->wr_id < c->o.depth) {
 			*failed = true;
 			*st = wc->status;
 		} else {
@@ -424,7 +428,7 @@ static int reap(struct vb_conn *c, uint64_t want, int timeout_ms, int *st)
 		cm_poll(c);
 		if (c->disconnected)
 			return -2;
-		if (now_ms() >= end)
+		if (now_ms() >= end || vb_interrupted)
 			return 0;
 		if (!armed) {
 			/* arm, then poll once more: a completion between the two is not lost */
@@ -453,7 +457,7 @@ static int reap(struct vb_conn *c, uint64_t want, int timeout_ms, int *st)
 static const char *reap_text(int r, int st)
 {
 	if (r == 0)
-		return "timed out";
+		return vb_interrupted ? "interrupted" : "timed out";
 	if (r == -2)
 		return "the peer disconnected";
 	return ibv_wc_status_str((enum ibv_wc_status)st);

@@ -19,8 +19,13 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include <signal.h>
+
 struct vb_conn;
 struct vb_listener;
+
+/* Set from a signal handler: every wait returns at once, as failed ("interrupted"). */
+extern volatile sig_atomic_t vb_interrupted;
 
 struct vb_opts {
 	uint32_t depth;          /* receive buffers (credits granted or expected) */

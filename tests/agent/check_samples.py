@@ -75,7 +75,51 @@ def main(argv):
         else:
             print("ok   %s: %s" % (os.path.basename(cap), out.strip().splitlines()[-1]))
     print("check_samples: %d of %d pairs verify" % (len(todo) - failed, len(todo)))
+    failed += tampered(a.dir, verify)
     return 1 if failed else 0
+
+
+def tampered(folder, verify):
+    """Recorded runs with their manifests damaged the ways a lax verify would
+    let through (review of the agent): each must FAIL (exit 1)."""
+    import re
+    import tempfile
+    cases = []
+
+    def mf(name):
+        with open(os.path.join(folder, name)) as f:
+            return f.read()
+    if os.path.exists(os.path.join(folder, "agent-shapes-rxe.pcap.manifest")):
+        base = mf("agent-shapes-rxe.pcap.manifest")
+        cases.append(("a manifest with nothing in it", "agent-shapes-rxe.pcap",
+                      ["# rpcrdma-agent manifest 1\n"]))
+        cases.append(("the first lines only (messages unlisted)", "agent-shapes-rxe.pcap",
+                      ["".join(base.splitlines(True)[:4])]))
+        cases.append(("every rpc line rebuilt=no", "agent-shapes-rxe.pcap",
+                      [base.replace("rebuilt=yes", "rebuilt=no")]))
+    if os.path.exists(os.path.join(folder, "agent-inj-credit0-rxe.pcap.manifest")):
+        # 0 credits change no Payload byte: its hashes are still compared
+        cases.append(("a reply hash changed under an RR-100 injection", "agent-inj-credit0-rxe.pcap",
+                      [re.sub(r"(dir=reply\t.*?sha256=)([0-9a-f])", lambda m: m.group(1) +
+                              ("0" if m.group(2) != "0" else "1"),
+                              mf("agent-inj-credit0-rxe.pcap.manifest"), count=1),
+                       mf("agent-inj-credit0-rxe.serve.manifest")]))
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for what, cap, texts in cases:
+            paths = []
+            for i, t in enumerate(texts):
+                paths.append(os.path.join(tmp, "m%d.manifest" % i))
+                with open(paths[-1], "w") as f:
+                    f.write(t)
+            p = subprocess.run(verify + ["--quiet", os.path.join(folder, cap)] + paths,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            if p.returncode != 1:
+                bad += 1
+                print("FAIL tampered (%s): exit %d, expected 1" % (what, p.returncode))
+            else:
+                print("ok   tampered (%s): %s" % (what, p.stdout.decode().strip().splitlines()[-1]))
+    return bad
 
 
 if __name__ == "__main__":

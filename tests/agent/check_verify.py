@@ -68,7 +68,9 @@ class Case:
                                (scn, link, p.stderr.decode(errors="replace").strip()))
         with open(self.truth_path) as f:
             self.truth = json.load(f)
-        self.text = truth2manifest.convert(self.truth, os.path.basename(self.cap), "drive")
+        # role pcapgen: the generator's truth marks rebuilt=no more freely than a
+        # requester does (verify holds a drive manifest's rebuilt=no lines strictly)
+        self.text = truth2manifest.convert(self.truth, os.path.basename(self.cap), "pcapgen")
         with open(self.manifest, "w") as f:
             f.write(self.text)
         self.profile = self.truth.get("profile")

@@ -21,7 +21,7 @@ gives `rpcrdma-agent verify` an independent oracle:
 * a capture line with dropped=0 (the generator loses nothing).
 
 usage: truth2manifest.py TRUTH.json -o OUT.manifest [--capture-file NAME]
-                         [--role drive|serve] [--no-injects] [--dropped N]
+                         [--role pcapgen|drive|serve] [--no-injects] [--dropped N]
 """
 import argparse
 import json
@@ -122,7 +122,7 @@ def main(argv):
     ap.add_argument("-o", dest="out", required=True)
     ap.add_argument("--capture-file", help="the capture's file name for the capture line "
                     "(default: the truth's name with .pcap or .pcapng)")
-    ap.add_argument("--role", default="drive", choices=("drive", "serve"))
+    ap.add_argument("--role", default="pcapgen", choices=("pcapgen", "drive", "serve"))
     ap.add_argument("--no-injects", action="store_true", help="leave the inject lines out")
     ap.add_argument("--dropped", type=int, default=0, help="dropped= of the capture line")
     a = ap.parse_args(argv[1:])
