@@ -370,3 +370,18 @@ void agent_mf_event(struct agent_run *r, const char *kind, uint32_t xid, const c
 	if (r->mf)
 		mf_write_event(r->mf, &e);
 }
+
+void agent_mf_inject(struct agent_run *r, const char *rule, uint32_t xid, bool reply,
+		     const char *also, const char *note)
+{
+	struct mf_inject mi;
+
+	memset(&mi, 0, sizeof(mi));
+	g_strlcpy(mi.rule, rule, sizeof(mi.rule));
+	mi.xid = xid;
+	mi.reply = reply;
+	g_strlcpy(mi.also, also ? also : "", sizeof(mi.also));
+	g_strlcpy(mi.note, note, sizeof(mi.note));
+	if (r->mf)
+		mf_write_inject(r->mf, &mi);
+}

@@ -60,6 +60,9 @@ void agent_list_injections(void);
 
 /* Manifest helpers: segments of a decoded header into mf lists. */
 void agent_mf_from_hdr(struct mf_rpc *m, const struct rr_hdr *h);
+/* An inject line: rule broken on purpose in message (xid, reply); also: rules it may bring. */
+void agent_mf_inject(struct agent_run *r, const char *rule, uint32_t xid, bool reply,
+		     const char *also, const char *note);
 void agent_mf_event(struct agent_run *r, const char *kind, uint32_t xid, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 

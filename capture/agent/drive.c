@@ -156,19 +156,6 @@ static bool inject_ineligible(pg_item *it, pg_rpc_pair *rp)
 	return true;
 }
 
-static void write_inject(struct drive *d, const char *rule, uint32_t xid, bool reply,
-			 const char *also, const char *note)
-{
-	struct mf_inject mi;
-	memset(&mi, 0, sizeof(mi));
-	g_strlcpy(mi.rule, rule, sizeof(mi.rule));
-	mi.xid = xid;
-	mi.reply = reply;
-	g_strlcpy(mi.also, also ? also : "", sizeof(mi.also));
-	g_strlcpy(mi.note, note, sizeof(mi.note));
-	if (d->run.mf)
-		mf_write_inject(d->run.mf, &mi);
-}
 
 static void record_call(struct drive *d, const pg_plan *p, const pg_rpc_pair *rp, bool rebuilt)
 {
@@ -459,7 +446,7 @@ static bool exchange(struct drive *d, const pg_item *orig)
 	pl_describe_call(rp.call.msg->data, rp.call.msg->len, &call, &callinfo);
 	record_call(d, &plan, &rp, rebuilt);
 	if (inj_rule)
-		write_inject(d, strcmp(inj_rule, "RR-001") ? inj_rule : "ENG-NOT-V1", plan.call.xid,
+		agent_mf_inject(&d->run, strcmp(inj_rule, "RR-001") ? inj_rule : "ENG-NOT-V1", plan.call.xid,
 			     false, inj_also, inj_note);
 	d->exchanges++;
 	if (!send_wire(d, plan.call.wire)) {
@@ -474,7 +461,7 @@ static bool exchange(struct drive *d, const pg_item *orig)
 	if (alive && err_reply && inject && agent_inject_has(&d->run, "RR-116")) {
 		/* the same XID again, after the responder said it cannot take it */
 		record_call(d, &plan, &rp, rebuilt);
-		write_inject(d, "RR-116", plan.call.xid, false, "RR-004,RR-180,RR-181,RR-131,RR-130",
+		agent_mf_inject(&d->run, "RR-116", plan.call.xid, false, "RR-004,RR-180,RR-181,RR-131,RR-130",
 			     "XID retried after RDMA_ERROR");
 		if (!send_wire(d, plan.call.wire))
 			alive = false;

@@ -25,27 +25,6 @@
 #include "netdev.h"
 #include "setup.h"
 
-/* A sentence for the caller; cut to fit, which is fine for a message. */
-static void __attribute__((format(printf, 3, 4))) msgf(char *buf, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, n, fmt, ap);
-	va_end(ap);
-}
-
-/* A path, where a cut one would name something else: false then. */
-static bool __attribute__((format(printf, 3, 4))) pathf(char *buf, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-	int len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(buf, n, fmt, ap);
-	va_end(ap);
-	return len >= 0 && (size_t)len < n;
-}
 
 struct test_prefix {
 	uint8_t bytes[16];
@@ -166,7 +145,7 @@ static bool from_gid_ndevs(const char *dev, char *netdev, size_t n)
 	struct dirent *de;
 	DIR *d;
 
-	if (!pathf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/1/gid_attrs/ndevs",
+	if (!agent_pathf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/1/gid_attrs/ndevs",
 		   agent_sysfs_root(), dev))
 		return false;
 	d = opendir(dir);
@@ -178,7 +157,7 @@ static bool from_gid_ndevs(const char *dev, char *netdev, size_t n)
 
 		if (!isdigit((unsigned char)de->d_name[0]) || *end || idx >= best_idx)
 			continue;
-		if (!pathf(path, sizeof(path), "%s/%s", dir, de->d_name))
+		if (!agent_pathf(path, sizeof(path), "%s/%s", dir, de->d_name))
 			continue;
 		if (read_word(path, name, sizeof(name)) && plain_name(name)) {
 			best_idx = idx;
@@ -197,7 +176,7 @@ static bool from_device_net(const char *dev, char *netdev, size_t n, int *count)
 	DIR *d;
 
 	*count = 0;
-	if (!pathf(dir, sizeof(dir), "%s/class/infiniband/%s/device/net", agent_sysfs_root(), dev))
+	if (!agent_pathf(dir, sizeof(dir), "%s/class/infiniband/%s/device/net", agent_sysfs_root(), dev))
 		return false;
 	d = opendir(dir);
 	if (!d)
@@ -243,19 +222,19 @@ static bool from_rdma_tool(const char *dev, char *netdev, size_t n, char *why, s
 	char *argv[] = { (char *)agent_rdma_tool(), "-j", "link", "show", port, NULL };
 	int rc;
 
-	msgf(port, sizeof(port), "%s/1", dev);     /* dev is under 64 bytes */
+	agent_msgf(port, sizeof(port), "%s/1", dev);     /* dev is under 64 bytes */
 	rc = agent_tool_run(argv, 10000, out, sizeof(out), err, sizeof(err));
 	if (rc < 0) {
-		msgf(why, whylen, "%s", err);
+		agent_msgf(why, whylen, "%s", err);
 		return false;
 	}
 	if (rc != 0) {
-		msgf(why, whylen, "`%s -j link show %s` failed (exit %d): %.120s",
+		agent_msgf(why, whylen, "`%s -j link show %s` failed (exit %d): %.120s",
 			 argv[0], port, rc, out);
 		return false;
 	}
 	if (!agent_netdev_from_rdma_json(out, netdev, n)) {
-		msgf(why, whylen, "`%s -j link show %s` names no netdev", argv[0], port);
+		agent_msgf(why, whylen, "`%s -j link show %s` names no netdev", argv[0], port);
 		return false;
 	}
 	return true;
@@ -268,15 +247,15 @@ bool agent_netdev_for_device(const char *ibdev, char *netdev, size_t n, char *er
 	int count = 0;
 
 	if (!plain_name(ibdev)) {
-		msgf(err, errlen, "\"%s\" is not an RDMA device name", ibdev ? ibdev : "");
+		agent_msgf(err, errlen, "\"%s\" is not an RDMA device name", ibdev ? ibdev : "");
 		return false;
 	}
-	if (pathf(path, sizeof(path), "%s/class/infiniband", agent_sysfs_root()) &&
+	if (agent_pathf(path, sizeof(path), "%s/class/infiniband", agent_sysfs_root()) &&
 	    stat(path, &st) == 0) {
 		/* sysfs is there: a device it does not list does not exist. */
-		if (!pathf(path, sizeof(path), "%s/class/infiniband/%s", agent_sysfs_root(), ibdev) ||
+		if (!agent_pathf(path, sizeof(path), "%s/class/infiniband/%s", agent_sysfs_root(), ibdev) ||
 		    stat(path, &st) != 0) {
-			msgf(err, errlen, "no RDMA device %s (%s does not exist; `rdma link show` lists them)",
+			agent_msgf(err, errlen, "no RDMA device %s (%s does not exist; `rdma link show` lists them)",
 				 ibdev, path);
 			return false;
 		}
@@ -287,7 +266,7 @@ bool agent_netdev_for_device(const char *ibdev, char *netdev, size_t n, char *er
 	}
 	if (from_rdma_tool(ibdev, netdev, n, why, sizeof(why)))
 		return true;
-	msgf(err, errlen,
+	agent_msgf(err, errlen,
 		 "cannot tell which netdev carries RDMA device %s: sysfs names %s (gid_attrs/ndevs of port 1, "
 		 "device/net), and %s",
 		 ibdev, count > 1 ? "several" : "none", why);
@@ -296,7 +275,7 @@ bool agent_netdev_for_device(const char *ibdev, char *netdev, size_t n, char *er
 
 static void not_test(const char *netdev, const char *text, char *why, size_t whylen)
 {
-	msgf(why, whylen,
+	agent_msgf(why, whylen,
 		 "netdev %s carries %s, which is not a test address (RFC 1918, RFC 5737, RFC 2544, "
 		 "loopback, link-local, IPv6 ULA or documentation prefix), so an RDMA link or injected "
 		 "traffic there could reach a real network; pass --force to use it anyway",
@@ -319,7 +298,7 @@ static int judge_env(const char *netdev, char *why, size_t whylen)
 		return -1;
 	copy = strdup(env);
 	if (!copy) {
-		msgf(why, whylen, "out of memory");
+		agent_msgf(why, whylen, "out of memory");
 		return 0;
 	}
 	for (entry = strtok_r(copy, ";", &save1); entry && result < 0;
@@ -349,7 +328,7 @@ static int judge_env(const char *netdev, char *why, size_t whylen)
 					result = 0;
 				}
 			} else {
-				msgf(why, whylen, "RPCRDMA_AGENT_ADDRS: \"%s\" is not an IPv4 or IPv6 address", a);
+				agent_msgf(why, whylen, "RPCRDMA_AGENT_ADDRS: \"%s\" is not an IPv4 or IPv6 address", a);
 				result = 0;
 			}
 		}
@@ -365,18 +344,18 @@ bool agent_netdev_is_test(const char *netdev, char *why, size_t whylen)
 	int r;
 
 	if (!plain_name(netdev)) {
-		msgf(why, whylen, "\"%s\" is not a netdev name", netdev ? netdev : "");
+		agent_msgf(why, whylen, "\"%s\" is not a netdev name", netdev ? netdev : "");
 		return false;
 	}
 	r = judge_env(netdev, why, whylen);
 	if (r >= 0)
 		return r == 1;
 	if (if_nametoindex(netdev) == 0) {
-		msgf(why, whylen, "no network interface named %s (`ip link` lists them)", netdev);
+		agent_msgf(why, whylen, "no network interface named %s (`ip link` lists them)", netdev);
 		return false;
 	}
 	if (getifaddrs(&ifa) != 0) {
-		msgf(why, whylen, "cannot list the addresses of %s: getifaddrs: %s", netdev, strerror(errno));
+		agent_msgf(why, whylen, "cannot list the addresses of %s: getifaddrs: %s", netdev, strerror(errno));
 		return false;
 	}
 	for (i = ifa; i && ok; i = i->ifa_next) {

@@ -49,7 +49,7 @@
 extern char **environ;
 
 /* A sentence for the caller; cut to fit, which is fine for a message. */
-static void __attribute__((format(printf, 3, 4))) msgf(char *buf, size_t n, const char *fmt, ...)
+void agent_msgf(char *buf, size_t n, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -59,7 +59,7 @@ static void __attribute__((format(printf, 3, 4))) msgf(char *buf, size_t n, cons
 }
 
 /* A path, where a cut one would name something else: false then. */
-static bool __attribute__((format(printf, 3, 4))) pathf(char *buf, size_t n, const char *fmt, ...)
+bool agent_pathf(char *buf, size_t n, const char *fmt, ...)
 {
 	va_list ap;
 	int len;
@@ -135,18 +135,18 @@ int agent_tool_run(char *const argv[], int timeout_ms, char *out, size_t outlen,
 	if (outlen)
 		out[0] = '\0';
 	if (pipe2(outp, O_CLOEXEC) != 0) {
-		msgf(err, errlen, "cannot run %s: pipe: %s", argv[0], strerror(errno));
+		agent_msgf(err, errlen, "cannot run %s: pipe: %s", argv[0], strerror(errno));
 		return AGENT_TOOL_FAILED;
 	}
 	if (pipe2(execp, O_CLOEXEC) != 0) {
-		msgf(err, errlen, "cannot run %s: pipe: %s", argv[0], strerror(errno));
+		agent_msgf(err, errlen, "cannot run %s: pipe: %s", argv[0], strerror(errno));
 		close(outp[0]);
 		close(outp[1]);
 		return AGENT_TOOL_FAILED;
 	}
 	pid = fork();
 	if (pid < 0) {
-		msgf(err, errlen, "cannot run %s: fork: %s", argv[0], strerror(errno));
+		agent_msgf(err, errlen, "cannot run %s: fork: %s", argv[0], strerror(errno));
 		close(outp[0]);
 		close(outp[1]);
 		close(execp[0]);
@@ -177,11 +177,11 @@ int agent_tool_run(char *const argv[], int timeout_ms, char *out, size_t outlen,
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 		if (strcmp(argv[0], agent_rdma_tool()) == 0)
-			msgf(err, errlen,
+			agent_msgf(err, errlen,
 				 "the rdma tool of iproute2 could not be run (%s: %s): install iproute2, "
 				 "or set RPCRDMA_AGENT_RDMA to its path", argv[0], strerror(exec_errno));
 		else
-			msgf(err, errlen, "cannot run %s: %s", argv[0], strerror(exec_errno));
+			agent_msgf(err, errlen, "cannot run %s: %s", argv[0], strerror(exec_errno));
 		return AGENT_TOOL_MISSING;
 	}
 
@@ -219,12 +219,12 @@ int agent_tool_run(char *const argv[], int timeout_ms, char *out, size_t outlen,
 		if (w == pid)
 			break;
 		if (w < 0 && errno != EINTR) {
-			msgf(err, errlen, "%s: waitpid: %s", argv[0], strerror(errno));
+			agent_msgf(err, errlen, "%s: waitpid: %s", argv[0], strerror(errno));
 			return AGENT_TOOL_FAILED;
 		}
 		if (ms_since(&t0) >= timeout_ms) {
 			/* Not killed: a delete blocked in the kernel finishes on its own. */
-			msgf(err, errlen, "%s still running after %d s", argv[0], timeout_ms / 1000);
+			agent_msgf(err, errlen, "%s still running after %d s", argv[0], timeout_ms / 1000);
 			return AGENT_TOOL_TIMEOUT;
 		}
 		sleep_ms(10);
@@ -233,7 +233,7 @@ int agent_tool_run(char *const argv[], int timeout_ms, char *out, size_t outlen,
 		one_line(out);
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	msgf(err, errlen, "%s was killed by signal %d", argv[0], WTERMSIG(status));
+	agent_msgf(err, errlen, "%s was killed by signal %d", argv[0], WTERMSIG(status));
 	return AGENT_TOOL_FAILED;
 }
 
@@ -266,7 +266,7 @@ static bool mkdir_parents(const char *path, char *err, size_t errlen)
 	char *p;
 
 	if (strlen(path) >= sizeof(dir)) {
-		msgf(err, errlen, "%s: path too long", path);
+		agent_msgf(err, errlen, "%s: path too long", path);
 		return false;
 	}
 	strcpy(dir, path);
@@ -280,7 +280,7 @@ static bool mkdir_parents(const char *path, char *err, size_t errlen)
 
 			*p = '\0';
 			if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-				msgf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+				agent_msgf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
 				return false;
 			}
 			*p = c;
@@ -340,7 +340,7 @@ static bool state_load(struct state *s, char *err, size_t errlen)
 	if (!f) {
 		if (errno == ENOENT)
 			return true;
-		msgf(err, errlen, "cannot read %s: %s", agent_state_path(), strerror(errno));
+		agent_msgf(err, errlen, "cannot read %s: %s", agent_state_path(), strerror(errno));
 		return false;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -361,7 +361,7 @@ static bool state_load(struct state *s, char *err, size_t errlen)
 		if (!rec_push(s, &r)) {
 			free(r.raw);
 			fclose(f);
-			msgf(err, errlen, "out of memory reading %s", agent_state_path());
+			agent_msgf(err, errlen, "out of memory reading %s", agent_state_path());
 			return false;
 		}
 	}
@@ -396,8 +396,8 @@ static bool state_open(struct state *s, bool create, char *err, size_t errlen)
 
 	memset(s, 0, sizeof(*s));
 	s->lock_fd = -1;
-	if (!pathf(lock, sizeof(lock), "%s.lock", agent_state_path())) {
-		msgf(err, errlen, "%s: path too long", agent_state_path());
+	if (!agent_pathf(lock, sizeof(lock), "%s.lock", agent_state_path())) {
+		agent_msgf(err, errlen, "%s: path too long", agent_state_path());
 		return false;
 	}
 	if (create) {
@@ -409,7 +409,7 @@ static bool state_open(struct state *s, bool create, char *err, size_t errlen)
 	s->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	s->writable = s->lock_fd >= 0;
 	if (s->lock_fd < 0 && create) {
-		msgf(err, errlen, "cannot lock %s: %s", lock, strerror(errno));
+		agent_msgf(err, errlen, "cannot lock %s: %s", lock, strerror(errno));
 		return false;
 	}
 	if (s->lock_fd < 0)
@@ -417,7 +417,7 @@ static bool state_open(struct state *s, bool create, char *err, size_t errlen)
 	if (s->lock_fd >= 0) {
 		while (flock(s->lock_fd, LOCK_EX) != 0) {
 			if (errno != EINTR) {
-				msgf(err, errlen, "cannot lock %s: %s", lock, strerror(errno));
+				agent_msgf(err, errlen, "cannot lock %s: %s", lock, strerror(errno));
 				state_close(s);
 				return false;
 			}
@@ -437,13 +437,13 @@ static bool state_save(struct state *s, char *err, size_t errlen)
 	FILE *f;
 	int fd;
 
-	if (!pathf(tmp, sizeof(tmp), "%s.tmp.%ld", agent_state_path(), (long)getpid())) {
-		msgf(err, errlen, "%s: path too long", agent_state_path());
+	if (!agent_pathf(tmp, sizeof(tmp), "%s.tmp.%ld", agent_state_path(), (long)getpid())) {
+		agent_msgf(err, errlen, "%s: path too long", agent_state_path());
 		return false;
 	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		msgf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		agent_msgf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return false;
@@ -460,13 +460,13 @@ static bool state_save(struct state *s, char *err, size_t errlen)
 				r->run ? "run" : "persistent");
 	}
 	if (fflush(f) != 0 || fsync(fd) != 0) {
-		msgf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		agent_msgf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		fclose(f);
 		unlink(tmp);
 		return false;
 	}
 	if (fclose(f) != 0 || rename(tmp, agent_state_path()) != 0) {
-		msgf(err, errlen, "cannot replace %s: %s", agent_state_path(), strerror(errno));
+		agent_msgf(err, errlen, "cannot replace %s: %s", agent_state_path(), strerror(errno));
 		unlink(tmp);
 		return false;
 	}
@@ -481,11 +481,11 @@ static int device_exists(const char *name)
 	char path[PATH_MAX];
 	struct stat st;
 
-	if (!pathf(path, sizeof(path), "%s/class/infiniband/%s", agent_sysfs_root(), name))
+	if (!agent_pathf(path, sizeof(path), "%s/class/infiniband/%s", agent_sysfs_root(), name))
 		return -1;
 	if (stat(path, &st) == 0)
 		return 1;
-	if (!pathf(path, sizeof(path), "%s/class", agent_sysfs_root()))
+	if (!agent_pathf(path, sizeof(path), "%s/class", agent_sysfs_root()))
 		return -1;
 	return stat(path, &st) == 0 ? 0 : -1;
 }
@@ -500,7 +500,7 @@ static bool owner_dead(long pid)
 
 	if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
 		return true;
-	msgf(path, sizeof(path), "/proc/%ld/stat", pid);
+	agent_msgf(path, sizeof(path), "/proc/%ld/stat", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
@@ -530,7 +530,7 @@ static enum del_result link_delete(const struct link_rec *r, char *msg, size_t m
 		return DEL_GONE;
 	if (agent_netdev_for_device(r->name, nd, sizeof(nd), err, sizeof(err)) &&
 	    strcmp(nd, r->netdev) != 0) {
-		msgf(msg, msglen, "%s now rides on %s, not on %s as recorded: not the link we made",
+		agent_msgf(msg, msglen, "%s now rides on %s, not on %s as recorded: not the link we made",
 			 r->name, nd, r->netdev);
 		return DEL_NOT_OURS;
 	}
@@ -540,13 +540,13 @@ static enum del_result link_delete(const struct link_rec *r, char *msg, size_t m
 	if (rc > 0 && device_exists(r->name) == 0)
 		return DEL_GONE;
 	if (rc == AGENT_TOOL_TIMEOUT)
-		msgf(msg, msglen, "`%s link delete %s` is still waiting after %d s: a process still "
+		agent_msgf(msg, msglen, "`%s link delete %s` is still waiting after %d s: a process still "
 			 "has the device open; it completes when that process exits",
 			 argv[0], r->name, DELETE_TIMEOUT_MS / 1000);
 	else if (rc < 0)
-		msgf(msg, msglen, "%s", err);
+		agent_msgf(msg, msglen, "%s", err);
 	else
-		msgf(msg, msglen, "`%s link delete %s` failed (exit %d): %s", argv[0], r->name, rc,
+		agent_msgf(msg, msglen, "`%s link delete %s` failed (exit %d): %s", argv[0], r->name, rc,
 			 out[0] ? out : "no message");
 	return DEL_FAILED;
 }
@@ -651,7 +651,7 @@ static bool holds_rdma_files(void)
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (!pathf(path, sizeof(path), "/proc/self/fd/%s", de->d_name))
+		if (!agent_pathf(path, sizeof(path), "/proc/self/fd/%s", de->d_name))
 			continue;
 		len = readlink(path, target, sizeof(target) - 1);
 		if (len <= 0)
@@ -813,13 +813,13 @@ static void ensure_module(const char *kind, char *hint, size_t hintlen)
 	int rc;
 
 	hint[0] = '\0';
-	if (pathf(path, sizeof(path), "%s/module/%s", agent_sysfs_root(), mod) && stat(path, &st) == 0)
+	if (agent_pathf(path, sizeof(path), "%s/module/%s", agent_sysfs_root(), mod) && stat(path, &st) == 0)
 		return;
 	rc = agent_tool_run(argv, ADD_TIMEOUT_MS, out, sizeof(out), err, sizeof(err));
 	if (rc < 0)
-		msgf(hint, hintlen, " (modprobe %s: %s)", mod, err);
+		agent_msgf(hint, hintlen, " (modprobe %s: %s)", mod, err);
 	else if (rc > 0)
-		msgf(hint, hintlen, " (`%s %s` failed: %s)", argv[0], mod, out[0] ? out : "no message");
+		agent_msgf(hint, hintlen, " (`%s %s` failed: %s)", argv[0], mod, out[0] ? out : "no message");
 }
 
 bool agent_link_create_named(const char *kind, const char *netdev, const char *name,
@@ -833,26 +833,26 @@ bool agent_link_create_named(const char *kind, const char *netdev, const char *n
 	int rc, i;
 
 	if (!kind || (strcmp(kind, "rxe") != 0 && strcmp(kind, "siw") != 0)) {
-		msgf(err, errlen, "unknown link type \"%s\" (rxe or siw)", kind ? kind : "");
+		agent_msgf(err, errlen, "unknown link type \"%s\" (rxe or siw)", kind ? kind : "");
 		return false;
 	}
 	if (!netdev || !valid_link_name(netdev) || strlen(netdev) >= 16) {
-		msgf(err, errlen, "\"%s\" is not a netdev name", netdev ? netdev : "");
+		agent_msgf(err, errlen, "\"%s\" is not a netdev name", netdev ? netdev : "");
 		return false;
 	}
 	if (name && !valid_link_name(name)) {
-		msgf(err, errlen, "\"%s\" is not a usable RDMA device name (letters, digits, _ - .; "
+		agent_msgf(err, errlen, "\"%s\" is not a usable RDMA device name (letters, digits, _ - .; "
 			 "at most %d)", name, NAME_LEN - 1);
 		return false;
 	}
 	if (!state_open(&s, true, why, sizeof(why))) {
-		msgf(err, errlen, "cannot record the link in %s, so it would never be removed: %s "
+		agent_msgf(err, errlen, "cannot record the link in %s, so it would never be removed: %s "
 			 "(run as root, or set RPCRDMA_AGENT_STATE)", agent_state_path(), why);
 		return false;
 	}
 	if (name) {
 		if (recorded(&s, name) || device_exists(name) == 1) {
-			msgf(err, errlen, "an RDMA device named %s already exists%s; choose another --name",
+			agent_msgf(err, errlen, "an RDMA device named %s already exists%s; choose another --name",
 				 name, recorded(&s, name) ? " (made by rpcrdma-agent)" : "");
 			state_close(&s);
 			return false;
@@ -860,19 +860,19 @@ bool agent_link_create_named(const char *kind, const char *netdev, const char *n
 		strcpy(chosen, name);   /* valid_link_name: shorter than NAME_LEN */
 	} else {
 		for (i = 0; i < 100; i++) {
-			msgf(chosen, sizeof(chosen), "%s_agent%d", kind, i);
+			agent_msgf(chosen, sizeof(chosen), "%s_agent%d", kind, i);
 			if (!recorded(&s, chosen) && device_exists(chosen) != 1)
 				break;
 		}
 		if (i == 100) {
-			msgf(err, errlen, "%s_agent0 to %s_agent99 are all taken; "
+			agent_msgf(err, errlen, "%s_agent0 to %s_agent99 are all taken; "
 				 "`rpcrdma-agent cleanup` removes those it made", kind, kind);
 			state_close(&s);
 			return false;
 		}
 	}
 	if (strlen(chosen) >= n) {
-		msgf(err, errlen, "device name buffer too small for %s", chosen);
+		agent_msgf(err, errlen, "device name buffer too small for %s", chosen);
 		state_close(&s);
 		return false;
 	}
@@ -881,9 +881,9 @@ bool agent_link_create_named(const char *kind, const char *netdev, const char *n
 	rc = agent_tool_run(argv, ADD_TIMEOUT_MS, out, sizeof(out), why, sizeof(why));
 	if (rc != 0) {
 		if (rc < 0)
-			msgf(err, errlen, "%s", why);
+			agent_msgf(err, errlen, "%s", why);
 		else
-			msgf(err, errlen, "`%s link add %s type %s netdev %s` failed (exit %d): %s%s",
+			agent_msgf(err, errlen, "`%s link add %s type %s netdev %s` failed (exit %d): %s%s",
 				 argv[0], chosen, kind, netdev, rc, out[0] ? out : "no message", hint);
 		state_close(&s);
 		return false;
@@ -901,7 +901,7 @@ bool agent_link_create_named(const char *kind, const char *netdev, const char *n
 		char derr[256];
 
 		agent_tool_run(del, DELETE_TIMEOUT_MS, out, sizeof(out), derr, sizeof(derr));
-		msgf(err, errlen, "created %s but could not record it, so removed it again: %s",
+		agent_msgf(err, errlen, "created %s but could not record it, so removed it again: %s",
 			 chosen, why);
 		state_close(&s);
 		return false;

@@ -10,6 +10,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* A sentence for the caller, cut to fit (fine for a message). */
+void agent_msgf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A path; false when it had to be cut (a cut path would name something else). */
+bool agent_pathf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* agent_tool_run() results that are not an exit status. */
 #define AGENT_TOOL_FAILED   (-1)   /* fork/pipe failed, or killed by a signal */
 #define AGENT_TOOL_MISSING  (-2)   /* execvp: not found or not executable */
