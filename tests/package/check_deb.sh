@@ -112,7 +112,7 @@ lap build
   || { cat "$work/cpack.log"; fail "cpack -G DEB failed"; }
 lap cpack
 [ -f "$build/deb/package.env" ] || fail "$build/deb/package.env missing: is cmake/Packaging.cmake included?"
-RR_PKG_PLUGIN=0 RR_PKG_PLUGIN_DIR="" RR_PKG_PLUGIN_DEPENDS=""
+RR_PKG_PLUGIN=0 RR_PKG_PLUGIN_DIR="" RR_PKG_PLUGIN_DEPENDS="" RR_PKG_AGENT=0
 # shellcheck disable=SC1091
 . "$build/deb/package.env"
 debs=("$build"/rpcrdma-toolkit_*.deb)
@@ -139,6 +139,9 @@ want=(./usr/bin/ulb-lint ./usr/share/man/man1/ulb-lint.1.gz ./usr/share/doc/rpcr
 if [ "$plugin" = 1 ]; then
   [ -n "$RR_PKG_PLUGIN_DIR" ] || fail "the plugin is built but Packaging.cmake could not name its folder"
   want+=(".$RR_PKG_PLUGIN_DIR/rpcrdma.so" ./usr/share/man/man7/rpcrdma-plugin.7.gz)
+fi
+if [ "${RR_PKG_AGENT:-0}" = 1 ]; then
+  want+=(./usr/bin/rpcrdma-agent ./usr/share/man/man8/rpcrdma-agent.8.gz)
 fi
 for f in "${want[@]}"; do
   has "$f" || fail "the .deb lacks $f"
@@ -249,9 +252,16 @@ lap "apt-get install"
 in_root ulb-lint --help > "$work/help.out" 2>&1 || { cat "$work/help.out"; fail "ulb-lint --help exited non-zero in the chroot"; }
 [ -s "$work/help.out" ] || fail "ulb-lint --help printed nothing"
 say "ulb-lint --help: exit 0, $(wc -l < "$work/help.out") lines"
+if [ "${RR_PKG_AGENT:-0}" = 1 ]; then
+  # its libraries (libibverbs1, librdmacm1) came in as the package's Depends
+  in_root rpcrdma-agent --help > "$work/agent-help.out" 2>&1 ||
+    { cat "$work/agent-help.out"; fail "rpcrdma-agent --help exited non-zero in the chroot"; }
+  say "rpcrdma-agent --help: exit 0"
+fi
 # man pages
 mans=(/usr/share/man/man1/ulb-lint.1.gz)
 [ "$plugin" = 1 ] && mans+=(/usr/share/man/man7/rpcrdma-plugin.7.gz)
+[ "${RR_PKG_AGENT:-0}" = 1 ] && mans+=(/usr/share/man/man8/rpcrdma-agent.8.gz)
 for m in "${mans[@]}"; do
   [ -f "$root$m" ] || fail "$m is not installed"
   gzip -dc "$root$m" | grep -q '^\.TH ' || fail "$m is not a gzip'd man page"
