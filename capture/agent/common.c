@@ -385,3 +385,21 @@ void agent_mf_inject(struct agent_run *r, const char *rule, uint32_t xid, bool r
 	if (r->mf)
 		mf_write_inject(r->mf, &mi);
 }
+
+bool agent_send(struct agent_run *r, struct vb_conn *conn, const GByteArray *wire)
+{
+	struct vb_mr m;
+	char err[512];
+	bool ok;
+
+	if (!vb_reg(conn, &m, wire->len, false, false)) {
+		agent_mf_event(r, "send-failed", 0, "cannot register a %u-byte send buffer", wire->len);
+		return false;
+	}
+	memcpy(m.buf, wire->data, wire->len);
+	ok = vb_send(conn, &m, wire->len, err, sizeof(err));
+	if (!ok)
+		agent_mf_event(r, "send-failed", 0, "%s", err);
+	vb_dereg(&m);
+	return ok;
+}

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <glib.h>
+
 #include <rpcrdma/hdr.h>
 
 #include "live_capture.h"
@@ -60,6 +62,10 @@ void agent_list_injections(void);
 
 /* Manifest helpers: segments of a decoded header into mf lists. */
 void agent_mf_from_hdr(struct mf_rpc *m, const struct rr_hdr *h);
+struct vb_conn;
+/* Send wire's bytes on conn (a Send of its own registered copy); a failure is an event. */
+bool agent_send(struct agent_run *r, struct vb_conn *conn, const GByteArray *wire);
+
 /* An inject line: rule broken on purpose in message (xid, reply); also: rules it may bring. */
 void agent_mf_inject(struct agent_run *r, const char *rule, uint32_t xid, bool reply,
 		     const char *also, const char *note);

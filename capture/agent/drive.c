@@ -293,22 +293,6 @@ static bool take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *
 	return true;
 }
 
-static bool send_wire(struct drive *d, const GByteArray *wire)
-{
-	struct vb_mr sm;
-	char err[512];
-	bool ok;
-	if (!vb_reg(d->conn, &sm, wire->len, false, false)) {
-		fprintf(stderr, AGENT_NAME ": cannot register the send buffer\n");
-		return false;
-	}
-	memcpy(sm.buf, wire->data, wire->len);
-	ok = vb_send(d->conn, &sm, wire->len, err, sizeof(err));
-	if (!ok)
-		agent_mf_event(&d->run, "send-failed", 0, "%s", err);
-	vb_dereg(&sm);
-	return ok;
-}
 
 /*
  * What the responder should have done with a call we broke on purpose
@@ -449,7 +433,7 @@ static bool exchange(struct drive *d, const pg_item *orig)
 		agent_mf_inject(&d->run, strcmp(inj_rule, "RR-001") ? inj_rule : "ENG-NOT-V1", plan.call.xid,
 			     false, inj_also, inj_note);
 	d->exchanges++;
-	if (!send_wire(d, plan.call.wire)) {
+	if (!agent_send(&d->run, d->conn, plan.call.wire)) {
 		alive = false;
 		goto out;
 	}
@@ -463,7 +447,7 @@ static bool exchange(struct drive *d, const pg_item *orig)
 		record_call(d, &plan, &rp, rebuilt);
 		agent_mf_inject(&d->run, "RR-116", plan.call.xid, false, "RR-004,RR-180,RR-181,RR-131,RR-130",
 			     "XID retried after RDMA_ERROR");
-		if (!send_wire(d, plan.call.wire))
+		if (!agent_send(&d->run, d->conn, plan.call.wire))
 			alive = false;
 		else
 			alive = take_reply(d, plan.call.xid, &callinfo, wmem, n_w, &replymem, &h,

@@ -91,20 +91,6 @@ static void record(struct serve *s, const uint8_t *wire, size_t wire_len, bool r
 		mf_write_rpc(s->run.mf, &m);
 }
 
-static bool send_bytes(struct serve *s, const GByteArray *wire)
-{
-	struct vb_mr m;
-	char err[512];
-	bool ok;
-	if (!vb_reg(s->conn, &m, wire->len, false, false))
-		return false;
-	memcpy(m.buf, wire->data, wire->len);
-	ok = vb_send(s->conn, &m, wire->len, err, sizeof(err));
-	if (!ok)
-		agent_mf_event(&s->run, "send-failed", 0, "%s", err);
-	vb_dereg(&m);
-	return ok;
-}
 
 static void send_error(struct serve *s, uint32_t xid, uint32_t vers, uint32_t err)
 {
@@ -115,7 +101,7 @@ static void send_error(struct serve *s, uint32_t xid, uint32_t vers, uint32_t er
 	m.low = m.high = 1;
 	pg_rdmamsg_encode(&m);
 	/* the engine rebuilds no message from a header of another version */
-	if (send_bytes(s, m.wire))
+	if (agent_send(&s->run, s->conn, m.wire))
 		record(s, m.wire->data, m.wire->len, true, NULL, vers == RR_RPCRDMA_VERSION, 0, 0);
 	pg_rdmamsg_clear(&m);
 	s->errors++;
@@ -431,7 +417,7 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 	}
 	pg_rdmamsg_encode(&m);
 	/* misdirected results: the wire no longer conveys the message we meant */
-	if (send_bytes(s, m.wire))
+	if (agent_send(&s->run, s->conn, m.wire))
 		record(s, m.wire->data, m.wire->len, true, full, !misdirected, m.inline_payload->len,
 		       pushed);
 	goto out;
