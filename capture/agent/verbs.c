@@ -320,12 +320,6 @@ const char *vb_device_name(const struct vb_conn *c)
 	return c && c->id && c->id->verbs ? ibv_get_device_name(c->id->verbs->device) : "?";
 }
 
-const uint8_t *vb_peer_private(const struct vb_conn *c, uint8_t *len)
-{
-	*len = c->peer_pd_len;
-	return c->peer_pd;
-}
-
 bool vb_reg(struct vb_conn *c, struct vb_mr *m, size_t len, bool remote_write, bool remote_read)
 {
 	int acc = IBV_ACCESS_LOCAL_WRITE;

@@ -59,8 +59,6 @@ struct vb_conn *vb_accept(struct vb_listener *l, const struct vb_opts *o, uint8_
 void vb_listener_free(struct vb_listener *l);
 
 const char *vb_device_name(const struct vb_conn *c);
-/* The peer's private data received with the accept (requester side). */
-const uint8_t *vb_peer_private(const struct vb_conn *c, uint8_t *len);
 
 bool vb_reg(struct vb_conn *c, struct vb_mr *m, size_t len, bool remote_write, bool remote_read);
 void vb_dereg(struct vb_mr *m);
