@@ -21,24 +21,11 @@ set(RR_DEB_MAINTAINER "rpcrdma-toolkit developers <rpcrdma-toolkit@invalid>"
 
 # --- what the package needs besides the install rules of the targets -------
 
-find_program(RR_GZIP gzip)
 set(_rr_plugin_depends "")
 set(_rr_pkg_problem "")
 if(TARGET rpcrdma_plugin)
-  # The plugin's man page (installed with the plugin, gzip -9n compressed
-  # like ulb-lint.1).
-  set(_man7 ${PROJECT_SOURCE_DIR}/docs/rpcrdma-plugin.7)
-  if(RR_GZIP)
-    add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/man/rpcrdma-plugin.7.gz
-                       COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/man
-                       COMMAND ${RR_GZIP} -9nc ${_man7} > ${CMAKE_BINARY_DIR}/man/rpcrdma-plugin.7.gz
-                       DEPENDS ${_man7}
-                       COMMENT "Compressing the rpcrdma-plugin man page")
-    add_custom_target(rpcrdma-plugin-man ALL DEPENDS ${CMAKE_BINARY_DIR}/man/rpcrdma-plugin.7.gz)
-    install(FILES ${CMAKE_BINARY_DIR}/man/rpcrdma-plugin.7.gz DESTINATION share/man/man7 COMPONENT man)
-  else()
-    install(FILES ${_man7} DESTINATION share/man/man7 COMPONENT man)
-  endif()
+  # The plugin's man page, installed with the plugin.
+  rr_install_man(rpcrdma-plugin 7 man rpcrdma-plugin-man)
 
   # Wireshark loads a plugin only into the minor version it was built for,
   # and the plugin links libwireshark: depend on that library's package,
@@ -87,7 +74,7 @@ License: GPL-2.0-or-later
  On Debian systems, the full text of the GNU General Public License
  version 2 can be found in /usr/share/common-licenses/GPL-2.
 ")
-install(FILES ${CMAKE_BINARY_DIR}/deb/copyright DESTINATION share/doc/rpcrdma-toolkit COMPONENT cli)
+install(FILES ${CMAKE_BINARY_DIR}/deb/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)
 
 # Everything the package holds, and nothing else (no tests): with
 # -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON, `cmake --build . --target deb-payload`

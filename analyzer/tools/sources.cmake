@@ -15,19 +15,6 @@ add_custom_target(update-rules-doc
                   COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_BINARY_DIR}/rules.md ${PROJECT_SOURCE_DIR}/docs/rules.md
                   DEPENDS rules-doc)
 
-# `cmake --install` / cpack: the CLI and its man page (component cli).  The
-# man page is installed gzip -9n compressed, as Debian policy wants, when
-# gzip is there; plain otherwise.
-install(TARGETS ulb-lint RUNTIME DESTINATION bin COMPONENT cli)
-find_program(RR_GZIP gzip)
-if(RR_GZIP)
-  add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/man/ulb-lint.1.gz
-                     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/man
-                     COMMAND ${RR_GZIP} -9nc ${PROJECT_SOURCE_DIR}/docs/ulb-lint.1 > ${CMAKE_BINARY_DIR}/man/ulb-lint.1.gz
-                     DEPENDS ${PROJECT_SOURCE_DIR}/docs/ulb-lint.1
-                     COMMENT "Compressing the ulb-lint man page")
-  add_custom_target(ulb-lint-man ALL DEPENDS ${CMAKE_BINARY_DIR}/man/ulb-lint.1.gz)
-  install(FILES ${CMAKE_BINARY_DIR}/man/ulb-lint.1.gz DESTINATION share/man/man1 COMPONENT cli)
-else()
-  install(FILES ${PROJECT_SOURCE_DIR}/docs/ulb-lint.1 DESTINATION share/man/man1 COMPONENT cli)
-endif()
+# `cmake --install` / cpack: the CLI and its man page (component cli).
+install(TARGETS ulb-lint RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
+rr_install_man(ulb-lint 1 cli ulb-lint-man)
