@@ -231,10 +231,9 @@ struct rr_engine {
 	uint64_t cur_frame;
 };
 
-/* engine.c */
+/* budget.c: take n bytes of the buffer budget (false, reported, when they do not fit), or give them back */
 bool rr_budget_take(struct rr_engine *eng, uint64_t n, uint64_t frame, const char *what);
 void rr_budget_give(struct rr_engine *eng, uint64_t n);
-void rr_deliver(struct rr_engine *eng, struct rr_message *msg);
 
 /* conn.c */
 struct rr_flow *rr_flow_get(struct rr_engine *eng, const struct rr_flow_key *key);
@@ -295,11 +294,16 @@ bool rr_seg_read(const struct rr_seg *seg, uint64_t off, uint8_t *dst, uint64_t 
 void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_send_done *d);
 void rr_call_try_complete(struct rr_engine *eng, struct rr_call *call);
 void rr_call_flush(struct rr_engine *eng, struct rr_call *call);   /* deliver if pending */
-void rr_call_free(struct rr_engine *eng, struct rr_call *call);
 void rr_rebuild_flow_reset(struct rr_engine *eng, struct rr_flow *f);
-/* Shared by rebuild.c and rebuild_reply.c. */
+
+/* call.c */
 struct rr_seg *rr_call_seg(const struct rr_call *call, enum rr_seg_role role, uint32_t chunk, uint32_t index);
 void rr_call_collect_frames(GArray *dst, const struct rr_call *call, bool reads);
+/* Put every segment the call advertised in the segment store. */
+void rr_call_register_segments(struct rr_engine *eng, struct rr_call *call);
+void rr_call_free(struct rr_engine *eng, struct rr_call *call);
+/* Forget the call on its flow and free it. */
+void rr_call_drop(struct rr_engine *eng, struct rr_call *call);
 
 /* rebuild_reply.c */
 void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
@@ -313,7 +317,7 @@ void rr_record_describe(struct rr_message *m, const struct rr_ulp_info *callinfo
 /* Check stage, then the reporter; the findings it attached are released after. */
 void rr_record_emit(struct rr_engine *eng, struct rr_message *m);
 
-/* frames helpers (engine.c) */
+/* frames.c */
 void rr_frames_add(GArray *frames, uint64_t frame);
 /* ev->frame and ev->more_frames */
 void rr_frames_add_event(GArray *frames, const struct rr_event *ev);

@@ -82,34 +82,6 @@ static bool has_call_xid(struct rr_flow *cand, void *arg)
 
 /* ---- calls ---- */
 
-struct rr_seg *rr_call_seg(const struct rr_call *call, enum rr_seg_role role, uint32_t chunk,
-			       uint32_t index)
-{
-	guint i;
-
-	for (i = 0; i < call->segs->len; i++) {
-		struct rr_seg *s = g_ptr_array_index(call->segs, i);
-
-		if (s->role == role && s->chunk == chunk && s->index == index)
-			return s;
-	}
-	return NULL;
-}
-
-void rr_call_collect_frames(GArray *dst, const struct rr_call *call, bool reads)
-{
-	guint i, j;
-
-	for (i = 0; i < call->segs->len; i++) {
-		const struct rr_seg *s = g_ptr_array_index(call->segs, i);
-
-		if ((s->role == RR_SEG_READ) != reads)
-			continue;
-		for (j = 0; j < s->frames->len; j++)
-			rr_frames_add(dst, g_array_index(s->frames, uint64_t, j));
-	}
-}
-
 static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 {
 	const struct rr_hdr *hdr = call->hdr;
@@ -283,42 +255,8 @@ void rr_call_flush(struct rr_engine *eng, struct rr_call *call)
 	deliver_call(eng, call);
 }
 
-void rr_call_free(struct rr_engine *eng, struct rr_call *call)
-{
-	guint i;
 
-	if (call->ready_queued)
-		g_ptr_array_remove_fast(eng->calls_ready, call);
-	for (i = 0; i < call->segs->len; i++)
-		rr_seg_remove(eng, g_ptr_array_index(call->segs, i));
-	g_ptr_array_unref(call->segs);
-	g_array_unref(call->frames);
-	rr_budget_give(eng, sizeof(*call) + sizeof(*call->hdr) + call->inline_len);
-	g_free(call->hdr);
-	g_free(call->inline_buf);
-	g_free(call);
-}
 
-static void drop_call(struct rr_engine *eng, struct rr_call *call)
-{
-	g_hash_table_remove(call->flow->calls, GUINT_TO_POINTER(call->xid));
-	rr_call_free(eng, call);
-}
-
-static void register_segments(struct rr_engine *eng, struct rr_call *call)
-{
-	const struct rr_hdr *h = call->hdr;
-	uint32_t i, k;
-
-	for (i = 0; i < h->n_reads; i++)
-		rr_seg_add(eng, call, RR_SEG_READ, i, 0, &h->reads[i].seg);
-	for (k = 0; k < h->n_write_chunks; k++)
-		for (i = 0; i < h->writes[k].count; i++)
-			rr_seg_add(eng, call, RR_SEG_WRITE, k, i, rr_hdr_wseg(h, &h->writes[k], i));
-	if (h->has_reply)
-		for (i = 0; i < h->reply.count; i++)
-			rr_seg_add(eng, call, RR_SEG_REPLY, 0, i, rr_hdr_wseg(h, &h->reply, i));
-}
 
 static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
 		       const struct rr_send_done *d)
@@ -335,7 +273,7 @@ static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr
 	old = g_hash_table_lookup(f->calls, GUINT_TO_POINTER(hdr->xid));
 	if (old) {
 		rr_call_flush(eng, old);
-		drop_call(eng, old);
+		rr_call_drop(eng, old);
 	}
 	if (g_hash_table_size(f->calls) >= eng->lim.max_calls_per_flow) {
 		GHashTableIter it;
@@ -353,7 +291,7 @@ static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr
 			       eng->lim.max_calls_per_flow, rr_conn_name(f->conn), oldest->xid,
 			       oldest->first_frame);
 		rr_call_flush(eng, oldest);
-		drop_call(eng, oldest);
+		rr_call_drop(eng, oldest);
 	}
 	if (!rr_budget_take(eng, sizeof(struct rr_call) + sizeof(*hdr) + inline_len, frames[0], "a call"))
 		return;
@@ -372,7 +310,7 @@ static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr
 	call->send_truncated = truncated;
 	call->segs = g_ptr_array_new();
 	g_hash_table_insert(f->calls, GUINT_TO_POINTER(call->xid), call);
-	register_segments(eng, call);
+	rr_call_register_segments(eng, call);
 	rr_call_try_complete(eng, call);
 }
 
@@ -506,7 +444,7 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 		rr_call_flush(eng, call);
 	rr_rebuild_reply(eng, f, hdr, d, call);
 	if (call)
-		drop_call(eng, call);
+		rr_call_drop(eng, call);
 	g_free(hdr);
 }
 

@@ -99,61 +99,10 @@ const char *rr_skip_reason_text(enum rr_skip_reason why)
 	}
 }
 
-bool rr_budget_take(struct rr_engine *eng, uint64_t n, uint64_t frame, const char *what)
-{
-	if (n > eng->lim.max_buffered_bytes - eng->buffered) {
-		rr_diag_report(&eng->diag, ENG_LIMIT, frame,
-			       "%s needs %" G_GUINT64_FORMAT " bytes but %" G_GUINT64_FORMAT
-			       " of the %" G_GUINT64_FORMAT "-byte buffer budget are in use; not buffered",
-			       what, n, eng->buffered, eng->lim.max_buffered_bytes);
-		return false;
-	}
-	eng->buffered += n;
-	return true;
-}
 
-void rr_budget_give(struct rr_engine *eng, uint64_t n)
-{
-	eng->buffered = n > eng->buffered ? 0 : eng->buffered - n;
-}
 
-void rr_frames_add(GArray *frames, uint64_t frame)
-{
-	guint i;
 
-	/* Frames arrive nearly in order: search from the end. */
-	for (i = frames->len; i > 0; i--) {
-		uint64_t f = g_array_index(frames, uint64_t, i - 1);
 
-		if (f == frame)
-			return;
-		if (f < frame)
-			break;
-	}
-	g_array_insert_val(frames, i, frame);
-}
-
-void rr_frames_add_event(GArray *frames, const struct rr_event *ev)
-{
-	uint32_t i;
-
-	rr_frames_add(frames, ev->frame);
-	for (i = 0; i < ev->n_more_frames; i++)
-		rr_frames_add(frames, ev->more_frames[i]);
-}
-
-void rr_deliver(struct rr_engine *eng, struct rr_message *msg)
-{
-	eng->stats.messages++;
-	if (msg->dir == RR_DIR_CALL)
-		eng->stats.calls++;
-	else
-		eng->stats.replies++;
-	if (!msg->complete)
-		eng->stats.incomplete++;
-	if (eng->fn)
-		eng->fn(eng->ctx, msg);
-}
 
 /* Calls first on both sides (their replies may have placed data), then transfers. */
 static void conn_teardown(struct rr_engine *eng, struct rr_conn *c)
