@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory benchmark (issue 7.6): ulb-lint's peak RSS on 1x, 10x and 50x a
+# Memory benchmark: ulb-lint's peak RSS on 1x, 10x and 50x a
 # real capture, clean and mutated, beside tshark -2's on the same files.
 # Memory must stay flat as the capture grows, whatever its damage.
 #

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* RPC-over-RDMA v1 transport header codec (RFC 8166 4.3; digest 1). */
+/* RPC-over-RDMA v1 transport header codec (RFC 8166 §4.1.2 XDR, §4.2 fixed fields, §4.3 chunk lists). */
 #include <string.h>
 
 #include "hdr.h"

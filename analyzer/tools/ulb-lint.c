@@ -18,7 +18,7 @@
 
 #include "dump.h"
 #include "lint.h"
-#include "rpcrdma/capture.h"
+#include "rpcrdma/session.h"
 
 #define PROGRESS_MIN_BYTES (64u << 20)
 
@@ -27,10 +27,9 @@ struct lint {
 	bool dump, quiet, summary, progress;
 	enum lint_format fmt;
 	enum rr_severity fail_on;
-	struct rr_check_opts check;
+	struct rr_session_opts opts;
 	/* per file */
 	const char *file;
-	struct rr_engine *eng;
 	struct lint_summary *sum;
 	uint64_t count[3];            /* findings by severity, this file */
 	uint64_t total[3];            /* all files */
@@ -47,46 +46,13 @@ static void usage(FILE *f)
 		"  --format text|json        findings as FILE:FRAME: SEVERITY: RULE text [ref], or JSON Lines\n"
 		"  --summary                 counts per rule; per connection RPCs, DDP and inline bytes,\n"
 		"                            credits, retries, response time per NFS operation\n"
-		"  --profile rfc8166|rfc5666 severities of RFC 8166 (default) or the legacy RFC 5666 ones\n"
-		"  --enable RULE[,RULE]      run only these rules (codes or names; repeatable)\n"
-		"  --disable RULE[,RULE]     do not run or report these\n"
-		"  --fail-on error|warning|info   exit 1 at findings of this severity or above (default error)\n"
-		"  --inline-threshold N      inline threshold of both peers when the handshake is not captured\n"
-		"  --credit-slack N          calls beyond the credit grant forgiven (merged captures; default 0)\n"
+		"  --fail-on error|warning|info   exit 1 at findings of this severity or above (default error)\n");
+	rr_session_print_options(f);
+	fprintf(f,
 		"  --list-rules              print the rule table and exit\n"
 		"  --dump                    one record per rebuilt RPC message instead of findings\n"
 		"  --quiet                   no statistics line (and with --dump, no findings) on stderr\n"
 		"  --no-progress             no progress bar on a terminal\n");
-}
-
-static bool parse_rules(const char *arg, bool on, struct rr_check_opts *o, bool *first_enable)
-{
-	gchar **parts = g_strsplit(arg, ",", -1);
-	bool ok = true;
-	unsigned i;
-
-	if (on && *first_enable) {
-		/* The first --enable narrows to what it names. */
-		for (i = 0; i < RR_RULE_COUNT; i++)
-			if (rr_rule_get(i)->kind == RR_KIND_RULE)
-				o->enabled[i] = false;
-		*first_enable = false;
-	}
-	for (i = 0; parts[i]; i++) {
-		enum rr_rule_id id;
-
-		if (!*parts[i])
-			continue;
-		id = rr_rule_find(parts[i]);
-		if (id == RR_RULE_COUNT) {
-			fprintf(stderr, "ulb-lint: unknown rule '%s' (see --list-rules)\n", parts[i]);
-			ok = false;
-			continue;
-		}
-		o->enabled[id] = on;
-	}
-	g_strfreev(parts);
-	return ok;
 }
 
 static void list_rules(const struct lint *l)
@@ -101,7 +67,7 @@ static void list_rules(const struct lint *l)
 			continue;
 		printf("%-18s %-36s %-8s %-8s %s%s\n", r->code, r->name, rr_severity_name(r->sev[RR_PROFILE_RFC8166]),
 		       rr_severity_name(r->sev[RR_PROFILE_RFC5666]), r->section,
-		       l->check.enabled[i] ? "" : "  (disabled)");
+		       l->opts.check.enabled[i] ? "" : "  (disabled)");
 	}
 	printf("\nnot checkable by a passive observer (docs/rules.md says why):");
 	for (i = 0; i < RR_RULE_COUNT; i++)
@@ -114,8 +80,6 @@ static void on_finding(void *ctx, const struct rr_diag *d)
 {
 	struct lint *l = ctx;
 
-	if (!l->check.enabled[d->id] || d->severity == RR_SEV_OFF)
-		return;
 	l->count[d->severity]++;
 	if (l->sum)
 		lint_summary_finding(l->sum, d);
@@ -168,10 +132,7 @@ static void progress(struct lint *l, uint64_t frame)
 
 static void on_event(void *ctx, const struct rr_event *ev)
 {
-	struct lint *l = ctx;
-
-	rr_engine_feed(l->eng, ev);
-	progress(l, ev->frame);
+	progress(ctx, ev->frame);
 }
 
 static uint64_t file_size(const char *path)
@@ -181,104 +142,96 @@ static uint64_t file_size(const char *path)
 	return strcmp(path, "-") && stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 }
 
+/* The statistics line on stderr: what was read, rebuilt and found, and why checks were skipped. */
+static void print_stats(const struct lint *l, const struct rr_session *s)
+{
+	const struct rr_decode_stats *ds = rr_session_decode_stats(s);
+	const struct rr_engine_stats *es = rr_session_engine_stats(s);
+	const char *sep = ": ";
+	int i;
+
+	fprintf(stderr,
+		"ulb-lint: %s: %" PRIu64 " frames, %" PRIu64 " RDMA frames, %" PRIu64 " connections, %" PRIu64
+		" calls, %" PRIu64 " replies (%" PRIu64 " incomplete); findings: %" PRIu64 " error, %" PRIu64
+		" warning, %" PRIu64 " info; %" PRIu64 " checks skipped",
+		l->file, ds->frames, ds->rdma_frames, es->connections, es->calls, es->replies, es->incomplete,
+		l->count[RR_SEV_ERROR], l->count[RR_SEV_WARNING], l->count[RR_SEV_INFO],
+		rr_session_checks_skipped(s, RR_SKIP__COUNT));
+	for (i = 0; i < RR_SKIP__COUNT; i++) {
+		uint64_t n = rr_session_checks_skipped(s, i);
+
+		if (n) {
+			fprintf(stderr, "%s%" PRIu64 " because %s", sep, n, rr_skip_reason_text(i));
+			sep = "; ";
+		}
+	}
+	if (ds->parts > 1)
+		fprintf(stderr, "; the file holds %" PRIu64 " captures joined end to end, analysed one by one",
+			ds->parts);
+	fputc('\n', stderr);
+}
+
 /* One capture: 0 read to its end, 2 not readable (the findings so far were printed). */
 static int lint_file(struct lint *l, const char *path)
 {
-	struct rr_diag_sink sink = { on_finding, l };
-	struct rr_decode_opts dopts = { 0 };
-	struct rr_decode_stats stats = { 0 };
-	const struct rr_engine_stats *es;
-	struct rr_capture *cap;
+	struct rr_session_sinks sinks = { .ctx = l, .message = on_message, .finding = on_finding,
+					  .event = on_event };
+	struct rr_session *s;
 	char err[512];
 	int rc, i;
 	uint64_t skipped[RR_SKIP__COUNT];
-	const char *sep;
 
 	l->file = strcmp(path, "-") ? path : "<stdin>";
 	memset(l->count, 0, sizeof(l->count));
-	cap = rr_capture_open(path, err, sizeof(err));
-	if (!cap) {
-		fprintf(stderr, "ulb-lint: %s\n", err);
-		return 2;
-	}
 	l->file_size = file_size(path);
 	l->progress = l->progress && isatty(STDERR_FILENO) && l->file_size >= PROGRESS_MIN_BYTES;
 	l->read_at_start = l->progress ? bytes_read() : 0;
-	l->eng = rr_engine_new(NULL, on_message, l, &sink);
-	rr_engine_set_check_opts(l->eng, &l->check);
 	l->sum = l->summary ? lint_summary_new() : NULL;
+	s = rr_session_new(&l->opts, &sinks);
+	if (!rr_session_open_file(s, path, err, sizeof(err))) {
+		fprintf(stderr, "ulb-lint: %s\n", err);
+		lint_summary_free(l->sum);
+		l->sum = NULL;
+		rr_session_free(s);
+		return 2;
+	}
 	if (l->dump)
 		dump_header(l->out, l->fmt == LINT_JSON ? DUMP_JSON : DUMP_TEXT);
-	rc = rr_capture_run(cap, &dopts, on_event, l, &sink, &stats, err, sizeof(err));
-	rr_engine_finish(l->eng);
+	rc = rr_session_run(s, err, sizeof(err));
 	if (l->progress)
 		fprintf(stderr, "\r\033[K");
 	if (rc != 0)
 		fprintf(stderr, "ulb-lint: warning: %s\n", err);
 	for (i = 0; i < RR_SKIP__COUNT; i++)
-		skipped[i] = rr_engine_checks_skipped_for(l->eng, i);
+		skipped[i] = rr_session_checks_skipped(s, i);
 	if (l->sum)
 		lint_summary_print(l->sum, l->out, l->fmt, l->file, skipped);
-	es = rr_engine_stats(l->eng);
-	if (!l->quiet) {
-		fprintf(stderr,
-			"ulb-lint: %s: %" PRIu64 " frames, %" PRIu64 " RDMA frames, %" PRIu64 " connections, %" PRIu64
-			" calls, %" PRIu64 " replies (%" PRIu64 " incomplete); findings: %" PRIu64 " error, %" PRIu64
-			" warning, %" PRIu64 " info; %" PRIu64 " checks skipped",
-			l->file, stats.frames, stats.rdma_frames, es->connections, es->calls, es->replies,
-			es->incomplete, l->count[RR_SEV_ERROR], l->count[RR_SEV_WARNING], l->count[RR_SEV_INFO],
-			rr_engine_checks_skipped(l->eng));
-		for (i = 0, sep = ": "; i < RR_SKIP__COUNT; i++)
-			if (skipped[i]) {
-				fprintf(stderr, "%s%" PRIu64 " because %s", sep, skipped[i], rr_skip_reason_text(i));
-				sep = "; ";
-			}
-		if (stats.parts > 1)
-			fprintf(stderr, "; the file holds %" PRIu64 " captures joined end to end, analysed one by one",
-				stats.parts);
-		fputc('\n', stderr);
-	}
+	if (!l->quiet)
+		print_stats(l, s);
 	for (i = 0; i < 3; i++)
 		l->total[i] += l->count[i];
 	lint_summary_free(l->sum);
 	l->sum = NULL;
-	rr_engine_free(l->eng);
-	rr_capture_close(cap);
+	rr_session_free(s);
 	return rc ? 2 : 0;
-}
-
-static bool parse_u32(const char *s, uint32_t *out)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 0);
-
-	if (!*s || *end || v > 0xffffffffu)
-		return false;
-	*out = (uint32_t)v;
-	return true;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
+	struct option opts[RR_OPT__COUNT + 9] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "summary", no_argument, NULL, 's' },
-		{ "profile", required_argument, NULL, 'p' },
-		{ "enable", required_argument, NULL, 'e' },
-		{ "disable", required_argument, NULL, 'x' },
 		{ "fail-on", required_argument, NULL, 'F' },
-		{ "inline-threshold", required_argument, NULL, 'i' },
-		{ "credit-slack", required_argument, NULL, 'c' },
 		{ "list-rules", no_argument, NULL, 'l' },
 		{ "no-progress", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
 	};
 	struct lint l = { .fmt = LINT_TEXT, .out = stdout, .fail_on = RR_SEV_ERROR, .progress = true };
-	bool list = false, first_enable = true;
+	bool list = false;
 	int c, rc = 0, i;
+	char err[256];
 
 	/*
 	 * Rebuilt messages come and go by the thousand: keep freed heap for
@@ -287,8 +240,16 @@ int main(int argc, char **argv)
 	 */
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-	rr_check_default_opts(&l.check);
+	rr_session_default_opts(&l.opts);
+	rr_session_getopt_entries(&opts[8]);   /* the terminator stays zero */
 	while ((c = getopt_long(argc, argv, "df:qsh", opts, NULL)) != -1) {
+		if (rr_session_is_option(c)) {
+			if (!rr_session_set_option(&l.opts, c - RR_SESSION_OPT_BASE, optarg, err, sizeof(err))) {
+				fprintf(stderr, "ulb-lint: %s\n", err);
+				return 2;
+			}
+			continue;
+		}
 		switch (c) {
 		case 'd':
 			l.dump = true;
@@ -309,17 +270,6 @@ int main(int argc, char **argv)
 		case 's':
 			l.summary = true;
 			break;
-		case 'p':
-			if (!rr_profile_parse(optarg, &l.check.profile)) {
-				fprintf(stderr, "ulb-lint: --profile takes rfc8166 or rfc5666, not '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'e':
-		case 'x':
-			if (!parse_rules(optarg, c == 'e', &l.check, &first_enable))
-				return 2;
-			break;
 		case 'F':
 			if (!strcmp(optarg, "error"))
 				l.fail_on = RR_SEV_ERROR;
@@ -329,19 +279,6 @@ int main(int argc, char **argv)
 				l.fail_on = RR_SEV_INFO;
 			else {
 				fprintf(stderr, "ulb-lint: --fail-on takes error, warning or info, not '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'i':
-			if (!parse_u32(optarg, &l.check.inline_threshold) || l.check.inline_threshold < 1024) {
-				fprintf(stderr, "ulb-lint: --inline-threshold takes a byte count of at least 1024, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'c':
-			if (!parse_u32(optarg, &l.check.credit_slack)) {
-				fprintf(stderr, "ulb-lint: --credit-slack takes a number, not '%s'\n", optarg);
 				return 2;
 			}
 			break;

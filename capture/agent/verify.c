@@ -38,7 +38,7 @@
 
 struct vf {
 	bool quiet;
-	struct rr_check_opts check;
+	struct rr_session_opts opts;
 	const char *capture;
 	int n_mf;
 	char **mf_path;
@@ -56,13 +56,13 @@ struct vf {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " VERB " [--profile rfc8166|rfc5666] [--inline-threshold N] [--quiet]\n"
-		"                            CAPTURE MANIFEST [MANIFEST...]\n"
+		"usage: " VERB " [options] CAPTURE MANIFEST [MANIFEST...]\n"
 		"  Runs the analyzer engine on CAPTURE and checks it against what the agent recorded:\n"
 		"  every rebuilt RPC message (length, SHA-256), every injected violation found at its\n"
 		"  message, no other error finding, no packet dropped by the capture.\n"
-		"  --quiet   print only failures and the summary\n"
-		"  Exit status: 0 pass, 1 fail, 2 usage error or unreadable input.\n");
+		"  --quiet                   print only failures and the summary\n");
+	rr_session_print_options(f);
+	fprintf(f, "  Exit status: 0 pass, 1 fail, 2 usage error or unreadable input.\n");
 }
 
 static void fail(struct vf *v, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -483,45 +483,27 @@ static bool collect_tolerated(struct vf *v)
 	return true;
 }
 
-static bool parse_threshold(const char *s, uint32_t *out)
-{
-	char *end;
-	unsigned long x = strtoul(s, &end, 10);
-
-	if (!*s || *end || *s == '-' || x < 1024 || x > 0xffffffffUL)
-		return false;
-	*out = (uint32_t)x;
-	return true;
-}
-
 static int parse_args(struct vf *v, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "profile", required_argument, NULL, 'p' },
-		{ "inline-threshold", required_argument, NULL, 'i' },
+	struct option opts[RR_OPT__COUNT + 3] = {
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
 	};
+	char err[256];
 	int c;
 
 	optind = 0;     /* main may have run getopt on its own arguments */
 	opterr = 1;
+	rr_session_getopt_entries(&opts[2]);   /* the terminator stays zero */
 	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+		if (rr_session_is_option(c)) {
+			if (!rr_session_set_option(&v->opts, c - RR_SESSION_OPT_BASE, optarg, err, sizeof(err))) {
+				fprintf(stderr, VERB ": %s\n", err);
+				return 2;
+			}
+			continue;
+		}
 		switch (c) {
-		case 'p':
-			if (!rr_profile_parse(optarg, &v->check.profile)) {
-				fprintf(stderr, VERB ": --profile takes rfc8166 or rfc5666, not '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'i':
-			if (!parse_threshold(optarg, &v->check.inline_threshold)) {
-				fprintf(stderr, VERB ": --inline-threshold takes a byte count of at least 1024, "
-					"not '%s'\n", optarg);
-				return 2;
-			}
-			break;
 		case 'q':
 			v->quiet = true;
 			break;
@@ -556,13 +538,13 @@ static int run(struct vf *v)
 		}
 	if (!collect_tolerated(v))
 		return 2;
-	if (!vf_run_engine(v->capture, &v->check, &v->res, err, sizeof(err))) {
+	if (!vf_run_engine(v->capture, &v->opts, &v->res, err, sizeof(err))) {
 		fprintf(stderr, VERB ": %s\n", err);
 		return 2;
 	}
 	printf("verify: capture %s: %" PRIu64 " frames, %u rebuilt messages, %u findings (profile %s)\n",
 	       v->capture, v->res.frames, v->res.msgs->len, v->res.findings->len,
-	       rr_profile_name(v->check.profile));
+	       rr_profile_name(v->opts.check.profile));
 	for (i = 0; i < v->n_mf; i++)
 		printf("verify: manifest %s: role %s, %zu rpc, %zu inject, %zu event, %zu verdict lines\n",
 		       v->mf_path[i], v->mf[i].run.role[0] ? v->mf[i].run.role : "-", v->mf[i].n_rpcs,
@@ -603,7 +585,7 @@ int agent_cmd_verify(int argc, char **argv)
 	struct vf v = { 0 };
 	int rc, i;
 
-	rr_check_default_opts(&v.check);
+	rr_session_default_opts(&v.opts);
 	rc = parse_args(&v, argc, argv);
 	if (rc >= 0)
 		return rc;

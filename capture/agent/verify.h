@@ -11,8 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "rpcrdma/capture.h"
-#include "rpcrdma/engine.h"
+#include "rpcrdma/session.h"
 
 /* One rebuilt message. */
 struct vf_msg {
@@ -50,11 +49,11 @@ struct vf_result {
 };
 
 /*
- * Runs the engine over the capture at path with the check options o.
+ * Runs a session over the capture at path with the options o.
  * false with a sentence naming the file in err when it cannot be opened or
  * read to its end (r then holds nothing).
  */
-bool vf_run_engine(const char *path, const struct rr_check_opts *o, struct vf_result *r, char *err,
+bool vf_run_engine(const char *path, const struct rr_session_opts *o, struct vf_result *r, char *err,
 		   size_t errlen);
 void vf_result_free(struct vf_result *r);
 

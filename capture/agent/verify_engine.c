@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * verify_engine.c - one pass of the engine over a capture for verify: the
- * same loop as ulb-lint (rr_capture_run feeding rr_engine_feed), keeping a
+ * verify_engine.c - one session over a capture for verify, the same path
+ * from frames to findings as ulb-lint and the plugin (session.h), keeping a
  * digest of every rebuilt message (its payload as a SHA-256, not the
  * bytes: a long run's payloads need not fit in memory), every Send, and
  * a copy of every finding; then the questions verify.c asks of them
@@ -12,17 +12,8 @@
 #include "verify.h"
 
 struct vf_ctx {
-	struct rr_engine *eng;
 	struct vf_result *r;
-	const struct rr_check_opts *opts;
 };
-
-static void on_event(void *ctx, const struct rr_event *ev)
-{
-	struct vf_ctx *c = ctx;
-
-	rr_engine_feed(c->eng, ev);
-}
 
 static void on_message(void *ctx, const struct rr_message *m)
 {
@@ -66,9 +57,6 @@ static void on_finding(void *ctx, const struct rr_diag *d)
 	struct vf_ctx *c = ctx;
 	struct rr_diag copy;
 
-	/* As ulb-lint: what the profile or the options turn off is not a finding. */
-	if (d->severity == RR_SEV_OFF || (unsigned)d->id >= RR_RULE_COUNT || !c->opts->enabled[d->id])
-		return;
 	rr_diag_copy(&copy, d);
 	g_array_append_val(c->r->findings, copy);
 }
@@ -111,33 +99,27 @@ static void build_index(struct vf_result *r)
 	}
 }
 
-bool vf_run_engine(const char *path, const struct rr_check_opts *o, struct vf_result *r, char *err,
+bool vf_run_engine(const char *path, const struct rr_session_opts *o, struct vf_result *r, char *err,
 		   size_t errlen)
 {
-	struct vf_ctx c = { .r = r, .opts = o };
-	struct rr_diag_sink sink = { on_finding, &c };
-	struct rr_decode_opts dopts = { 0 };
-	struct rr_capture *cap;
+	struct vf_ctx c = { .r = r };
+	struct rr_session_sinks sinks = { .ctx = &c, .message = on_message, .send = on_send,
+					  .finding = on_finding };
+	struct rr_session *s;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	cap = rr_capture_open(path, err, errlen);
-	if (!cap)
-		return false;
 	r->msgs = g_array_new(FALSE, TRUE, sizeof(struct vf_msg));
 	r->sends = g_array_new(FALSE, TRUE, sizeof(struct vf_send));
 	r->findings = g_array_new(FALSE, TRUE, sizeof(struct rr_diag));
-	c.eng = rr_engine_new(NULL, on_message, &c, &sink);
-	rr_engine_set_check_opts(c.eng, o);
-	rr_engine_set_send_fn(c.eng, on_send, &c);
-	rc = rr_capture_run(cap, &dopts, on_event, &c, &sink, &r->dstats, err, errlen);
-	rr_engine_finish(c.eng);
+	s = rr_session_new(o, &sinks);
+	rc = rr_session_run_file(s, path, err, errlen);
+	r->dstats = *rr_session_decode_stats(s);
 	r->frames = r->dstats.frames;
-	r->estats = *rr_engine_stats(c.eng);
-	rr_engine_free(c.eng);
-	rr_capture_close(cap);
+	r->estats = *rr_session_engine_stats(s);
+	rr_session_free(s);
 	if (rc != 0) {
-		/* A capture read only in part cannot vouch for what the manifest says. */
+		/* A capture not opened, or read only in part, cannot vouch for what the manifest says. */
 		vf_result_free(r);
 		return false;
 	}

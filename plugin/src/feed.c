@@ -3,8 +3,9 @@
  * feed.c - the plugin's one path into the engine.
  *
  * Every frame, on its first pass only, goes whole (link layer included)
- * through the capture decoder ulb-lint uses (analyzer/decode) and from it
- * into one engine per open file.  So the plugin sees what ulb-lint sees:
+ * into one session per open file (rpcrdma/session.h): the capture decoder
+ * and engine ulb-lint and rpcrdma-agent verify use, with the same filter
+ * on findings.  So the plugin sees what ulb-lint sees:
  * iWARP found mid-stream in plain TCP, IB/RoCE flows paired without the
  * CM handshake, and the same findings.  Wireshark's own lower layers are
  * not consulted: they know neither.
@@ -13,7 +14,7 @@
  * findings) is kept per frame in file scope, keyed by frame number, so
  * later visits (a click in the GUI, tshark -2) redraw without feeding
  * anything again.  The end of the capture is not announced to dissectors:
- * the first visit after the first pass ends the engine (rr_engine_finish),
+ * the first visit after the first pass ends the session (rr_session_finish),
  * so what only the end can tell (calls never answered) is there for every
  * later visit.
  */
@@ -28,27 +29,18 @@
 #include <wiretap/wtap.h>
 
 #include "rpcrdma_plugin.h"
-#include "rpcrdma/capture.h"
+#include "rpcrdma/session.h"
 #include "rpcrdma/ulp.h"
 
-#define RRP_MAX_DECODERS 8       /* link types in one file (pcapng interfaces) */
 #define RRP_HDR_KEEP 512         /* bytes kept of a Send whose header did not decode */
 
 struct rrp_prefs rrp_prefs = { .checks = true };
 
-struct decoder {
-	int dlt;
-	struct rr_frame_decoder *dec;
-};
-
 static struct {
 	bool live;
-	struct rr_engine *eng;
-	struct decoder dec[RRP_MAX_DECODERS];
-	unsigned n_dec;
+	struct rr_session *session;
 	uint32_t last_fed;
 	uint32_t cur_frame;          /* the frame being fed; 0 while finishing */
-	bool finished;
 	wmem_map_t *frames;          /* frame number -> struct rrp_frame* */
 	wmem_map_t *calls;           /* call's first Send frame -> struct rrp_msg* */
 	wmem_map_t *sends;           /* a Send's first frame -> struct rrp_send* */
@@ -258,18 +250,12 @@ static void on_diag(void *ctx, const struct rr_diag *d)
 		push(&frame_rec(at)->findings, f);
 }
 
-static void on_event(void *ctx, const struct rr_event *ev)
-{
-	(void)ctx;
-	rr_engine_feed(F.eng, ev);
-}
-
 /* ---- life of one file ---- */
 
 void rrp_feed_init(void)
 {
-	struct rr_diag_sink sink = { .fn = on_diag };
-	struct rr_check_opts co;
+	struct rr_session_sinks sinks = { .message = on_message, .send = on_send, .finding = on_diag };
+	struct rr_session_opts o;
 	unsigned i;
 
 	memset(&F, 0, sizeof(F));
@@ -278,27 +264,23 @@ void rrp_feed_init(void)
 	F.frames = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 	F.calls = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 	F.sends = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
-	F.eng = rr_engine_new(NULL, on_message, NULL, &sink);
-	rr_engine_set_send_fn(F.eng, on_send, NULL);
-	rr_check_default_opts(&co);
-	co.profile = rrp_prefs.profile < RR_PROFILE_COUNT ? (enum rr_profile)rrp_prefs.profile
-							   : RR_PROFILE_RFC8166;
-	co.inline_threshold = rrp_prefs.inline_threshold;
+	rr_session_default_opts(&o);
+	o.check.profile = rrp_prefs.profile < RR_PROFILE_COUNT ? (enum rr_profile)rrp_prefs.profile
+								: RR_PROFILE_RFC8166;
+	o.check.inline_threshold = rrp_prefs.inline_threshold;
+	/* "Run the checks" off: no rule runs; capture conditions and engine limits are still told. */
 	if (!rrp_prefs.checks)
 		for (i = 0; i < RR_RULE_COUNT; i++)
-			co.enabled[i] = false;
-	rr_engine_set_check_opts(F.eng, &co);
+			if (rr_rule_get(i)->kind == RR_KIND_RULE)
+				o.check.enabled[i] = false;
+	o.decode.iwarp_port = (uint16_t)rrp_prefs.iwarp_port;
+	F.session = rr_session_new(&o, &sinks);
 	F.live = true;
 }
 
 void rrp_feed_cleanup(void)
 {
-	unsigned i;
-
-	for (i = 0; i < F.n_dec; i++)
-		rr_frame_decoder_free(F.dec[i].dec);
-	if (F.eng)
-		rr_engine_free(F.eng);
+	rr_session_free(F.session);
 	/* frames and calls live in file scope: Wireshark frees them with the file. */
 	memset(&F, 0, sizeof(F));
 }
@@ -330,36 +312,14 @@ static int dlt_of(int encap)
 	}
 }
 
-static struct rr_frame_decoder *decoder_for(int dlt)
-{
-	struct rr_decode_opts o = { .iwarp_port = (uint16_t)rrp_prefs.iwarp_port };
-	struct rr_diag_sink sink = { .fn = on_diag };
-	unsigned i;
-
-	for (i = 0; i < F.n_dec; i++)
-		if (F.dec[i].dlt == dlt)
-			return F.dec[i].dec;
-	if (dlt < 0 || F.n_dec == RRP_MAX_DECODERS || !rr_frame_decoder_supports(dlt))
-		return NULL;
-	F.dec[F.n_dec].dlt = dlt;
-	F.dec[F.n_dec].dec = rr_frame_decoder_new(dlt, &o, on_event, NULL, &sink);
-	return F.dec[F.n_dec++].dec;
-}
-
 static void finish(void)
 {
-	unsigned i;
-
-	F.finished = true;
 	F.cur_frame = 0;
-	for (i = 0; i < F.n_dec; i++)
-		rr_frame_decoder_finish(F.dec[i].dec);
-	rr_engine_finish(F.eng);
+	rr_session_finish(F.session);
 }
 
 void rrp_feed(packet_info *pinfo)
 {
-	struct rr_frame_decoder *dec;
 	const struct rr_frame_report *rep;
 	tvbuff_t *ft;
 	uint64_t ts;
@@ -368,7 +328,7 @@ void rrp_feed(packet_info *pinfo)
 	if (!F.live)
 		return;
 	if (PINFO_FD_VISITED(pinfo)) {
-		if (!F.finished)
+		if (!rr_session_finished(F.session))
 			finish();
 		return;
 	}
@@ -378,18 +338,16 @@ void rrp_feed(packet_info *pinfo)
 	if (!pinfo->rec || pinfo->rec->rec_type != REC_TYPE_PACKET || !pinfo->data_src)
 		return;
 	dlt = dlt_of(pinfo->rec->rec_header.packet_header.pkt_encap);
-	dec = decoder_for(dlt);
-	if (!dec)
+	if (dlt < 0)
 		return;
 	/* The frame's own bytes, link layer included: the first data source. */
 	ft = get_data_source_tvb((struct data_source *)pinfo->data_src->data);
 	ts = (uint64_t)pinfo->abs_ts.secs * 1000000u + (uint64_t)pinfo->abs_ts.nsecs / 1000u;
 	F.cur_frame = pinfo->num;
-	rr_frame_decode(dec, pinfo->num, ts, tvb_get_ptr(ft, 0, -1), tvb_captured_length(ft),
-			tvb_reported_length(ft));
-	rep = rr_frame_decoder_last(dec);
+	rep = rr_session_feed_frame(F.session, dlt, pinfo->num, ts, tvb_get_ptr(ft, 0, -1),
+				    tvb_captured_length(ft), tvb_reported_length(ft));
 	/* Said on the frame's tree when something else draws it: Wireshark alone would not know. */
-	if (rep->frame == pinfo->num && rep->iwarp_tcp)
+	if (rep && rep->frame == pinfo->num && rep->iwarp_tcp)
 		frame_rec(pinfo->num)->iwarp_tcp = true;
 }
 
@@ -405,5 +363,5 @@ bool rrp_frame_claimed(const struct rrp_frame *fr)
 
 uint64_t rrp_checks_skipped(void)
 {
-	return F.eng ? rr_engine_checks_skipped(F.eng) : 0;
+	return F.session ? rr_session_checks_skipped(F.session, RR_SKIP__COUNT) : 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The transport header codec against the worked byte examples of the
- * digest (shared/spec/rules-digest.md 1.5), typed in here byte by byte,
+ * The transport header codec against byte examples worked by hand from the
+ * XDR of RFC 8166 §4.1.2 (and the shapes of §4.7), typed in byte by byte,
  * plus round trips and every way a header can be broken.
  */
 #include <setjmp.h>
@@ -305,7 +305,7 @@ static void test_round_trip(void **state)
 		assert_true(rr_hdr_encode(&b, &w2));
 		assert_int_equal(w1.len, w2.len);
 		assert_memory_equal(w1.data, w2.data, w1.len);
-		/* Header length formula of digest 1.3. */
+		/* Header length from the XDR of RFC 8166 §4.1.2: 16 fixed bytes, then the lists. */
 		{
 			size_t want = 16 + (a.proc == RR_RDMA_MSGP ? 8 : 0) + 4 + 24 * a.n_reads + 4 +
 				      (a.has_reply ? 8 + 16 * a.reply.count : 4);
@@ -322,7 +322,7 @@ static void test_round_trip(void **state)
 /*
  * rr_hdr_layout against the hand-typed examples: every leaf span's bytes
  * hold its value, leaves tile the header from 0 to hdr_len, groups span
- * exactly their items, and named places sit where the digest puts them.
+ * exactly their items, and named places sit where the XDR of RFC 8166 §4.1.2 puts them.
  */
 struct layout_seen {
 	const uint8_t *buf;
@@ -380,7 +380,7 @@ static void test_layout(void **state)
 	(void)state;
 	ls = walk_example(ex_write_call, sizeof(ex_write_call), hd);
 	assert_true(ls.ok);
-	assert_int_equal(ls.next, 52);                 /* the digest's 52-byte header */
+	assert_int_equal(ls.next, 52);                 /* 16 fixed bytes + the lists worked out above */
 	assert_int_equal(ls.n_handles, 1);
 	assert_int_equal(ls.handle_at[0], 24);         /* 0xabcd0001 */
 	assert_int_equal(ls.reply_list_at, 48);

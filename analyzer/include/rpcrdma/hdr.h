@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * hdr.h - the RPC-over-RDMA version 1 transport header (RFC 8166 4.3):
+ * hdr.h - the RPC-over-RDMA version 1 transport header (RFC 8166 §4):
  * decode and encode of all five message types.
  *
- * Wire layout (digest 1.3): xid, vers, credit, proc, then by proc:
+ * Wire layout (RFC 8166 §4.1.2, §4.2): xid, vers, credit, proc, then by proc:
  *   RDMA_MSG / RDMA_NOMSG: read list, write list, reply chunk
  *   RDMA_MSGP:             align, thresh, read list, write list, reply chunk
  *   RDMA_DONE:             nothing

@@ -33,7 +33,7 @@ struct rr_rpc_call {
 	uint32_t gss_proc;        /* RPCSEC_GSS: 0 DATA, 1 INIT, 2 CONTINUE_INIT, 3 DESTROY */
 	uint32_t gss_service;     /* 1 none, 2 integrity, 3 privacy */
 	size_t args_off;          /* offset of the arguments in the message */
-	/* Appended (ULP module); zero when not applicable. */
+	/* The credential and verifier as far as the checks need them; zero when not applicable. */
 	uint32_t cred_len;        /* length of the credential body (<= 400) */
 	uint32_t verf_flavor;
 	uint32_t gss_version;     /* RPCSEC_GSS credential version (1) */
@@ -47,7 +47,7 @@ struct rr_rpc_reply {
 	uint32_t accept_stat;     /* valid when accepted: 0 SUCCESS ... */
 	uint32_t reject_stat;     /* valid when denied */
 	size_t res_off;           /* offset of the results (accepted SUCCESS only) */
-	/* Appended (ULP module); zero when not applicable. */
+	/* Verifier and mismatch/auth details; zero when not applicable. */
 	uint32_t verf_flavor;     /* accepted */
 	uint32_t mismatch_low;    /* accepted PROG_MISMATCH or denied RPC_MISMATCH */
 	uint32_t mismatch_high;

@@ -19,7 +19,7 @@ enum rr_severity {
 
 enum rr_profile {
 	RR_PROFILE_RFC8166 = 0,   /* the default: RFC 8166 / RFC 8267 */
-	RR_PROFILE_RFC5666,       /* legacy severities where the rules changed (digest 4) */
+	RR_PROFILE_RFC5666,       /* legacy severities where the rules changed (RFC 8166 Appendix A) */
 	RR_PROFILE_COUNT,
 };
 

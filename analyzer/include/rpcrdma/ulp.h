@@ -91,7 +91,7 @@ struct rr_ulp_info {
 	bool ops_truncated;       /* more ops than RR_ULP_MAX_OPS, or walk stopped early */
 	unsigned n_ddp_capable;   /* calls: ops/procs that may return an eligible result
 				   * (replies: READ-class results in the reply, error arms included) */
-	/* Appended (ULP module). */
+	/* RPCSEC_GSS, which moves DDP-eligible data inside a wrap (RFC 8267 §4.4 does not allow DDP then). */
 	bool is_gss;              /* the call used RPCSEC_GSS (walk_call sets; walk_reply reads callinfo) */
 	uint32_t gss_proc;        /* RPCSEC_GSS gss_proc of the call */
 	uint32_t gss_service;     /* 1 none, 2 integrity, 3 privacy: 2 and 3 allow no reduction */
@@ -126,7 +126,7 @@ enum rr_ulp_result rr_ulp_walk_reply(const struct rr_ulp_info *callinfo,
 const char *rr_nfs4_op_name(uint32_t op);          /* "READ" ... or NULL */
 const char *rr_nfs3_proc_name(uint32_t proc);      /* "READ" ... or NULL */
 const char *rr_ulp_result_name(enum rr_ulp_result r);
-/* Appended (ULP module). */
+/* NFSv2 procedures and NFSv4 callback ops. */
 const char *rr_nfs2_proc_name(uint32_t proc);      /* "READ" ... or NULL */
 const char *rr_nfs4_cb_op_name(uint32_t op);       /* "CB_RECALL" ... or NULL */
 /* Procedure name of any program the walkers know ("COMPOUND", "MNT", "GETACL"), or NULL. */

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The session: capture decoders, the engine and the finding filter, wired
+ * once for every tool (session.h).  It holds no protocol knowledge: the
+ * decoders and the engine do the work, this file only connects them.
+ */
+#include <string.h>
+
+#include <glib.h>
+
+#include "session.h"
+
+/* Link types in one file (pcapng interfaces may differ): a file rarely has more than two. */
+#define RR_SESSION_MAX_DECODERS 8
+
+struct decoder {
+	int dlt;
+	struct rr_frame_decoder *dec;
+};
+
+struct rr_session {
+	struct rr_session_opts opts;
+	struct rr_session_sinks sinks;
+	struct rr_engine *eng;
+	struct decoder dec[RR_SESSION_MAX_DECODERS];
+	unsigned n_dec;
+	struct rr_capture *cap;          /* opened by rr_session_open_file() */
+	struct rr_decode_stats dstats;   /* a file: the capture reader's; frames: summed at finish */
+	bool finished;
+};
+
+/* A finding reaches the caller only when the options run its rule and the profile gives it a severity. */
+static void on_finding(void *ctx, const struct rr_diag *d)
+{
+	struct rr_session *s = ctx;
+
+	if (d->severity == RR_SEV_OFF || (unsigned)d->id >= RR_RULE_COUNT || !s->opts.check.enabled[d->id])
+		return;
+	if (s->sinks.finding)
+		s->sinks.finding(s->sinks.ctx, d);
+}
+
+static void on_event(void *ctx, const struct rr_event *ev)
+{
+	struct rr_session *s = ctx;
+
+	rr_engine_feed(s->eng, ev);
+	if (s->sinks.event)
+		s->sinks.event(s->sinks.ctx, ev);
+}
+
+static struct rr_diag_sink finding_sink(struct rr_session *s)
+{
+	struct rr_diag_sink sink = { on_finding, s };
+
+	return sink;
+}
+
+struct rr_session *rr_session_new(const struct rr_session_opts *o, const struct rr_session_sinks *sinks)
+{
+	struct rr_session *s = g_new0(struct rr_session, 1);
+	struct rr_diag_sink sink = finding_sink(s);
+
+	if (o)
+		s->opts = *o;
+	else
+		rr_session_default_opts(&s->opts);
+	if (sinks)
+		s->sinks = *sinks;
+	s->eng = rr_engine_new(NULL, s->sinks.message, s->sinks.ctx, &sink);
+	rr_engine_set_check_opts(s->eng, &s->opts.check);
+	if (s->sinks.send)
+		rr_engine_set_send_fn(s->eng, s->sinks.send, s->sinks.ctx);
+	return s;
+}
+
+bool rr_session_open_file(struct rr_session *s, const char *path, char *err, size_t errlen)
+{
+	if (s->cap || s->finished) {
+		g_snprintf(err, errlen, "%s: the session already read its input", path);
+		return false;
+	}
+	s->cap = rr_capture_open(path, err, errlen);
+	return s->cap != NULL;
+}
+
+int rr_session_run(struct rr_session *s, char *err, size_t errlen)
+{
+	struct rr_diag_sink sink = finding_sink(s);
+	int rc;
+
+	if (!s->cap || s->finished) {
+		g_snprintf(err, errlen, "no capture was opened for this session");
+		return 1;
+	}
+	rc = rr_capture_run(s->cap, &s->opts.decode, on_event, s, &sink, &s->dstats, err, errlen);
+	s->finished = true;
+	rr_engine_finish(s->eng);
+	rr_capture_close(s->cap);
+	s->cap = NULL;
+	return rc ? 1 : 0;
+}
+
+int rr_session_run_file(struct rr_session *s, const char *path, char *err, size_t errlen)
+{
+	if (!rr_session_open_file(s, path, err, errlen))
+		return -1;
+	return rr_session_run(s, err, errlen);
+}
+
+static struct rr_frame_decoder *decoder_for(struct rr_session *s, int dlt)
+{
+	struct rr_diag_sink sink = finding_sink(s);
+	unsigned i;
+
+	for (i = 0; i < s->n_dec; i++)
+		if (s->dec[i].dlt == dlt)
+			return s->dec[i].dec;
+	if (s->n_dec == RR_SESSION_MAX_DECODERS || !rr_frame_decoder_supports(dlt))
+		return NULL;
+	s->dec[s->n_dec].dlt = dlt;
+	s->dec[s->n_dec].dec = rr_frame_decoder_new(dlt, &s->opts.decode, on_event, s, &sink);
+	return s->dec[s->n_dec++].dec;
+}
+
+const struct rr_frame_report *rr_session_feed_frame(struct rr_session *s, int dlt, uint64_t frame_no,
+						    uint64_t ts_usec, const uint8_t *pkt, uint32_t caplen,
+						    uint32_t wirelen)
+{
+	struct rr_frame_decoder *dec;
+
+	if (s->finished)
+		return NULL;
+	dec = decoder_for(s, dlt);
+	if (!dec)
+		return NULL;
+	rr_frame_decode(dec, frame_no, ts_usec, pkt, caplen, wirelen);
+	return rr_frame_decoder_last(dec);
+}
+
+static void add_stats(struct rr_decode_stats *to, const struct rr_decode_stats *from)
+{
+	to->frames += from->frames;
+	to->rdma_frames += from->rdma_frames;
+	to->truncated += from->truncated;
+	to->icrc_bad += from->icrc_bad;
+	to->mpa_crc_bad += from->mpa_crc_bad;
+	to->malformed += from->malformed;
+	to->tcp_gaps += from->tcp_gaps;
+	to->parts += from->parts;
+}
+
+void rr_session_finish(struct rr_session *s)
+{
+	unsigned i;
+
+	if (s->finished)
+		return;
+	s->finished = true;
+	for (i = 0; i < s->n_dec; i++) {
+		rr_frame_decoder_finish(s->dec[i].dec);
+		add_stats(&s->dstats, rr_frame_decoder_stats(s->dec[i].dec));
+	}
+	rr_engine_finish(s->eng);
+}
+
+bool rr_session_finished(const struct rr_session *s)
+{
+	return s->finished;
+}
+
+const struct rr_decode_stats *rr_session_decode_stats(const struct rr_session *s)
+{
+	return &s->dstats;
+}
+
+const struct rr_engine_stats *rr_session_engine_stats(const struct rr_session *s)
+{
+	return rr_engine_stats(s->eng);
+}
+
+uint64_t rr_session_checks_skipped(const struct rr_session *s, enum rr_skip_reason why)
+{
+	return why == RR_SKIP__COUNT ? rr_engine_checks_skipped(s->eng) : rr_engine_checks_skipped_for(s->eng, why);
+}
+
+void rr_session_free(struct rr_session *s)
+{
+	unsigned i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n_dec; i++)
+		rr_frame_decoder_free(s->dec[i].dec);
+	if (s->cap)
+		rr_capture_close(s->cap);
+	rr_engine_free(s->eng);
+	g_free(s);
+}
