@@ -12,6 +12,7 @@ list(APPEND RR_ENGINE_SOURCES
   lib/mbuf.c
   lib/record.c
   check/checker.c
+  check/report.c
   check/state.c
   check/util.c
   check/ck_framing.c
