@@ -127,6 +127,7 @@ struct ck_call {
 	char what[48];                /* "NFSACL v3 SETACL", "NFSv4.1 COMPOUND(SEQUENCE,PUTFH,READ)" */
 };
 
+/* Findings, skips and options (check/report.c). */
 /* Report a finding.  frame is where to point; the record (if f has one) gets it attached. */
 void ck_report(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule,
 	       uint64_t frame, const char *fmt, ...) RR_PRINTF(5, 6);
@@ -134,11 +135,8 @@ void ck_report(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id r
 void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
 		    const uint64_t *frames, size_t n_frames, uint32_t conn_id, bool has_xid,
 		    uint32_t xid, const char *fmt, ...) RR_PRINTF(9, 10);
-/* A check that needed bytes the capture did not hold. */
 /* A check that cannot judge: counted (as "not captured") instead of guessed. */
 void ck_skip(struct rr_checker *ck, enum rr_rule_id rule);
-/* The big-endian word at off in the Send's bytes, through the bounded cursor; false past the end. */
-bool ck_send_word(const struct rr_fact_send *s, size_t off, uint32_t *v);
 void ck_skip_why(struct rr_checker *ck, enum rr_rule_id rule, enum rr_skip_reason why);
 enum rr_profile ck_profile(const struct rr_checker *ck);
 const struct rr_check_opts *ck_opts(const struct rr_checker *ck);
@@ -151,6 +149,8 @@ struct ck_conn_state;
 struct ck_conn_state *ck_conn(struct rr_checker *ck, uint32_t conn_id);
 
 /* Helpers shared by the checks (check/util.c). */
+/* The big-endian word at off in the Send's bytes, through the bounded cursor; false past the end. */
+bool ck_send_word(const struct rr_fact_send *s, size_t off, uint32_t *v);
 bool ck_is_nfs(const struct rr_message *m, uint32_t vers_lo, uint32_t vers_hi);
 /* The call side's program/version/procedure (replies: from call_ulp). */
 bool ck_prog(const struct rr_message *m, uint32_t *prog, uint32_t *vers, uint32_t *proc);

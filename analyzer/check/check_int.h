@@ -120,6 +120,12 @@ struct ck_pending {
 	struct rr_diag d;             /* owned copy */
 };
 
+/* For the dispatcher (check/report.c). */
+bool ck_rule_on(const struct rr_checker *ck, enum rr_rule_id id);
+/* The record of a message arrived: the findings held for its Send join it. */
+void ck_collect_pending(struct rr_checker *ck, struct rr_message *m);
+void ck_pending_free_all(struct rr_checker *ck);
+
 void ck_state_init(struct rr_checker *ck);
 void ck_state_before(struct rr_checker *ck, const struct rr_fact *f);
 void ck_state_after(struct rr_checker *ck, const struct rr_fact *f);

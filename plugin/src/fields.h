@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fields.h - the plugin's field, subtree and expert ids.  Registered in
- * packet-rpcrdma.c (where the filter names are: rpcrdma.*), drawn by draw.c.
- * docs/plugin.md lists every filter name with its meaning.
+ * fields.h - the plugin's field, subtree and expert ids (fields.c, beside
+ * proto_rpcrdma and rrp_tap).  Registered in packet-rpcrdma.c (where the
+ * filter names are: rpcrdma.*), drawn by draw.c.  docs/plugin.md lists every
+ * filter name with its meaning.
  */
 #ifndef RRP_FIELDS_H
 #define RRP_FIELDS_H

@@ -29,36 +29,12 @@
 #include "rpcrdma/hdr.h"
 #include "rpcrdma/rfc8797.h"
 
-int proto_rpcrdma = -1;
-int rrp_tap = -1;
 static dissector_handle_t rrp_handle, rrp_post_handle;
 
-int hf_rr_xid = -1, hf_rr_vers = -1, hf_rr_credits = -1, hf_rr_proc = -1, hf_rr_align = -1,
-    hf_rr_thresh = -1;
-int hf_rr_err = -1, hf_rr_vers_low = -1, hf_rr_vers_high = -1, hf_rr_undecoded = -1;
-int hf_rr_reads = -1, hf_rr_writes = -1, hf_rr_reply = -1, hf_rr_present = -1;
-int hf_rr_chunk = -1, hf_rr_chunk_role = -1, hf_rr_chunk_index = -1, hf_rr_chunk_count = -1;
-int hf_rr_seg_bytes = -1, hf_rr_seg_frame = -1;
-int hf_rr_segment = -1, hf_rr_seg_handle = -1, hf_rr_seg_length = -1, hf_rr_seg_offset = -1,
-    hf_rr_position = -1;
-int hf_rr_send = -1, hf_rr_send_frame = -1, hf_rr_send_completed_in = -1, hf_rr_send_length = -1,
-    hf_rr_outstanding = -1;
-int hf_rr_message = -1, hf_rr_msg_dir = -1, hf_rr_msg_length = -1, hf_rr_msg_complete = -1,
-    hf_rr_msg_frame = -1;
-int hf_rr_rebuilt_in = -1, hf_rr_ddp_bytes = -1, hf_rr_inline_bytes = -1, hf_rr_reply_in = -1,
-    hf_rr_request_in = -1;
-int hf_rr_time = -1, hf_rr_conn = -1, hf_rr_conn_name = -1, hf_rr_backchannel = -1, hf_rr_op = -1;
-int hf_rr_violation = -1, hf_rr_rule = -1, hf_rr_rule_name = -1, hf_rr_rule_severity = -1,
-    hf_rr_rule_section = -1;
-int hf_rr_rule_text = -1, hf_rr_evidence = -1, hf_rr_iwarp_found = -1;
-
+/* The CM private data's fields: only the heuristic that draws it uses them. */
 static int hf_cm_magic = -1, hf_cm_version = -1, hf_cm_flags = -1, hf_cm_flag_inv = -1, hf_cm_send = -1,
 	   hf_cm_recv = -1;
 static int ett_rr_cm = -1;
-int ett_rr = -1, ett_rr_send = -1, ett_rr_list = -1, ett_rr_chunk = -1, ett_rr_segment = -1,
-    ett_rr_message = -1, ett_rr_violation = -1;
-
-expert_field ei_rr_error = EI_INIT, ei_rr_warning = EI_INIT, ei_rr_note = EI_INIT;
 
 static const value_string proc_vals[] = {
 	{ RR_RDMA_MSG, "RDMA_MSG" },
