@@ -52,16 +52,6 @@ struct rr_frame_decoder {
 	struct rr_frame_report last;   /* what the latest rr_frame_decode() found */
 };
 
-/* frame_decoder.c: the only ways out of the decoder. */
-void dec_emit(struct rr_frame_ctx *fx, struct rr_event *ev);
-void dec_trunc(struct rr_frame_ctx *fx, const char *fmt, ...) RR_PRINTF(2, 3);
-void dec_malformed(struct rr_frame_ctx *fx, const char *fmt, ...) RR_PRINTF(2, 3);
-void dec_report(struct rr_frame_ctx *fx, enum rr_rule_id id, const char *fmt, ...)
-	RR_PRINTF(3, 4);
-/* A header that does not fit: CAP_TRUNC when the capture cut the frame,
- * CAP_MALFORMED when the frame really is that short. */
-void dec_short(struct rr_frame_ctx *fx, const char *fmt, ...) RR_PRINTF(2, 3);
-
 /* crc.c: the fastest path the CPU allows (see rr_crc_impl()). */
 uint32_t rr_crc32_update(uint32_t reg, const uint8_t *p, size_t n);
 uint32_t rr_crc32c_update(uint32_t reg, const uint8_t *p, size_t n);
@@ -97,9 +87,6 @@ struct ip_view {
 	struct rr_cursor hdr;       /* the IP header bytes, for the RoCEv2 ICRC */
 };
 void ip_packet(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire, int version);
-/* "10.0.0.1:20049" or "[fe80::1]:20049", for sentences. */
-void ip_fmt_endpoint(char *buf, size_t len, int version, const uint8_t *addr, uint16_t port);
-
 /* roce.c: IB packets however they arrived. */
 void roce_v1(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire);
 void roce_v2(struct rr_frame_ctx *fx, const struct ip_view *ip, struct rr_cursor *udp_hdr,
@@ -132,5 +119,8 @@ void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct
 void tcp_finish(struct rr_frame_ctx *fx);
 /* Forget every stream (after tcp_finish): a new capture part starts. */
 void tcp_table_clear(struct tcp_table *t);
+
+/* The exits every layer ends in. */
+#include "emit.h"
 
 #endif

@@ -13,4 +13,5 @@ set(RR_DECODE_SOURCES
   decode/mpa_detect.c
   decode/ddp_rdmap.c
   decode/crc.c
+  decode/emit.c
 )
