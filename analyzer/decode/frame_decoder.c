@@ -9,7 +9,11 @@
 #include <pcap/pcap.h>
 #include <string.h>
 
-#include "decode_int.h"
+#include "emit.h"
+#include "ib.h"
+#include "link.h"
+#include "tcp.h"
+#include "tcp_table.h"
 
 /* LINKTYPE_RAW is 101 in files; libpcap maps it to DLT_RAW, but fuzzers
  * and tests may hand us the file value. */

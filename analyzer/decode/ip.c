@@ -7,7 +7,10 @@
  * rest is truncation; when the frame was not cut, the header lies
  * (CAP_MALFORMED).  Ethernet padding after the IP packet is dropped here.
  */
-#include "decode_int.h"
+#include "emit.h"
+#include "ib.h"
+#include "ip.h"
+#include "tcp.h"
 
 #define IPPROTO_TCP_ 6
 #define IPPROTO_UDP_ 17

@@ -23,7 +23,12 @@
  */
 #include <string.h>
 
+#include "crc.h"
+#include "emit.h"
+#include "mpa.h"
 #include "mpa_int.h"
+#include "stream.h"
+#include "tcp_table.h"
 
 static uint64_t next_marker(const struct mpa_cfg *cfg, uint64_t off)
 {
@@ -224,12 +229,6 @@ enum fres fpdu_parse(struct rr_frame_ctx *fx, const struct tcp_stream *s,
 	return FR_OK;
 }
 
-void set_ignore(struct tcp_stream *s)
-{
-	s->mpa.mode = MPA_IGNORE;
-	stream_drop(s);
-}
-
 /* ---- MPA Request / Reply ------------------------------------------------ */
 
 static void emit_mpa(struct rr_frame_ctx *fx, struct tcp_stream *s, uint8_t kind, uint8_t flags,
@@ -326,11 +325,11 @@ static bool mpa_start(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 		stream_name(s, name, sizeof(name));
 		dec_malformed(fx, "iWARP TCP %s frame %" PRIu64 ": MPA %s private data length %u exceeds %u",
 			      name, fx->frame, req ? "Request" : "Reply", pd_len, MPA_PD_MAX);
-		set_ignore(s);
+		stream_ignore(s);
 		return true;
 	}
 	if (s->nxt_off - pos < (uint64_t)MPA_HDR_LEN + pd_len)
-		return final ? (set_ignore(s), true) : false;
+		return final ? (stream_ignore(s), true) : false;
 	s->mpa.pos = pos + MPA_HDR_LEN + pd_len;
 	if (req) {
 		s->mpa.iwarp = true;
@@ -344,9 +343,9 @@ static bool mpa_start(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 
 		s->mpa.iwarp = true;
 		emit_mpa(fx, s, RR_CM_REJ, flags, rev, pos + MPA_HDR_LEN, pd_len);
-		set_ignore(s);
+		stream_ignore(s);
 		if (peer && peer->mpa.mode == MPA_WAIT_REP)
-			set_ignore(peer);
+			stream_ignore(peer);
 		return true;
 	} else {
 		emit_mpa(fx, s, RR_CM_REP, flags, rev, pos + MPA_HDR_LEN, pd_len);
@@ -359,7 +358,7 @@ not_mpa:
 	if (stream_heuristic_ok(fx, s))
 		s->mpa.mode = MPA_DETECT;
 	else
-		set_ignore(s);
+		stream_ignore(s);
 	return true;
 }
 
@@ -574,7 +573,7 @@ void mpa_process(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 				if (stream_heuristic_ok(fx, s))
 					s->mpa.mode = MPA_DETECT;
 				else
-					set_ignore(s);
+					stream_ignore(s);
 				more = true;
 			}
 			break;

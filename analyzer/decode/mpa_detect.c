@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "mpa_int.h"
+#include "stream.h"
+#include "tcp_table.h"
 
 /* ---- heuristics ----------------------------------------------------------- */
 
@@ -262,7 +264,7 @@ bool mpa_detect(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 			goto found;
 	}
 	if (end - from > DETECT_LIMIT || final) {
-		set_ignore(s);
+		stream_ignore(s);
 		return true;
 	}
 	return false;

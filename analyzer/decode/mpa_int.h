@@ -6,6 +6,7 @@
 #ifndef RR_MPA_INT_H
 #define RR_MPA_INT_H
 
+#include "ddp.h"
 #include "iwarp.h"
 
 #define MPA_KEY_LEN  16
@@ -50,8 +51,6 @@ struct fpdu {
 enum fres fpdu_parse(struct rr_frame_ctx *fx, const struct tcp_stream *s,
 		     const struct mpa_cfg *cfg, uint64_t p, bool strict, struct fpdu *f,
 		     GByteArray *scratch, unsigned want);
-/* The stream is not iWARP: keep no bytes. */
-void set_ignore(struct tcp_stream *s);
 /* MPA_DETECT: look for FPDU framing; true when the mode changed or more can be done. */
 bool mpa_detect(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final);
 
