@@ -10,9 +10,14 @@
  */
 #include <string.h>
 
-#include "mpa_int.h"
+#include "fpdu.h"
+#include "mpa_detect.h"
 #include "stream.h"
 #include "tcp_table.h"
+
+#define FPDU_MIN_SPAN 520           /* a chain this long crosses a marker slot */
+#define DETECT_LIMIT (256u << 10)   /* give up on a stream after this much */
+#define DETECT_SCAN  (70u << 10)    /* candidate starts looked at per attempt */
 
 /* ---- heuristics ----------------------------------------------------------- */
 

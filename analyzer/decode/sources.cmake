@@ -14,6 +14,7 @@ set(RR_DECODE_SOURCES
   decode/stream.c
   decode/mpa.c
   decode/mpa_detect.c
+  decode/fpdu.c
   decode/ddp_rdmap.c
   decode/crc.c
   decode/emit.c
