@@ -32,7 +32,7 @@
 #include <glib.h>
 #include <string.h>
 
-#include "decode_int.h"
+#include "crc.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define RR_CRC_X86 1

@@ -15,7 +15,10 @@
  */
 #include <string.h>
 
-#include "iwarp.h"
+#include "ddp.h"
+#include "emit.h"
+#include "stream.h"
+#include "tcp_table.h"
 
 #define DDP_TAGGED_LEN   14
 #define DDP_UNTAGGED_LEN 18

@@ -14,7 +14,10 @@
  * LRH packet too.  ETH (2, and the colored variants 11, 16, 20) holds
  * 2 bytes of offset/pad and an Ethernet frame; IPV4 (22) / IPV6 (23) raw IP.
  */
-#include "decode_int.h"
+#include "emit.h"
+#include "ib.h"
+#include "ip.h"
+#include "link.h"
 
 #define ERF_HDR 16
 #define ERF_MAX_EXT 16

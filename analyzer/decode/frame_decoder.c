@@ -3,15 +3,17 @@
  * frame_decoder.c - one frame of a given link type in, events out.
  *
  * This file owns the decoder object, picks the first layer from the DLT,
- * and is the single exit for events and diagnostics, so that statistics
- * (frames with events, truncated frames, malformed headers) are counted in
- * one place and CAP_TRUNC is said at most once per frame.
+ * and ends a capture, or a part of one, by flushing TCP reassembly.
+ * Events and diagnostics leave through emit.h.
  */
 #include <pcap/pcap.h>
-#include <stdarg.h>
-#include <stdio.h>
+#include <string.h>
 
-#include "decode_int.h"
+#include "emit.h"
+#include "ib.h"
+#include "link.h"
+#include "tcp.h"
+#include "tcp_table.h"
 
 /* LINKTYPE_RAW is 101 in files; libpcap maps it to DLT_RAW, but fuzzers
  * and tests may hand us the file value. */
@@ -164,63 +166,6 @@ void rr_frame_decoder_free(struct rr_frame_decoder *d)
 	tcp_table_free(d->tcp);
 	g_byte_array_free(d->scratch, TRUE);
 	g_free(d);
-}
-
-void dec_emit(struct rr_frame_ctx *fx, struct rr_event *ev)
-{
-	ev->frame = fx->ev_frame ? fx->ev_frame : fx->frame;
-	ev->ts_usec = fx->ts;
-	ev->more_frames = fx->more_frames;
-	ev->n_more_frames = fx->n_more_frames;
-	fx->produced = true;
-	if (fx->d->ev_fn)
-		fx->d->ev_fn(fx->d->ev_ctx, ev);
-}
-
-void dec_trunc(struct rr_frame_ctx *fx, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (fx->trunc_reported)
-		return;
-	fx->trunc_reported = true;
-	fx->d->stats.truncated++;
-	va_start(ap, fmt);
-	rr_diag_vreport(&fx->d->diag, CAP_TRUNC, fx->frame, fmt, ap);
-	va_end(ap);
-}
-
-void dec_malformed(struct rr_frame_ctx *fx, const char *fmt, ...)
-{
-	va_list ap;
-
-	fx->d->stats.malformed++;
-	va_start(ap, fmt);
-	rr_diag_vreport(&fx->d->diag, CAP_MALFORMED, fx->frame, fmt, ap);
-	va_end(ap);
-}
-
-void dec_report(struct rr_frame_ctx *fx, enum rr_rule_id id, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	rr_diag_vreport(&fx->d->diag, id, fx->frame, fmt, ap);
-	va_end(ap);
-}
-
-void dec_short(struct rr_frame_ctx *fx, const char *fmt, ...)
-{
-	char text[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	if (fx->cut)
-		dec_trunc(fx, "%s: payload not captured (snaplen)", text);
-	else
-		dec_malformed(fx, "%s: frame too short", text);
 }
 
 const struct rr_frame_report *rr_frame_decoder_last(const struct rr_frame_decoder *d)

@@ -13,7 +13,8 @@
  */
 #include <string.h>
 
-#include "decode_int.h"
+#include "emit.h"
+#include "ib.h"
 
 #define BTH_LEN  12
 #define RETH_LEN 16

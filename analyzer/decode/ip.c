@@ -7,28 +7,15 @@
  * rest is truncation; when the frame was not cut, the header lies
  * (CAP_MALFORMED).  Ethernet padding after the IP packet is dropped here.
  */
-#include <stdio.h>
-#include <string.h>
-
-#include "decode_int.h"
+#include "emit.h"
+#include "ib.h"
+#include "ip.h"
+#include "tcp.h"
 
 #define IPPROTO_TCP_ 6
 #define IPPROTO_UDP_ 17
 #define ROCEV2_PORT  4791
 #define MAX_V6_EXT   8      /* extension headers we walk before giving up */
-
-static void fmt_addr(char *buf, size_t len, int version, const uint8_t *a)
-{
-	if (version == 4) {
-		snprintf(buf, len, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
-	} else {
-		size_t o = 0;
-
-		for (int i = 0; i < 16 && o + 6 < len; i += 2)
-			o += (size_t)snprintf(buf + o, len - o, "%s%x", i ? ":" : "",
-					      (unsigned)(a[i] << 8 | a[i + 1]));
-	}
-}
 
 static void udp_datagram(struct rr_frame_ctx *fx, const struct ip_view *ip,
 			 struct rr_cursor *cur, uint32_t wire)
@@ -227,15 +214,4 @@ void ip_packet(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire, in
 		ipv4(fx, cur, wire);
 	else
 		ipv6(fx, cur, wire);
-}
-
-void ip_fmt_endpoint(char *buf, size_t len, int version, const uint8_t *addr, uint16_t port)
-{
-	char a[64];
-
-	fmt_addr(a, sizeof(a), version, addr);
-	if (version == 6)
-		snprintf(buf, len, "[%s]:%u", a, port);
-	else
-		snprintf(buf, len, "%s:%u", a, port);
 }

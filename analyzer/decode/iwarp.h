@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * iwarp.h - what TCP reassembly, MPA framing and DDP/RDMAP share.
+ * iwarp.h - the state of one TCP direction under iWARP, as TCP reassembly
+ * (tcp_stream.c), the stream it builds (stream.c, tcp_table.c), MPA framing
+ * (mpa.c, mpa_detect.c, fpdu.c) and DDP/RDMAP (ddp_rdmap.c) share it.
+ * Types only: each of those files has its own header for its functions.
  *
  * Positions in a TCP byte stream are 64-bit "stream offsets": the first
  * byte we ever saw of a direction sits at STREAM_ORIGIN and sequence
@@ -52,7 +55,15 @@ struct stream_key {
 	uint16_t sport, dport;
 };
 
-struct ooo_piece;
+/* Bytes that came ahead of a hole, waiting for it to fill. */
+struct ooo_piece {
+	struct ooo_piece *next;
+	uint64_t off;
+	uint32_t wire;          /* bytes of sequence space */
+	uint32_t cap;           /* captured prefix held in data */
+	uint8_t *data;
+	uint64_t frame;         /* the frame that carried it */
+};
 
 struct tcp_stream {
 	struct stream_key key;
@@ -78,7 +89,7 @@ struct tcp_stream {
 	struct ooo_piece *ooo;  /* sorted, non-overlapping */
 	size_t ooo_bytes;
 	uint32_t ooo_pieces;
-	/* Memory accounting (tcp_stream.c): high-water marks since the last
+	/* Memory accounting (tcp_table.c): high-water marks since the last
 	 * shrink, what this direction was last counted for in the table's
 	 * budget, and when it last carried a segment (for eviction). */
 	guint buf_hi, segs_hi, holes_hi;
@@ -92,57 +103,5 @@ struct tcp_stream {
 struct stream_hole {
 	uint64_t a, b;          /* [a, b) */
 };
-
-/* tcp_stream.c: reading the reassembled stream (always via a cursor). */
-bool stream_cursor(const struct tcp_stream *s, uint64_t off, size_t n, struct rr_cursor *c);
-/* Bytes from off (at most n) that were captured before the first hole. */
-size_t stream_captured(const struct tcp_stream *s, uint64_t off, size_t n);
-/* off, or the end of the hole off lies in. */
-uint64_t stream_skip_hole(const struct tcp_stream *s, uint64_t off);
-/*
- * Frame numbers of the TCP segments that carried bytes of [a, b), in
- * order, without repeats; at most max.  Returns how many.
- */
-uint32_t stream_frames(const struct tcp_stream *s, uint64_t a, uint64_t b, uint64_t *out,
-		       uint32_t max);
-/* Next segment start >= from, if any. */
-bool stream_next_seg(const struct tcp_stream *s, uint64_t from, uint64_t *out);
-/* Forget every byte kept (the stream turned out not to be iWARP). */
-void stream_drop(struct tcp_stream *s);
-/* The parser is done with everything before off. */
-void stream_consumed(struct tcp_stream *s, uint64_t off);
-struct tcp_stream *stream_peer(struct rr_frame_ctx *fx, const struct tcp_stream *s);
-void stream_flow(const struct tcp_stream *s, struct rr_flow_key *flow);
-void stream_name(const struct tcp_stream *s, char *buf, size_t len);
-/* Whether heuristics may look at this stream (rr_decode_opts.iwarp_port). */
-bool stream_heuristic_ok(struct rr_frame_ctx *fx, const struct tcp_stream *s);
-
-/* mpa.c */
-void mpa_process(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final);
-/* A gap or a reset moved the stream past the parser. */
-void mpa_lost(struct tcp_stream *s, uint64_t new_pos);
-
-/* ddp_rdmap.c */
-struct ddp_hdr {
-	bool tagged, last;
-	uint8_t opcode;         /* RDMAP opcode */
-	uint32_t stag;          /* tagged */
-	uint64_t to;
-	uint32_t inv_stag, qn, msn, mo;    /* untagged */
-	uint32_t sink_stag, rd_size, src_stag;   /* Read Request */
-	uint64_t sink_to, src_to;
-	size_t hdr_len;         /* DDP + RDMAP header bytes in the ULPDU */
-};
-enum ddp_result { DDP_OK = 0, DDP_BAD = -1, DDP_SHORT = -2 };
-/*
- * Parse the DDP/RDMAP headers at the start of a ULPDU of ulpdu_len bytes,
- * of which cur holds the captured part.  strict also rejects reserved bits
- * (for heuristics).  On DDP_BAD, *why names the field.
- */
-enum ddp_result ddp_parse(struct rr_cursor *cur, uint32_t ulpdu_len, bool strict,
-			  struct ddp_hdr *h, const char **why);
-/* Emit the event for one DDP segment; cur is positioned after the headers. */
-void ddp_emit(struct rr_frame_ctx *fx, struct tcp_stream *s, const struct ddp_hdr *h,
-	      struct rr_cursor *cur, uint32_t ulpdu_len);
 
 #endif

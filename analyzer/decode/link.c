@@ -7,7 +7,10 @@
  * three matter here: IPv4 and IPv6 (RoCEv2 over UDP, iWARP over TCP) and
  * 0x8915, RoCEv1, where a GRH follows the Ethernet header directly.
  */
-#include "decode_int.h"
+#include "emit.h"
+#include "ib.h"
+#include "ip.h"
+#include "link.h"
 
 #define ETH_P_IP     0x0800
 #define ETH_P_IPV6   0x86DD

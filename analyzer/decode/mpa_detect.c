@@ -10,7 +10,14 @@
  */
 #include <string.h>
 
-#include "mpa_int.h"
+#include "fpdu.h"
+#include "mpa_detect.h"
+#include "stream.h"
+#include "tcp_table.h"
+
+#define FPDU_MIN_SPAN 520           /* a chain this long crosses a marker slot */
+#define DETECT_LIMIT (256u << 10)   /* give up on a stream after this much */
+#define DETECT_SCAN  (70u << 10)    /* candidate starts looked at per attempt */
 
 /* ---- heuristics ----------------------------------------------------------- */
 
@@ -262,7 +269,7 @@ bool mpa_detect(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 			goto found;
 	}
 	if (end - from > DETECT_LIMIT || final) {
-		set_ignore(s);
+		stream_ignore(s);
 		return true;
 	}
 	return false;

@@ -25,6 +25,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <glib.h>
 #include <pcap/pcap.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -32,7 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "decode_int.h"
+#include "capture.h"
 
 #define FILE_HDR_LEN 24
 #define REC_HDR_LEN  16

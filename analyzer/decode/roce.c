@@ -19,12 +19,14 @@
  * the UDP checksum, and BTH resv8a.  The CRC goes on the wire least
  * significant byte first (Linux rxe stores the crc32_le result as is).
  *
- * For native IB we also accept the reading "LRH with only VL masked"
- * because we have no real IB capture to settle it (see report).
+ * For native IB we also accept the reading "LRH with only VL masked":
+ * no native IB capture in sample-pcaps/ settles which one senders use.
  */
 #include <string.h>
 
-#include "decode_int.h"
+#include "crc.h"
+#include "emit.h"
+#include "ib.h"
 
 #define BTH_LEN   12
 #define GRH_LEN   40

@@ -25,140 +25,32 @@
  * directions together at most TCP_HELD_MAX (past it, the direction holding
  * most loses its bytes), and the table at most TCP_STREAMS_MAX directions
  * (past it, the least recently active eighth is given up).  Buffers give
- * memory back when they empty out.
+ * memory back when they empty out (tcp_table_settle()).
+ *
+ * This file fills the directions in and drives MPA (mpa.h); the bytes are
+ * read through stream.h, and the directions live in tcp_table.h.
  *
  * An in-order segment that finds nothing waiting is parsed where it lies
  * in the frame (s->view) and only what the parser leaves of it is copied:
  * when FPDUs start at segment starts, as siw and hardware send them, the
  * bytes are never copied.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "iwarp.h"
+#include "emit.h"
+#include "mpa.h"
+#include "stream.h"
+#include "tcp.h"
+#include "tcp_table.h"
 
 #define OOO_CAP       (4u << 20)   /* out-of-order bytes kept per direction */
 #define OOO_WINDOW    (16u << 20)  /* further ahead than this is a gap now */
 #define HOLE_FILL_MAX (1u << 20)   /* bigger losses reset the buffer */
-#define COMPACT_AT    (64u << 10)
-#define STREAM_HELD_MAX (2u << 20)  /* one direction: > HOLD_FOR_PEER + a 64 KiB FPDU */
+#define STREAM_HELD_MAX (2u << 20)  /* one direction: > HOLD_FOR_PEER (mpa.c) + a 64 KiB FPDU */
 #define TCP_HELD_MAX  (12u << 20)   /* all directions together */
 #define TCP_STREAMS_MAX 4096u
-#define SHRINK_FROM   (256u << 10)  /* capacity worth giving back */
 
-struct ooo_piece {
-	struct ooo_piece *next;
-	uint64_t off;
-	uint32_t wire;          /* bytes of sequence space */
-	uint32_t cap;           /* captured prefix held in data */
-	uint8_t *data;
-	uint64_t frame;         /* the frame that carried it */
-};
-
-struct tcp_table {
-	GHashTable *streams;    /* struct stream_key -> struct tcp_stream */
-	struct tcp_stream *last;    /* the stream found last: most segments repeat it */
-	size_t held;            /* sum of the streams' acct */
-	bool told_streams, told_held;
-};
-
-static guint key_hash(gconstpointer k)
-{
-	const struct stream_key *key = k;
-	uint64_t h = key->version ^ (uint64_t)key->sport << 16 ^ (uint64_t)key->dport << 32;
-
-	for (int i = 0; i < 16; i += 4) {
-		uint32_t a, b;
-
-		memcpy(&a, key->src + i, 4);
-		memcpy(&b, key->dst + i, 4);
-		h = (h ^ a) * 0x9E3779B97F4A7C15u;
-		h = (h ^ b) * 0x9E3779B97F4A7C15u;
-	}
-	return (guint)(h ^ h >> 32);
-}
-
-static gboolean key_equal(gconstpointer a, gconstpointer b)
-{
-	const struct stream_key *x = a, *y = b;
-
-	return x->version == y->version && x->sport == y->sport && x->dport == y->dport &&
-	       memcmp(x->src, y->src, 16) == 0 && memcmp(x->dst, y->dst, 16) == 0;
-}
-
-static struct tcp_stream *lookup(struct tcp_table *t, const struct stream_key *k)
-{
-	struct tcp_stream *s;
-
-	if (t->last && key_equal(k, &t->last->key))
-		return t->last;
-	s = g_hash_table_lookup(t->streams, k);
-	if (s)
-		t->last = s;
-	return s;
-}
-
-static void ooo_clear(struct tcp_stream *s)
-{
-	while (s->ooo) {
-		struct ooo_piece *p = s->ooo;
-
-		s->ooo = p->next;
-		g_free(p->data);
-		g_free(p);
-	}
-	s->ooo_bytes = 0;
-	s->ooo_pieces = 0;
-}
-
-static void stream_release(struct tcp_stream *s)
-{
-	ooo_clear(s);
-	s->view = NULL;
-	s->view_len = 0;
-	if (s->buf)
-		g_byte_array_free(s->buf, TRUE);
-	if (s->holes)
-		g_array_free(s->holes, TRUE);
-	if (s->segs)
-		g_array_free(s->segs, TRUE);
-	if (s->seg_frames)
-		g_array_free(s->seg_frames, TRUE);
-	s->seg_frames = NULL;
-	s->buf = NULL;
-	s->holes = s->segs = NULL;
-	s->buf_hi = s->segs_hi = s->holes_hi = 0;
-}
-
-static void stream_free(gpointer p)
-{
-	stream_release(p);
-	g_free(p);
-}
-
-/* ---- memory accounting ---------------------------------------------------- */
-
-/* glib grows arrays to powers of two and never shrinks them. */
-static size_t alloc_size(size_t n)
-{
-	size_t c = 16;
-
-	if (!n)
-		return 0;
-	while (c < n)
-		c <<= 1;
-	return c;
-}
-
-/* What one direction holds, as the allocator sees it. */
-static size_t stream_held(const struct tcp_stream *s)
-{
-	return alloc_size(s->buf_hi) + 2 * alloc_size((size_t)s->segs_hi * sizeof(uint64_t)) +
-	       alloc_size((size_t)s->holes_hi * sizeof(struct stream_hole)) + s->ooo_bytes +
-	       (size_t)s->ooo_pieces * (sizeof(struct ooo_piece) + 32);
-}
-
+/* High-water marks for the table's memory budget (tcp_table_settle()). */
 static void note_growth(struct tcp_stream *s)
 {
 	if (s->buf && s->buf->len > s->buf_hi)
@@ -167,73 +59,6 @@ static void note_growth(struct tcp_stream *s)
 		s->segs_hi = s->segs->len;
 	if (s->holes && s->holes->len > s->holes_hi)
 		s->holes_hi = s->holes->len;
-}
-
-static GArray *array_shrunk(GArray *a, guint elt)
-{
-	GArray *n = g_array_sized_new(FALSE, FALSE, elt, a->len);
-
-	g_array_append_vals(n, a->data, a->len);
-	g_array_free(a, TRUE);
-	return n;
-}
-
-/* Give back capacity a burst left behind once the data is mostly gone. */
-static void shrink(struct tcp_stream *s)
-{
-	if (s->buf && s->buf_hi >= SHRINK_FROM && s->buf->len < s->buf_hi / 4) {
-		GByteArray *n = g_byte_array_sized_new(s->buf->len);
-
-		g_byte_array_append(n, s->buf->data, s->buf->len);
-		g_byte_array_free(s->buf, TRUE);
-		s->buf = n;
-		s->buf_hi = n->len;
-	}
-	if (s->segs && s->segs_hi * sizeof(uint64_t) >= SHRINK_FROM / 4 &&
-	    s->segs->len < s->segs_hi / 4) {
-		s->segs = array_shrunk(s->segs, sizeof(uint64_t));
-		s->seg_frames = array_shrunk(s->seg_frames, sizeof(uint64_t));
-		s->segs_hi = s->segs->len;
-	}
-	if (s->holes && s->holes_hi * sizeof(struct stream_hole) >= SHRINK_FROM / 4 &&
-	    s->holes->len < s->holes_hi / 4) {
-		s->holes = array_shrunk(s->holes, sizeof(struct stream_hole));
-		s->holes_hi = s->holes->len;
-	}
-}
-
-/* Count s in the table's budget as it is now. */
-static void settle(struct tcp_table *t, struct tcp_stream *s)
-{
-	size_t now;
-
-	shrink(s);
-	now = stream_held(s);
-	t->held = t->held - s->acct + now;
-	s->acct = now;
-}
-
-struct tcp_table *tcp_table_new(void)
-{
-	struct tcp_table *t = g_new0(struct tcp_table, 1);
-
-	t->streams = g_hash_table_new_full(key_hash, key_equal, NULL, stream_free);
-	return t;
-}
-
-void tcp_table_clear(struct tcp_table *t)
-{
-	g_hash_table_remove_all(t->streams);
-	t->last = NULL;
-	t->held = 0;
-}
-
-void tcp_table_free(struct tcp_table *t)
-{
-	if (!t)
-		return;
-	g_hash_table_destroy(t->streams);
-	g_free(t);
 }
 
 static void make_key(struct stream_key *k, const struct ip_view *ip, uint16_t sport,
@@ -267,62 +92,6 @@ static void stream_reset(struct tcp_stream *s, uint32_t seq)
 	s->mpa.cfg.crc = -1;
 }
 
-void stream_flow(const struct tcp_stream *s, struct rr_flow_key *flow)
-{
-	memset(flow, 0, sizeof(*flow));
-	flow->transport = RR_TRANSPORT_IWARP;
-	flow->src.family = flow->dst.family = s->key.version == 4 ? RR_ADDR_IPV4 : RR_ADDR_IPV6;
-	memcpy(flow->src.bytes, s->key.src, 16);
-	memcpy(flow->dst.bytes, s->key.dst, 16);
-	flow->src.port = s->key.sport;
-	flow->dst.port = s->key.dport;
-	flow->dst_qp = 0;
-}
-
-void stream_name(const struct tcp_stream *s, char *buf, size_t len)
-{
-	char a[80], b[80];
-
-	ip_fmt_endpoint(a, sizeof(a), s->key.version, s->key.src, s->key.sport);
-	ip_fmt_endpoint(b, sizeof(b), s->key.version, s->key.dst, s->key.dport);
-	snprintf(buf, len, "%s -> %s", a, b);
-}
-
-bool stream_heuristic_ok(struct rr_frame_ctx *fx, const struct tcp_stream *s)
-{
-	uint16_t port = fx->d->opts.iwarp_port;
-
-	return port == 0 || s->key.sport == port || s->key.dport == port;
-}
-
-struct tcp_stream *stream_peer(struct rr_frame_ctx *fx, const struct tcp_stream *s)
-{
-	struct stream_key k = s->key;
-	struct tcp_stream *p;
-
-	if (s->peer)
-		return s->peer;
-	memcpy(k.src, s->key.dst, 16);
-	memcpy(k.dst, s->key.src, 16);
-	k.sport = s->key.dport;
-	k.dport = s->key.sport;
-	p = g_hash_table_lookup(fx->d->tcp->streams, &k);
-	/* Streams stay in the table until the end: the pointer stays good. */
-	((struct tcp_stream *)s)->peer = p;
-	return p;
-}
-
-/* The bytes of [buf_off, nxt_off), wherever they are. */
-static const uint8_t *held(const struct tcp_stream *s, size_t *len)
-{
-	if (s->view) {
-		*len = s->view_len;
-		return s->view;
-	}
-	*len = s->buf->len;
-	return s->buf->data;
-}
-
 /* The frame's bytes go into buf: the frame is about to go away. */
 static void unview(struct tcp_stream *s)
 {
@@ -333,133 +102,6 @@ static void unview(struct tcp_stream *s)
 	note_growth(s);
 	s->view = NULL;
 	s->view_len = 0;
-}
-
-bool stream_cursor(const struct tcp_stream *s, uint64_t off, size_t n, struct rr_cursor *c)
-{
-	struct rr_cursor all;
-	const uint8_t *data;
-	size_t len;
-
-	if (!s->buf || off < s->buf_off || off > s->nxt_off || n > s->nxt_off - off)
-		return false;
-	data = held(s, &len);
-	rr_cursor_init(&all, data, len);
-	return rr_seek(&all, (size_t)(off - s->buf_off)) && rr_cursor_sub(&all, n, c);
-}
-
-size_t stream_captured(const struct tcp_stream *s, uint64_t off, size_t n)
-{
-	uint64_t end;
-
-	if (!s->buf || off < s->buf_off || off >= s->nxt_off)
-		return 0;
-	end = off + n < s->nxt_off ? off + n : s->nxt_off;
-	for (guint i = 0; i < s->holes->len; i++) {
-		const struct stream_hole *h = &g_array_index(s->holes, struct stream_hole, i);
-
-		if (h->b <= off)
-			continue;
-		if (h->a <= off)
-			return 0;
-		if (h->a < end)
-			end = h->a;
-		break;
-	}
-	return (size_t)(end - off);
-}
-
-uint64_t stream_skip_hole(const struct tcp_stream *s, uint64_t off)
-{
-	for (guint i = 0; s->holes && i < s->holes->len; i++) {
-		const struct stream_hole *h = &g_array_index(s->holes, struct stream_hole, i);
-
-		if (h->a <= off && off < h->b)
-			return h->b;
-	}
-	return off;
-}
-
-bool stream_next_seg(const struct tcp_stream *s, uint64_t from, uint64_t *out)
-{
-	for (guint i = 0; s->segs && i < s->segs->len; i++) {
-		uint64_t o = g_array_index(s->segs, uint64_t, i);
-
-		if (o >= from) {
-			*out = o;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Drop what the parser no longer needs, now and then (memmove cost). */
-void stream_consumed(struct tcp_stream *s, uint64_t off)
-{
-	size_t drop, len;
-	guint i;
-
-	if (!s->buf || off <= s->buf_off)
-		return;
-	if (off > s->nxt_off)
-		off = s->nxt_off;
-	drop = (size_t)(off - s->buf_off);
-	held(s, &len);
-	if (drop < COMPACT_AT && drop < len)
-		return;
-	if (s->view) {
-		s->view += drop;
-		s->view_len -= drop;
-	} else {
-		g_byte_array_remove_range(s->buf, 0, (guint)drop);
-	}
-	s->buf_off = off;
-	for (i = 0; i < s->holes->len && g_array_index(s->holes, struct stream_hole, i).b <= off; i++)
-		;
-	if (i)
-		g_array_remove_range(s->holes, 0, i);
-	for (i = 0; i < s->segs->len && g_array_index(s->segs, uint64_t, i) < off; i++)
-		;
-	/* Keep the segment that holds off: its frame carries bytes after off too. */
-	if (i > 1) {
-		g_array_remove_range(s->segs, 0, i - 1);
-		g_array_remove_range(s->seg_frames, 0, i - 1);
-	}
-}
-
-uint32_t stream_frames(const struct tcp_stream *s, uint64_t a, uint64_t b, uint64_t *out,
-		       uint32_t max)
-{
-	uint32_t n = 0;
-	guint i;
-
-	for (i = 0; s->segs && i < s->segs->len && n < max; i++) {
-		uint64_t start = g_array_index(s->segs, uint64_t, i);
-		uint64_t end = i + 1 < s->segs->len ? g_array_index(s->segs, uint64_t, i + 1) : UINT64_MAX;
-		uint64_t fr = g_array_index(s->seg_frames, uint64_t, i);
-
-		if (end <= a || start >= b || fr == 0)
-			continue;
-		if (n == 0 || out[n - 1] != fr)
-			out[n++] = fr;
-	}
-	return n;
-}
-
-void stream_drop(struct tcp_stream *s)
-{
-	ooo_clear(s);
-	s->view = NULL;
-	s->view_len = 0;
-	if (s->buf)
-		g_byte_array_set_size(s->buf, 0);
-	if (s->holes)
-		g_array_set_size(s->holes, 0);
-	if (s->segs)
-		g_array_set_size(s->segs, 0);
-	if (s->seg_frames)
-		g_array_set_size(s->seg_frames, 0);
-	s->buf_off = s->nxt_off;
 }
 
 static bool keeps_bytes(const struct tcp_stream *s)
@@ -496,7 +138,7 @@ static void give_up(struct rr_frame_ctx *fx, struct tcp_stream *s, const char *w
 			   "iWARP TCP %s (frame %" PRIu64 "): %zu bytes held for reassembly were given up (%s)",
 			   name, fx->frame, held, why);
 	}
-	ooo_clear(s);
+	stream_ooo_clear(s);
 	s->view = NULL;
 	s->view_len = 0;
 	if (s->buf) {
@@ -789,40 +431,20 @@ static void data_in(struct rr_frame_ctx *fx, struct tcp_stream *s, uint32_t seq,
 /* Over the table's budget: the directions holding most lose their bytes. */
 static void keep_budget(struct rr_frame_ctx *fx, struct tcp_table *t)
 {
-	while (t->held > TCP_HELD_MAX) {
-		GHashTableIter it;
-		gpointer v;
-		struct tcp_stream *big = NULL;
+	while (tcp_table_held(t) > TCP_HELD_MAX) {
+		struct tcp_stream *big = tcp_table_biggest(t);
 		size_t before;
 
-		g_hash_table_iter_init(&it, t->streams);
-		while (g_hash_table_iter_next(&it, NULL, &v)) {
-			struct tcp_stream *s = v;
-
-			if (!big || s->acct > big->acct)
-				big = s;
-		}
 		if (!big)
 			return;
 		before = big->acct;
 		give_up(fx, big, "all TCP directions together hold more than the 12 MiB reassembly budget; "
 			"the one holding most gives its bytes up");
-		settle(t, big);
+		tcp_table_settle(t, big);
 		if (big->acct >= before)
 			return;     /* nothing more to give back */
 	}
 }
-
-static int by_last_frame(const void *a, const void *b)
-{
-	const struct tcp_stream *x = *(struct tcp_stream *const *)a;
-	const struct tcp_stream *y = *(struct tcp_stream *const *)b;
-
-	return x->last_frame < y->last_frame ? -1 : x->last_frame > y->last_frame;
-}
-
-static void flush(struct rr_frame_ctx *fx, struct tcp_stream *s, const char *why);
-static void close_stream(struct rr_frame_ctx *fx, struct tcp_stream *s, uint8_t kind);
 
 /*
  * The table is full: the least recently active eighth of the directions
@@ -831,23 +453,14 @@ static void close_stream(struct rr_frame_ctx *fx, struct tcp_stream *s, uint8_t 
  */
 static void forget_idle(struct rr_frame_ctx *fx, struct tcp_table *t, const struct tcp_stream *keep)
 {
-	guint n = g_hash_table_size(t->streams), k = 0, i;
-	struct tcp_stream **all = g_new(struct tcp_stream *, n);
-	GHashTableIter it;
-	gpointer v;
+	guint k, i;
+	struct tcp_stream **all = tcp_table_by_age(t, keep, &k);
 
-	g_hash_table_iter_init(&it, t->streams);
-	while (g_hash_table_iter_next(&it, NULL, &v))
-		if (v != keep)
-			all[k++] = v;
-	qsort(all, k, sizeof(*all), by_last_frame);
-	if (!t->told_streams) {
-		t->told_streams = true;
+	if (tcp_table_first_full(t))
 		dec_report(fx, ENG_LIMIT,
 			   "frame %" PRIu64 ": more than %u TCP directions at once; the least recently active "
 			   "are closed and forgotten (a later segment of theirs starts them over)",
 			   fx->frame, TCP_STREAMS_MAX);
-	}
 	for (i = 0; i < k && i < TCP_STREAMS_MAX / 8; i++) {
 		struct tcp_stream *s = all[i];
 
@@ -855,75 +468,9 @@ static void forget_idle(struct rr_frame_ctx *fx, struct tcp_table *t, const stru
 			flush(fx, s, "given up: too many TCP connections");
 			close_stream(fx, s, RR_CM_DREQ);
 		}
-		if (s->peer)
-			s->peer->peer = NULL;
-		if (t->last == s)
-			t->last = NULL;
-		t->held -= s->acct;
-		g_hash_table_remove(t->streams, &s->key);
+		tcp_table_forget(t, s);
 	}
 	g_free(all);
-}
-
-static void tcp_direction(struct rr_frame_ctx *fx, struct tcp_stream *s, const struct tcp_view *tcp,
-			  struct rr_cursor *payload, uint32_t wire);
-
-void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct tcp_view *tcp,
-		 struct rr_cursor *payload, uint32_t wire)
-{
-	struct tcp_table *tab = fx->d->tcp;
-	struct stream_key k;
-	struct tcp_stream *s, *r;
-
-	make_key(&k, ip, tcp->sport, tcp->dport, false);
-	s = lookup(tab, &k);
-	if (s) {
-		r = stream_peer(fx, s);
-	} else {
-		struct stream_key rk;
-
-		make_key(&rk, ip, tcp->sport, tcp->dport, true);
-		r = g_hash_table_lookup(tab->streams, &rk);
-	}
-	/* The other direction acknowledging bytes we never saw: they are lost. */
-	if (r && r->have_base && !r->closed && (tcp->flags & TCPF_ACK)) {
-		int32_t ahead = (int32_t)(tcp->ack - r->nxt_seq);
-
-		if (ahead > 0) {
-			uint64_t upto = r->nxt_off + (uint64_t)ahead;
-
-			if (r->ooo && r->ooo->off < upto)
-				upto = r->ooo->off;
-			gap(fx, r, upto, "acknowledged by the receiver");
-			drain(fx, r);
-			mpa_process(fx, r, false);
-		}
-	}
-
-	if (!s) {
-		if (!wire && !(tcp->flags & TCPF_SYN)) {
-			if (r) {
-				settle(tab, r);
-				keep_budget(fx, tab);
-			}
-			return;
-		}
-		if (g_hash_table_size(tab->streams) >= TCP_STREAMS_MAX)
-			forget_idle(fx, tab, r);
-		s = g_new0(struct tcp_stream, 1);
-		s->key = k;
-		s->peer = r;
-		if (r)
-			r->peer = s;
-		g_hash_table_insert(tab->streams, &s->key, s);
-		tab->last = s;
-	}
-	s->last_frame = fx->frame;
-	tcp_direction(fx, s, tcp, payload, wire);
-	settle(tab, s);
-	if (r)
-		settle(tab, r);
-	keep_budget(fx, tab);
 }
 
 static void tcp_direction(struct rr_frame_ctx *fx, struct tcp_stream *s, const struct tcp_view *tcp,
@@ -967,18 +514,72 @@ static void tcp_direction(struct rr_frame_ctx *fx, struct tcp_stream *s, const s
 	unview(s);
 }
 
+void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct tcp_view *tcp,
+		 struct rr_cursor *payload, uint32_t wire)
+{
+	struct tcp_table *tab = fx->d->tcp;
+	struct stream_key k;
+	struct tcp_stream *s, *r;
+
+	make_key(&k, ip, tcp->sport, tcp->dport, false);
+	s = tcp_table_find(tab, &k);
+	if (s) {
+		r = stream_peer(fx, s);
+	} else {
+		struct stream_key rk;
+
+		make_key(&rk, ip, tcp->sport, tcp->dport, true);
+		r = tcp_table_get(tab, &rk);
+	}
+	/* The other direction acknowledging bytes we never saw: they are lost. */
+	if (r && r->have_base && !r->closed && (tcp->flags & TCPF_ACK)) {
+		int32_t ahead = (int32_t)(tcp->ack - r->nxt_seq);
+
+		if (ahead > 0) {
+			uint64_t upto = r->nxt_off + (uint64_t)ahead;
+
+			if (r->ooo && r->ooo->off < upto)
+				upto = r->ooo->off;
+			gap(fx, r, upto, "acknowledged by the receiver");
+			drain(fx, r);
+			mpa_process(fx, r, false);
+		}
+	}
+
+	if (!s) {
+		if (!wire && !(tcp->flags & TCPF_SYN)) {
+			if (r) {
+				tcp_table_settle(tab, r);
+				keep_budget(fx, tab);
+			}
+			return;
+		}
+		if (tcp_table_size(tab) >= TCP_STREAMS_MAX)
+			forget_idle(fx, tab, r);
+		s = tcp_table_add(tab, &k);
+		s->peer = r;
+		if (r)
+			r->peer = s;
+	}
+	s->last_frame = fx->frame;
+	tcp_direction(fx, s, tcp, payload, wire);
+	tcp_table_settle(tab, s);
+	if (r)
+		tcp_table_settle(tab, r);
+	keep_budget(fx, tab);
+}
+
 void tcp_finish(struct rr_frame_ctx *fx)
 {
+	struct tcp_table *tab = fx->d->tcp;
 	GHashTableIter it;
-	gpointer v;
+	struct tcp_stream *s;
 
-	g_hash_table_iter_init(&it, fx->d->tcp->streams);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		struct tcp_stream *s = v;
-
+	tcp_table_walk(tab, &it);
+	while (tcp_table_next(&it, &s)) {
 		if (s->have_base && !s->closed)
 			flush(fx, s, "end of capture");
-		settle(fx->d->tcp, s);
-		keep_budget(fx, fx->d->tcp);
+		tcp_table_settle(tab, s);
+		keep_budget(fx, tab);
 	}
 }
