@@ -7,7 +7,7 @@
  * that never advertised it (RR-212), and nconnect - two live connections
  * whose XIDs happen to meet - which is no retry at all.
  */
-#include "engine_fixture.h"
+#include "../engine/engine_fixture.h"
 
 /* Connection n (RDMA-CM handshake): client QP 0x10+n, server QP 0x20+n. */
 static void conn_up(int n, struct rr_flow_key *c2s, struct rr_flow_key *s2c)
