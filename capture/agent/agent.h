@@ -7,10 +7,11 @@
  * (responder), common.c (what drive and serve share), verbs.c (RDMA-CM
  * and verbs), live_capture.c (libpcap), payload.c (a Payload from the
  * pieces one end holds), kernel_target.c (the kernel NFS server as a
- * target), manifest.c (what was sent), verify.c (engine against
- * manifest), setup.c (the link subcommands), runscope.c (a run's own
- * links), linkstate.c (the recorded links), netdev.c (device -> netdev,
- * address safety), tool.c (external tools, messages).
+ * target), manifest_write.c and manifest_read.c (what was sent:
+ * manifest.h), verify.c (engine against manifest), setup.c (the link
+ * subcommands), runscope.c (a run's own links), linkstate.c (the
+ * recorded links), netdev.c (device -> netdev, address safety), tool.c
+ * (external tools, messages).
  */
 #ifndef AGENT_H
 #define AGENT_H
