@@ -268,7 +268,6 @@ static bool take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *
 			wdata[nw] = gather(&wmem[k], h, &h->writes[k]);
 			wr[nw].data = wdata[nw]->data;
 			wr[nw].len = wdata[nw]->len;
-			wr[nw].position = 0;
 			nw++;
 		}
 		/* without a manifest (a benchmark) nothing is put back together */
