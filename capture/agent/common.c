@@ -14,6 +14,8 @@
 #include <rpcrdma/rules.h>
 
 #include "agent.h"
+#include "netdev.h"
+#include "runscope.h"
 #include "verbs.h"
 
 /*
@@ -189,7 +191,7 @@ volatile sig_atomic_t agent_stop_signal;
 /*
  * The first SIGINT/SIGTERM stops the run the orderly way: every wait
  * returns, the capture is drained and renamed, the manifest closed, and
- * the run's links removed at exit.  A second one takes setup.c's path:
+ * the run's links removed at exit.  A second one takes runscope.c's path:
  * hand the links to a reaper and leave at once.
  */
 static void on_stop(int sig)

@@ -182,6 +182,33 @@ static void record_call(struct drive *d, const pg_plan *p, const pg_rpc_pair *rp
 		mf_write_rpc(d->run.mf, &m);
 }
 
+/* What the RPC reply in payload says (GARBAGE_ARGS, an RPC or NFS error): d->last and an event. */
+static void rpc_outcome(struct drive *d, uint32_t xid, const GByteArray *payload)
+{
+	struct rr_cursor c;
+	struct rr_rpc_reply rep;
+	uint32_t nst = 0;
+
+	rr_cursor_init(&c, payload->data, payload->len);
+	if (!rr_rpc_decode_reply(&c, &rep))
+		return;
+	if (rep.reply_stat == 0 && rep.accept_stat == 4)
+		d->last = OUT_GARBAGE;
+	else if (rep.reply_stat || rep.accept_stat)
+		d->last = OUT_RPC_ERROR;
+	if (rep.reply_stat == 0 && rep.accept_stat == 4) {
+		agent_mf_event(&d->run, "garbage-args", xid, "RPC GARBAGE_ARGS");
+	} else if (rep.reply_stat == 0 && rep.accept_stat == 0) {
+		if (rr_get_be32(&c, &nst) && nst)
+			d->last = OUT_NFS_ERROR;
+		if (nst)
+			agent_mf_event(&d->run, "nfs-error", xid, "NFS status %u", nst);
+	} else {
+		agent_mf_event(&d->run, "rpc-error", xid, "reply_stat %u accept_stat %u", rep.reply_stat,
+			       rep.accept_stat);
+	}
+}
+
 /* The reply as it arrived; returns its decoded header in *h. */
 static bool take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *callinfo,
 		       struct chunk_mem *wmem, unsigned n_w, struct chunk_mem *rmem,
@@ -241,7 +268,6 @@ static bool take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *
 			wdata[nw] = gather(&wmem[k], h, &h->writes[k]);
 			wr[nw].data = wdata[nw]->data;
 			wr[nw].len = wdata[nw]->len;
-			wr[nw].position = 0;
 			nw++;
 		}
 		/* without a manifest (a benchmark) nothing is put back together */
@@ -255,30 +281,7 @@ static bool take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *
 		if (rmem->c && h->proc == RR_RDMA_NOMSG)
 			m.rdma_bytes += base->len;
 		d->ddp_bytes += m.rdma_bytes;
-		{
-			struct rr_cursor c;
-			struct rr_rpc_reply rep;
-			rr_cursor_init(&c, payload->data, payload->len);
-			if (rr_rpc_decode_reply(&c, &rep)) {
-				if (rep.reply_stat == 0 && rep.accept_stat == 4)
-					d->last = OUT_GARBAGE;
-				else if (rep.reply_stat || rep.accept_stat)
-					d->last = OUT_RPC_ERROR;
-				if (rep.reply_stat == 0 && rep.accept_stat == 4)
-					agent_mf_event(&d->run, "garbage-args", h->xid, "RPC GARBAGE_ARGS");
-				else if (rep.reply_stat == 0 && rep.accept_stat == 0) {
-					uint32_t nst = 0;
-					if (rr_get_be32(&c, &nst) && nst)
-						d->last = OUT_NFS_ERROR;
-					if (nst)
-						agent_mf_event(&d->run, "nfs-error", h->xid,
-							       "NFS status %u", nst);
-				} else
-					agent_mf_event(&d->run, "rpc-error", h->xid,
-						       "reply_stat %u accept_stat %u", rep.reply_stat,
-						       rep.accept_stat);
-			}
-		}
+		rpc_outcome(d, h->xid, payload);
 	}
 	m.len = payload->len;
 	if (d->run.mf)
@@ -337,167 +340,220 @@ static void judge(struct drive *d, const char *inj, uint32_t xid)
 		mf_write_verdict(d->run.mf, &v);
 }
 
+/* A rule the call breaks on purpose: the manifest's inject line. */
+struct injection {
+	const char *rule, *also, *note;
+};
+
+/* The memory behind one call's chunks. */
+#define DRIVE_MAX_READ_CHUNKS (PG_MAX_CHUNKS + 1)
+struct call_mem {
+	struct chunk_mem r[DRIVE_MAX_READ_CHUNKS], w[PG_MAX_CHUNKS], reply;
+	unsigned n_r, n_w;
+};
+
+/*
+ * The call for one scenario item, encoded by the generator and reduced
+ * into chunks, with the injections that change what it carries.  false:
+ * a scenario error (said and counted), nothing left to clear.
+ */
+static bool build_call(struct drive *d, pg_item *it, bool inject, uint32_t xid, pg_rng *rng,
+		       pg_rpc_pair *rp, pg_plan *plan, struct injection *inj)
+{
+	bool v4 = pg_item_is_v4(it);
+	pg_plan_opts o;
+	char *perr = NULL;
+
+	if (inject && agent_inject_has(&d->run, "RR-130")) {
+		it->msgp = true;
+		it->align = 4;
+		it->thresh = 4096;
+	}
+	pg_nfs_build(&d->nfs, it, xid, rng, rp);
+	if (inject && ((agent_inject_has(&d->run, "RR-141") && !v4) ||
+		       (agent_inject_has(&d->run, "RR-143") && v4))) {
+		it->call.chunked = true;
+		if (inject_ineligible(it, rp)) {
+			inj->rule = v4 ? "RR-143" : "RR-141";
+			inj->also = "RR-140,RR-142,RR-024,RR-222,RR-023,RR-065,RR-173,RR-116";
+			inj->note = "an argument that is not DDP-eligible travels in a read chunk";
+		}
+	}
+	o = (pg_plan_opts){ xid, d->s->credits, d->s->credits, d->s->inline_max, false };
+	if (!pg_plan_build(plan, it, rp, &o, &d->mem, &perr)) {
+		fprintf(stderr, AGENT_NAME ": %s line %d: %s\n", d->scenario_path, it->line, perr);
+		g_free(perr);
+		pg_rpc_pair_clear(rp);
+		pg_plan_clear(plan);
+		d->failures++;
+		return false;
+	}
+	if (plan->read_chunks->len > DRIVE_MAX_READ_CHUNKS) {
+		fprintf(stderr, AGENT_NAME ": %s line %d: %u read chunks; the agent takes at most %zu\n",
+			d->scenario_path, it->line, plan->read_chunks->len, (size_t)DRIVE_MAX_READ_CHUNKS);
+		d->failures++;
+		pg_plan_clear(plan);
+		pg_rpc_pair_clear(rp);
+		return false;
+	}
+	return true;
+}
+
+/* Registers every chunk of the plan (all are tried); false when one could not be. */
+static bool map_call(struct drive *d, const pg_plan *plan, struct call_mem *cm)
+{
+	bool ok = true;
+
+	memset(&cm->reply, 0, sizeof(cm->reply));
+	cm->n_r = cm->n_w = 0;
+	for (guint i = 0; i < plan->read_chunks->len; i++)
+		ok &= map_chunk(d, &cm->r[cm->n_r++], plan->read_chunks->pdata[i], false);
+	for (guint i = 0; i < plan->write_chunks->len && cm->n_w < PG_MAX_CHUNKS; i++)
+		ok &= map_chunk(d, &cm->w[cm->n_w++], plan->write_chunks->pdata[i], true);
+	if (plan->reply_chunk)
+		ok &= map_chunk(d, &cm->reply, plan->reply_chunk, true);
+	return ok;
+}
+
+static void unmap_call(struct call_mem *cm)
+{
+	for (unsigned i = 0; i < cm->n_r; i++)
+		unmap_chunk(&cm->r[i]);
+	for (unsigned i = 0; i < cm->n_w; i++)
+		unmap_chunk(&cm->w[i]);
+	unmap_chunk(&cm->reply);
+}
+
+/* The injections in the transport header, made on the plan before it is encoded. */
+static void break_header(struct drive *d, bool inject, pg_plan *plan, bool *rebuilt,
+			 struct injection *inj)
+{
+	if (inject && agent_inject_has(&d->run, "RR-130")) {
+		inj->rule = "RR-130";
+		inj->also = "RR-131,RR-173";
+		inj->note = "the call is RDMA_MSGP";
+	}
+	if (inject && agent_inject_has(&d->run, "RR-001")) {
+		/* a conforming engine reports the version (ENG-NOT-V1) and
+		 * RR-001 only if the responder then answers anything but ERR_VERS */
+		plan->call.vers = 2;
+		*rebuilt = false;
+		inj->rule = "RR-001";
+		inj->also = "RR-110,RR-111,RR-003,RR-113,RR-001";
+		inj->note = "the call's header says version 2";
+	}
+	if (inject && agent_inject_has(&d->run, "RR-002")) {
+		plan->call.xid ^= 0x00010000u;
+		inj->rule = "RR-002";
+		inj->also = "RR-003,RR-004,RR-113,RR-110";
+		inj->note = "the transport XID differs from the RPC XID";
+	}
+}
+
+/*
+ * Encodes, records and sends the call, then takes and judges its reply
+ * (and, for RR-116, sends it again after an RDMA_ERROR).  false when the
+ * connection is gone.
+ */
+static bool send_call(struct drive *d, const pg_item *it, pg_plan *plan, const pg_rpc_pair *rp,
+		      struct call_mem *cm, bool rebuilt, bool inject, const struct injection *inj)
+{
+	struct rr_rpc_call call;
+	struct rr_ulp_info callinfo;
+	struct rr_hdr h;
+	bool alive, err_reply = false;
+
+	pg_plan_encode(plan);
+	pl_describe_call(rp->call.msg->data, rp->call.msg->len, &call, &callinfo);
+	record_call(d, plan, rp, rebuilt);
+	if (inj->rule)
+		agent_mf_inject(&d->run, strcmp(inj->rule, "RR-001") ? inj->rule : "ENG-NOT-V1",
+				plan->call.xid, false, inj->also, inj->note);
+	d->exchanges++;
+	if (!agent_send(&d->run, d->conn, plan->call.wire))
+		return false;
+	if (it->reply.none)
+		return true;
+	d->last = OUT_NONE;
+	alive = take_reply(d, plan->call.xid, &callinfo, cm->w, cm->n_w, &cm->reply, &h, &err_reply);
+	judge(d, inj->rule, plan->call.xid);
+	if (alive && err_reply && inject && agent_inject_has(&d->run, "RR-116")) {
+		/* the same XID again, after the responder said it cannot take it */
+		record_call(d, plan, rp, rebuilt);
+		agent_mf_inject(&d->run, "RR-116", plan->call.xid, false, "RR-004,RR-180,RR-181,RR-131,RR-130",
+				"XID retried after RDMA_ERROR");
+		if (!agent_send(&d->run, d->conn, plan->call.wire))
+			alive = false;
+		else
+			alive = take_reply(d, plan->call.xid, &callinfo, cm->w, cm->n_w, &cm->reply, &h,
+					   &err_reply);
+		judge(d, "RR-116", plan->call.xid);
+	}
+	return alive;
+}
+
 /* One RPC of the scenario: false when the connection is gone. */
 static bool exchange(struct drive *d, const pg_item *orig)
 {
 	pg_item it = *orig;
 	pg_rpc_pair rp;
 	pg_plan plan;
-	pg_plan_opts o;
 	pg_rng rng = pg_rng_derive(d->s->seed, 0x444154, d->msg_index++);
-	struct chunk_mem rmem[PG_MAX_CHUNKS + 1], wmem[PG_MAX_CHUNKS], replymem;
-	unsigned n_r = 0, n_w = 0;
-	struct rr_rpc_call call;
-	struct rr_ulp_info callinfo;
-	struct rr_hdr h;
-	char *perr = NULL;
-	bool alive = true, err_reply = false, rebuilt = true, v4, inject;
+	struct call_mem cm;
+	struct injection inj = { NULL, NULL, NULL };
+	bool alive, rebuilt = true, inject;
 	uint32_t xid = d->next_xid++;
-	const char *inj_rule = NULL, *inj_also = NULL, *inj_note = NULL;
 
-	memset(&replymem, 0, sizeof(replymem));
 	memset(&plan, 0, sizeof(plan));
-	v4 = pg_item_is_v4(&it);
 	/*
 	 * The first exchange stays clean: a capture has to show the connection
 	 * carrying RPC-over-RDMA version 1 before a broken message can be told
 	 * from traffic that is not RPC-over-RDMA at all.
 	 */
 	inject = d->exchanges > 0;
-	if (inject && agent_inject_has(&d->run, "RR-130")) {
-		it.msgp = true;
-		it.align = 4;
-		it.thresh = 4096;
-	}
-	pg_nfs_build(&d->nfs, &it, xid, &rng, &rp);
-	if (inject && ((agent_inject_has(&d->run, "RR-141") && !v4) ||
-		       (agent_inject_has(&d->run, "RR-143") && v4))) {
-		it.call.chunked = true;
-		if (inject_ineligible(&it, &rp)) {
-			inj_rule = v4 ? "RR-143" : "RR-141";
-			inj_also = "RR-140,RR-142,RR-024,RR-222,RR-023,RR-065,RR-173,RR-116";
-			inj_note = "an argument that is not DDP-eligible travels in a read chunk";
-		}
-	}
-	o = (pg_plan_opts){ xid, d->s->credits, d->s->credits, d->s->inline_max, false };
-	if (!pg_plan_build(&plan, &it, &rp, &o, &d->mem, &perr)) {
-		fprintf(stderr, AGENT_NAME ": %s line %d: %s\n", d->scenario_path, it.line, perr);
-		g_free(perr);
-		pg_rpc_pair_clear(&rp);
-		pg_plan_clear(&plan);
-		d->failures++;
+	if (!build_call(d, &it, inject, xid, &rng, &rp, &plan, &inj))
 		return true;
-	}
-	if (plan.read_chunks->len > G_N_ELEMENTS(rmem)) {
-		fprintf(stderr, AGENT_NAME ": %s line %d: %u read chunks; the agent takes at most %zu\n",
-			d->scenario_path, it.line, plan.read_chunks->len, G_N_ELEMENTS(rmem));
-		d->failures++;
-		pg_plan_clear(&plan);
-		pg_rpc_pair_clear(&rp);
-		return true;
-	}
-	for (guint i = 0; i < plan.read_chunks->len; i++)
-		alive &= map_chunk(d, &rmem[n_r++], plan.read_chunks->pdata[i], false);
-	for (guint i = 0; i < plan.write_chunks->len && n_w < PG_MAX_CHUNKS; i++)
-		alive &= map_chunk(d, &wmem[n_w++], plan.write_chunks->pdata[i], true);
-	if (plan.reply_chunk)
-		alive &= map_chunk(d, &replymem, plan.reply_chunk, true);
+	alive = map_call(d, &plan, &cm);
 	if (!alive) {
 		fprintf(stderr, AGENT_NAME ": cannot register chunk memory\n");
-		goto out;
+	} else {
+		break_header(d, inject, &plan, &rebuilt, &inj);
+		alive = send_call(d, &it, &plan, &rp, &cm, rebuilt, inject, &inj);
 	}
-	if (inject && agent_inject_has(&d->run, "RR-130")) {
-		inj_rule = "RR-130";
-		inj_also = "RR-131,RR-173";
-		inj_note = "the call is RDMA_MSGP";
-	}
-	if (inject && agent_inject_has(&d->run, "RR-001")) {
-		/* a conforming engine reports the version (ENG-NOT-V1) and
-		 * RR-001 only if the responder then answers anything but ERR_VERS */
-		plan.call.vers = 2;
-		rebuilt = false;
-		inj_rule = "RR-001";
-		inj_also = "RR-110,RR-111,RR-003,RR-113,RR-001";
-		inj_note = "the call's header says version 2";
-	}
-	if (inject && agent_inject_has(&d->run, "RR-002")) {
-		plan.call.xid ^= 0x00010000u;
-		inj_rule = "RR-002";
-		inj_also = "RR-003,RR-004,RR-113,RR-110";
-		inj_note = "the transport XID differs from the RPC XID";
-	}
-	pg_plan_encode(&plan);
-	pl_describe_call(rp.call.msg->data, rp.call.msg->len, &call, &callinfo);
-	record_call(d, &plan, &rp, rebuilt);
-	if (inj_rule)
-		agent_mf_inject(&d->run, strcmp(inj_rule, "RR-001") ? inj_rule : "ENG-NOT-V1", plan.call.xid,
-			     false, inj_also, inj_note);
-	d->exchanges++;
-	if (!agent_send(&d->run, d->conn, plan.call.wire)) {
-		alive = false;
-		goto out;
-	}
-	if (it.reply.none)
-		goto out;
-	d->last = OUT_NONE;
-	alive = take_reply(d, plan.call.xid, &callinfo, wmem, n_w, &replymem, &h, &err_reply);
-	judge(d, inj_rule, plan.call.xid);
-	if (alive && err_reply && inject && agent_inject_has(&d->run, "RR-116")) {
-		/* the same XID again, after the responder said it cannot take it */
-		record_call(d, &plan, &rp, rebuilt);
-		agent_mf_inject(&d->run, "RR-116", plan.call.xid, false, "RR-004,RR-180,RR-181,RR-131,RR-130",
-			     "XID retried after RDMA_ERROR");
-		if (!agent_send(&d->run, d->conn, plan.call.wire))
-			alive = false;
-		else
-			alive = take_reply(d, plan.call.xid, &callinfo, wmem, n_w, &replymem, &h,
-					   &err_reply);
-		judge(d, "RR-116", plan.call.xid);
-	}
-out:
-	for (unsigned i = 0; i < n_r; i++)
-		unmap_chunk(&rmem[i]);
-	for (unsigned i = 0; i < n_w; i++)
-		unmap_chunk(&wmem[i]);
-	unmap_chunk(&replymem);
+	unmap_call(&cm);
 	pg_plan_clear(&plan);
 	pg_rpc_pair_clear(&rp);
 	return alive;
 }
 
-int agent_cmd_drive(int argc, char **argv)
+/* The command line into d: -1 to go on, else the exit status (--help 0, usage 2). */
+static int parse_args(struct drive *d, int argc, char **argv)
 {
-	struct drive d;
 	char err[512] = "";
-	uint8_t pd[8];
-	struct vb_opts vo;
 	int bad = 0, pos = 0;
-	bool ok = true;
-	gint64 t0;
 
-	memset(&d, 0, sizeof(d));
-	d.target = "agent";
+	d->target = "agent";
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return 0;
-		} else if (agent_common_opt(&d.run, argc, argv, &i, &bad)) {
+		} else if (agent_common_opt(&d->run, argc, argv, &i, &bad)) {
 			continue;
 		} else if (!strcmp(a, "--target") && i + 1 < argc) {
-			d.target = argv[++i];
-			if (strcmp(d.target, "agent") && strcmp(d.target, "kernel"))
+			d->target = argv[++i];
+			if (strcmp(d->target, "agent") && strcmp(d->target, "kernel"))
 				bad = 1;
 		} else if (!strcmp(a, "--export") && i + 1 < argc) {
-			d.export_path = argv[++i];
+			d->export_path = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, AGENT_NAME ": drive: unknown option %s\n", a);
 			bad = 1;
 		} else if (pos == 0) {
-			d.server = a;
+			d->server = a;
 			pos++;
 		} else if (pos == 1) {
-			d.scenario_path = a;
+			d->scenario_path = a;
 			pos++;
 		} else {
 			bad = 1;
@@ -507,19 +563,104 @@ int agent_cmd_drive(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (*d.run.inject && !agent_inject_check(d.run.inject, "drive", err, sizeof(err))) {
+	if (*d->run.inject && !agent_inject_check(d->run.inject, "drive", err, sizeof(err))) {
 		fprintf(stderr, AGENT_NAME ": %s\n", err);
 		return 2;
 	}
-	{
-		char *perr = NULL;
-		d.s = pg_scenario_load(d.scenario_path, &perr);
-		if (!d.s || !pg_scenario_finish(d.s, &perr)) {
-			fprintf(stderr, AGENT_NAME ": %s\n", perr ? perr : d.scenario_path);
-			g_free(perr);
-			return 2;
+	return -1;
+}
+
+static bool load_scenario(struct drive *d)
+{
+	char *perr = NULL;
+
+	d->s = pg_scenario_load(d->scenario_path, &perr);
+	if (!d->s || !pg_scenario_finish(d->s, &perr)) {
+		fprintf(stderr, AGENT_NAME ": %s\n", perr ? perr : d->scenario_path);
+		g_free(perr);
+		return false;
+	}
+	return true;
+}
+
+/* The kernel target's file handles when asked for, then the RDMA-CM connection. */
+static bool drive_connect(struct drive *d)
+{
+	char err[512] = "";
+	uint8_t pd[8];
+	struct vb_opts vo;
+
+	if (!strcmp(d->target, "kernel") &&
+	    !kt_handles(d->server, d->export_path ? d->export_path : "/srv/export", &d->kh, err,
+			sizeof(err))) {
+		fprintf(stderr, AGENT_NAME ": %s\n", err);
+		return false;
+	}
+	kt_apply(&d->kh, &d->nfs);
+	agent_rfc8797(pd);
+	memset(&vo, 0, sizeof(vo));
+	vo.depth = 64;
+	vo.recv_size = AGENT_INLINE;
+	vo.timeout_ms = d->run.timeout_ms;
+	vo.private_data = pd;
+	vo.private_len = sizeof(pd);
+	d->conn = vb_connect(d->server, d->run.port, &vo, err, sizeof(err));
+	if (!d->conn) {
+		fprintf(stderr, AGENT_NAME ": connect to %s port %u: %s\n", d->server, d->run.port, err);
+		return false;
+	}
+	fprintf(stderr, AGENT_NAME ": connected to %s port %u on %s\n", d->server, d->run.port,
+		vb_device_name(d->conn));
+	return true;
+}
+
+/* Every rpc item of the scenario, its repeats included, until a signal, no credit or no connection. */
+static void run_items(struct drive *d)
+{
+	gint64 t0 = g_get_monotonic_time();
+	double secs;
+
+	d->granted = 1;
+	for (guint i = 0; i < d->s->items->len; i++) {
+		const pg_item *it = d->s->items->pdata[i];
+		uint32_t rep = it->repeat ? it->repeat : 1;
+		if (it->kind != PG_ITEM_RPC) {
+			fprintf(stderr, AGENT_NAME ": %s line %d: only rpc lines run live; skipped\n",
+				d->scenario_path, it->line);
+			continue;
+		}
+		for (uint32_t r = 0; r < rep; r++) {
+			if (agent_stop_signal)
+				goto done;
+			if (d->exchanges && !d->granted) {
+				/* RFC 8166 3.3.1: no credit, no call */
+				agent_mf_event(&d->run, "no-credit", 0, "the server granted 0 credits; "
+					       "no further call is sent");
+				goto done;
+			}
+			if (!exchange(d, it))
+				goto done;
 		}
 	}
+done:
+	secs = (double)(g_get_monotonic_time() - t0) / 1e6;
+	fprintf(stderr, AGENT_NAME ": %u exchanges in %.3f s; %llu bytes by RDMA; "
+		"DDP throughput: %.1f MB/s\n", d->exchanges, secs,
+		(unsigned long long)d->ddp_bytes, secs > 0 ? (double)d->ddp_bytes / secs / 1e6 : 0.0);
+}
+
+int agent_cmd_drive(int argc, char **argv)
+{
+	struct drive d;
+	bool ok = true;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	rc = parse_args(&d, argc, argv);
+	if (rc >= 0)
+		return rc;
+	if (!load_scenario(&d))
+		return 2;
 	if (!agent_run_begin(&d.run, "drive")) {
 		pg_scenario_free(d.s);
 		return 1;
@@ -533,62 +674,13 @@ int agent_cmd_drive(int argc, char **argv)
 	pg_mem_init(&d.mem, d.s->seed);
 	d.next_xid = (uint32_t)(g_get_real_time() / 1000) * 2654435761u;
 	d.next_xid &= 0x7fffff00u;
-	if (!strcmp(d.target, "kernel") &&
-	    !kt_handles(d.server, d.export_path ? d.export_path : "/srv/export", &d.kh, err,
-			sizeof(err))) {
-		fprintf(stderr, AGENT_NAME ": %s\n", err);
+	if (drive_connect(&d)) {
+		run_items(&d);
+		vb_disconnect(d.conn);
+		vb_free(d.conn);
+	} else {
 		ok = false;
-		goto end;
 	}
-	kt_apply(&d.kh, &d.nfs);
-	agent_rfc8797(pd);
-	memset(&vo, 0, sizeof(vo));
-	vo.depth = 64;
-	vo.recv_size = AGENT_INLINE;
-	vo.timeout_ms = d.run.timeout_ms;
-	vo.private_data = pd;
-	vo.private_len = sizeof(pd);
-	d.conn = vb_connect(d.server, d.run.port, &vo, err, sizeof(err));
-	if (!d.conn) {
-		fprintf(stderr, AGENT_NAME ": connect to %s port %u: %s\n", d.server, d.run.port, err);
-		ok = false;
-		goto end;
-	}
-	fprintf(stderr, AGENT_NAME ": connected to %s port %u on %s\n", d.server, d.run.port,
-		vb_device_name(d.conn));
-	d.granted = 1;
-	t0 = g_get_monotonic_time();
-	for (guint i = 0; i < d.s->items->len; i++) {
-		const pg_item *it = d.s->items->pdata[i];
-		uint32_t rep = it->repeat ? it->repeat : 1;
-		if (it->kind != PG_ITEM_RPC) {
-			fprintf(stderr, AGENT_NAME ": %s line %d: only rpc lines run live; skipped\n",
-				d.scenario_path, it->line);
-			continue;
-		}
-		for (uint32_t r = 0; r < rep; r++) {
-			if (agent_stop_signal)
-				goto done;
-			if (d.exchanges && !d.granted) {
-				/* RFC 8166 3.3.1: no credit, no call */
-				agent_mf_event(&d.run, "no-credit", 0, "the server granted 0 credits; "
-					       "no further call is sent");
-				goto done;
-			}
-			if (!exchange(&d, it))
-				goto done;
-		}
-	}
-done:
-	{
-		double secs = (double)(g_get_monotonic_time() - t0) / 1e6;
-		fprintf(stderr, AGENT_NAME ": %u exchanges in %.3f s; %llu bytes by RDMA; "
-			"DDP throughput: %.1f MB/s\n", d.exchanges, secs,
-			(unsigned long long)d.ddp_bytes, secs > 0 ? (double)d.ddp_bytes / secs / 1e6 : 0.0);
-	}
-	vb_disconnect(d.conn);
-	vb_free(d.conn);
-end:
 	ok &= agent_run_end(&d.run);
 	fprintf(stderr, AGENT_NAME ": drive: %u exchanges, %u scenario errors\n", d.exchanges,
 		d.failures);

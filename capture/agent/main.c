@@ -9,6 +9,7 @@
 
 #include "agent.h"
 #include "common.h"
+#include "setup.h"
 
 static void usage(FILE *f)
 {

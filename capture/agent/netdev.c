@@ -21,10 +21,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include "agent.h"
 #include "netdev.h"
-#include "setup.h"
-
+#include "tool.h"
 
 struct test_prefix {
 	uint8_t bytes[16];

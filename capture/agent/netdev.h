@@ -1,13 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * netdev.h - the pure parts of netdev.c, exposed for the unit tests
- * (tests/agent_setup/test_netdev.c).  The subcommands use agent.h.
+ * netdev.h - which netdev an RDMA device rides on, and whether a netdev is
+ * a lab network.  The agent injects protocol violations and creates
+ * soft-RDMA links; both must stay off networks that carry real traffic.
+ * The pure parts (address ranges, rdma(8) output) are here for the unit
+ * tests (tests/agent_setup/test_netdev.c) too.
  */
 #ifndef AGENT_NETDEV_H
 #define AGENT_NETDEV_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/* The netdev that carries RDMA device ibdev's traffic (sysfs, else `rdma link show`). */
+bool agent_netdev_for_device(const char *ibdev, char *netdev, size_t n, char *err, size_t errlen);
+/*
+ * Whether every address on netdev is a test address (RFC 1918, RFC 5737,
+ * RFC 2544, link-local, IPv6 ULA / documentation / link-local).  false
+ * with a sentence naming the address otherwise.
+ */
+bool agent_netdev_is_test(const char *netdev, char *why, size_t whylen);
 
 /*
  * Whether one address (family AF_INET: struct in_addr, AF_INET6: struct

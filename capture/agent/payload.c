@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The Payload stream from the pieces one end holds (payload.h). */
+/* A reply's Payload stream from the pieces the requester holds (payload.h). */
 #include "payload.h"
 
 #include <stdio.h>
@@ -9,35 +9,6 @@
 #include <rpcrdma/rpc.h>
 
 static const uint8_t zeros[4];
-
-bool pl_call(const uint8_t *inl, size_t inl_len, const struct pl_chunk *reads, unsigned n,
-	     GByteArray *out, char *err, size_t errlen)
-{
-	size_t used = 0;
-
-	g_byte_array_set_size(out, 0);
-	for (unsigned i = 0; i < n; i++) {
-		size_t need;
-		if (reads[i].position < out->len) {
-			snprintf(err, errlen, "read chunk %u: Position %u falls inside earlier data",
-				 i, reads[i].position);
-			return false;
-		}
-		need = reads[i].position - out->len;
-		if (need > inl_len - used) {
-			snprintf(err, errlen, "read chunk %u: Position %u is beyond the %zu inline bytes",
-				 i, reads[i].position, inl_len);
-			return false;
-		}
-		g_byte_array_append(out, inl + used, (guint)need);
-		used += need;
-		g_byte_array_append(out, reads[i].data, reads[i].len);
-		if (out->len % 4)
-			g_byte_array_append(out, zeros, 4 - out->len % 4);
-	}
-	g_byte_array_append(out, inl + used, (guint)(inl_len - used));
-	return true;
-}
 
 bool pl_describe_call(const uint8_t *msg, size_t len, struct rr_rpc_call *call,
 		      struct rr_ulp_info *info)

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * payload.h - the Payload stream (engine.h's definition: the RPC message
- * as TCP would carry it, chunk data in place, XDR pads as zeros) put back
- * together from the pieces one end really holds: its inline part and the
- * bytes RDMA moved into or out of its own memory.  Where an item sits in
- * the stream is asked of the engine's ULP walkers, so the agent knows no
- * NFS layout of its own.
+ * as TCP would carry it, chunk data in place, XDR pads as zeros) of a
+ * reply, put back together from the pieces the requester really holds:
+ * its inline part and the bytes RDMA wrote into its own memory.  Where an
+ * item sits in the stream is asked of the engine's ULP walkers, so the
+ * agent knows no NFS layout of its own.  A call's Payload, whose read
+ * chunks carry their Positions, is pg_splice_call()'s (pcapgen).
  */
 #ifndef AGENT_PAYLOAD_H
 #define AGENT_PAYLOAD_H
@@ -17,16 +18,11 @@
 #include <rpcrdma/hdr.h>
 #include <rpcrdma/ulp.h>
 
-/* One chunk's bytes, in segment order, as the holder has them. */
+/* One write chunk's bytes, in segment order, as the requester has them. */
 struct pl_chunk {
-	uint32_t position;     /* read chunks */
 	const uint8_t *data;
 	uint32_t len;
 };
-
-/* A call: inline part with read chunks inserted at their Positions (ascending). */
-bool pl_call(const uint8_t *inl, size_t inl_len, const struct pl_chunk *reads, unsigned n,
-	     GByteArray *out, char *err, size_t errlen);
 
 /* What the engine's walk of a call says: program, procedure, ops, counts. */
 bool pl_describe_call(const uint8_t *msg, size_t len, struct rr_rpc_call *call,

@@ -30,6 +30,7 @@
 #include "pg_buf.h"
 #include "pg_nfs.h"
 #include "pg_rpcrdma.h"
+#include "pg_splice.h"
 #include "verbs.h"
 
 #define SERVE_MAX_READ (1u << 20)
@@ -117,7 +118,7 @@ static bool pull_room(struct serve *s, size_t len)
 }
 
 /* Pull every read segment; chunks[] gets one entry per Position (ascending). */
-static bool pull_reads(struct serve *s, const struct rr_hdr *h, struct pl_chunk *chunks,
+static bool pull_reads(struct serve *s, const struct rr_hdr *h, pg_splice_chunk *chunks,
 		       unsigned *n, GPtrArray *keep, uint64_t *pulled)
 {
 	char err[512];
@@ -179,7 +180,7 @@ static bool note_item(void *ctx, const struct rr_ddp_item *it)
 }
 
 /* RFC 8267 4.1: a read chunk may only stand for a DDP-eligible argument. */
-static bool chunks_eligible(const struct pl_chunk *ch, unsigned n, const struct elig *e)
+static bool chunks_eligible(const pg_splice_chunk *ch, unsigned n, const struct elig *e)
 {
 	for (unsigned i = 0; i < n; i++) {
 		bool ok = ch[i].position == 0;   /* a PZRC carries the whole message */
@@ -438,7 +439,7 @@ static void handle(struct serve *s, const struct vb_msg *msg)
 {
 	struct rr_hdr h;
 	enum rr_hdr_status st = rr_hdr_decode(msg->data, msg->len, &h);
-	struct pl_chunk chunks[RR_HDR_MAX_SEGS];
+	pg_splice_chunk chunks[RR_HDR_MAX_SEGS];
 	GPtrArray *keep = g_ptr_array_new_with_free_func((GDestroyNotify)g_byte_array_unref);
 	GByteArray *call = g_byte_array_new();
 	struct rr_rpc_call rc;
@@ -479,9 +480,9 @@ static void handle(struct serve *s, const struct vb_msg *msg)
 			send_error(s, h.xid, 1, RR_ERR_CHUNK);
 			goto out;
 		}
-		if (!pl_call(chunks[0].data, chunks[0].len, chunks + 1, n - 1, call, err, sizeof(err)))
+		if (!pg_splice_call(chunks[0].data, chunks[0].len, chunks + 1, n - 1, call, err, sizeof(err)))
 			goto bad;
-	} else if (!pl_call(msg->data + h.hdr_len, msg->len - h.hdr_len, chunks, n, call, err,
+	} else if (!pg_splice_call(msg->data + h.hdr_len, msg->len - h.hdr_len, chunks, n, call, err,
 			    sizeof(err))) {
 		goto bad;
 	}

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The manifest writer and reader (capture/agent/manifest.c): a round trip
- * keeps every field; the writer never overwrites by accident and keeps
- * values on their line; the reader refuses hostile input with FILE:LINE
- * and never crashes on it.
+ * The manifest writer and reader (capture/agent/manifest_write.c and
+ * manifest_read.c): a round trip keeps every field; the writer never
+ * overwrites by accident and keeps values on their line; the reader
+ * refuses hostile input with FILE:LINE and never crashes on it.
  */
 #include <setjmp.h>
 #include <stdarg.h>

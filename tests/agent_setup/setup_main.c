@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "netdev.h"
+#include "runscope.h"
+#include "setup.h"
 
 static int cmd_run(int argc, char **argv)
 {
