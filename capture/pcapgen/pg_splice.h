@@ -7,7 +7,7 @@
  * Each read chunk's bytes go in at its Position, an offset in the Payload
  * stream, and are followed by the XDR roundup of the chunk's own length:
  * zeros up to a multiple of 4 of the data item (RFC 4506 §4.10), which a
- * requester does not send in the chunk (RFC 8166 §3.4.5).  Written from
+ * requester does not send in the chunk (RFC 8166 §3.4.5.2).  Written from
  * the RFCs alone, beside the generator: the live agent's responder builds
  * its record of a call with it, so that what it hashes is checked against
  * the engine's rebuild by code that shares nothing with analyzer/.

@@ -3,7 +3,7 @@
  * test_pg_splice.c - pg_splice_call(), a call's Payload from its inline
  * part and read chunks.  Every expected stream is written out byte by
  * byte from the rules: a chunk goes in at its Position and is followed by
- * the XDR roundup of its own length (RFC 4506 §4.10, RFC 8166 §3.4.5),
+ * the XDR roundup of its own length (RFC 4506 §4.10, RFC 8166 §3.4.5.2),
  * whatever the stream's length before it.
  */
 #include <setjmp.h>
