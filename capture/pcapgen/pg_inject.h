@@ -15,18 +15,17 @@
  * Each injector names the rules it breaks (docs/pcapgen.md, "Expected
  * findings"). When it changes a message it records the findings a rule
  * checker must report, as (rule, anchor) pairs: the anchor is the Send of
- * the call or of the reply, or one RDMA operation; pg_gen.c turns anchors
- * into frame numbers once the frames are written. Findings that follow
- * from the sequence of messages (credits, XIDs, sizes, chunk shapes) are
- * computed by pg_gen.c itself from what it emitted.
+ * the call or of the reply, or one RDMA operation; the audit (pg_expect.h)
+ * turns anchors into frame numbers once the frames are written, and adds
+ * the findings that follow from the sequence of messages (credits, XIDs,
+ * sizes, chunk shapes).
  */
 #ifndef PG_INJECT_H
 #define PG_INJECT_H
 
-#include "pg_rpcrdma.h"
-#include "pg_xport.h"
+#include "pg_expect.h"
 
-/* One exchange being generated (pg_gen.c). */
+/* One exchange being generated (pg_exch.h). */
 typedef struct pg_exch pg_exch;
 
 typedef struct {
@@ -60,18 +59,11 @@ typedef struct {
 const pg_injector *pg_injector_find(const char *name);
 const pg_injector *pg_injector_at(size_t i);
 
-/* ---- services pg_gen.c offers the injectors ---- */
+/* ---- services pg_exch.c offers the injectors ---- */
 
 enum { PG_AT_CALL, PG_AT_REPLY };
 /* when an added RDMA operation is posted by the responder */
 enum { PG_OPS_READS, PG_OPS_WRITES, PG_OPS_AFTER_REPLY };
-/* facts about a call the sequence checks use */
-enum { PG_EXF_MALFORMED = 1,   /* transport header XDR error (RFC 8166 4.5) */
-       PG_EXF_INELIGIBLE = 2,  /* a normal chunk holds a non-eligible item */
-       PG_EXF_CALL_OFF_WIRE = 4, PG_EXF_REPLY_OFF_WIRE = 8,
-       PG_EXF_DAMAGED = 16,    /* capture damage: its findings are unknowable */
-       PG_EXF_GARBAGE = 32,    /* a reply whose RPC says GARBAGE_ARGS */
-       PG_EXF_HANDLE_REUSED = 64 }; /* the call's read segment reuses a persistent handle */
 
 /* A finding at the first frame of the call's or the reply's Send. */
 void pg_ex_expect(pg_exch *ex, const char *rule, int at);
@@ -83,6 +75,7 @@ bool pg_ex_expect_write(pg_exch *ex, const char *rule, uint32_t handle);
 pg_op *pg_ex_op(pg_exch *ex, int when, guint index);
 /* Bytes that live as long as the exchange. */
 uint8_t *pg_ex_scratch(pg_exch *ex, uint32_t len);
+/* Facts (PG_EXF_*) the audit needs about the call or the reply. */
 void pg_ex_flag(pg_exch *ex, unsigned flags, bool call);
 /* The previous forechannel call's XID (0 and false if none). */
 bool pg_ex_prev_xid(pg_exch *ex, uint32_t *xid);

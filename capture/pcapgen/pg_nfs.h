@@ -64,7 +64,7 @@ void pg_nfs_build(pg_nfs_state *st, const pg_item *it, uint32_t xid, pg_rng *rng
 		  pg_rpc_pair *out);
 void pg_rpc_pair_clear(pg_rpc_pair *p);
 
-/* ---- shared by the v3 and v4 encoders (pg_nfs.c / pg_nfs4.c) ---- */
+/* ---- shared by the v3 and v4 encoders (pg_rpcmsg.c) ---- */
 enum { PG_NF_REG = 1, PG_NF_DIR = 2, PG_NF_LNK = 5 };
 void pg_rpc_call_hdr(GByteArray *b, const pg_nfs_state *st, uint32_t xid, uint32_t prog,
 		     uint32_t vers, uint32_t proc, bool auth_sys);
@@ -75,6 +75,8 @@ uint8_t *pg_rand_data(pg_rng *r, uint32_t len);
 void pg_ddp_add(pg_rpcmsg *m, size_t off, uint32_t len, int slot);
 void pg_bulk_add(pg_rpcmsg *m, size_t off, uint32_t len);
 void pg_slot_add(pg_rpc_pair *out, uint32_t max, int state);
+
+/* ---- the NFSv4 COMPOUND and CB_COMPOUND encoders (pg_nfs4.c) ---- */
 void pg_nfs4_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pair *out);
 void pg_nfs4_cb_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pair *out);
 

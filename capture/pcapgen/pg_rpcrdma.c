@@ -291,18 +291,12 @@ static bool offer_writes(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, p
 	return true;
 }
 
-static bool plan_reply(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, pg_mem *mem,
-		       char **err)
+/* Reduce the reply: each DDP-eligible result goes into the Write chunk it
+ * pairs with (or, as the knobs say, into a reply read chunk, or nowhere);
+ * offs and lens collect what leaves the Payload stream. */
+static void reduce_results(pg_plan *p, const pg_rpcmsg *m, pg_mem *mem, GArray *offs,
+			   GArray *lens)
 {
-	const pg_rpcmsg *m = &rp->reply;
-	GArray *offs = g_array_new(FALSE, FALSE, sizeof(size_t));
-	GArray *lens = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-	GByteArray *reduced = g_byte_array_new();
-	uint32_t seglen[PG_MAX_SEGS];
-	bool ok = true;
-
-	for (guint k = 0; k < p->write_chunks->len; k++)
-		fill_returned(p->write_chunks->pdata[k], 0);
 	for (guint i = 0; i < m->ddp->len; i++) {
 		const pg_ddp *d = &g_array_index(m->ddp, pg_ddp, i);
 		pg_chunk *c;
@@ -353,10 +347,15 @@ static bool plan_reply(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, pg_
 		g_array_append_val(offs, d->off);
 		g_array_append_val(lens, d->len);
 	}
-	excise(reduced, m->msg, offs, lens);
-	for (guint k = 0; k < p->write_chunks->len; k++)
-		g_ptr_array_add(p->reply.writes, p->write_chunks->pdata[k]);
-	p->reply.returned = true;
+}
+
+/* The reduced reply goes Long, through a Reply chunk the call offers, or
+ * Short, inline (with an unused Reply chunk offered, if the knob says so). */
+static bool reply_body(pg_plan *p, const pg_item *it, const GByteArray *reduced, pg_mem *mem,
+		       char **err)
+{
+	uint32_t seglen[PG_MAX_SEGS];
+	bool ok = true;
 	if (it->reply.long_segs) {
 		unsigned n = it->reply.long_segs;
 		pg_chunk *c;
@@ -403,22 +402,45 @@ static bool plan_reply(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, pg_
 			p->done |= PG_DONE_UNUSED_RC;
 		}
 	}
-	if (it->reply.error) {
-		/* The responder rejects the call: nothing is written back. */
-		p->reply.proc = RDMA_ERROR;
-		p->reply.err = (uint32_t)it->reply.error;
-		p->reply.low = p->reply.high = 1;
-		g_ptr_array_set_size(p->reply.writes, 0);
-		p->reply.reply = NULL;
-		g_byte_array_set_size(p->reply.inline_payload, 0);
-		for (guint k = 0; k < p->write_chunks->len; k++) {
-			pg_chunk *c = p->write_chunks->pdata[k];
-			g_byte_array_set_size(c->data, 0);
-			fill_returned(c, 0);
-		}
-		if (p->reply_chunk)
-			g_byte_array_set_size(p->reply_chunk->data, 0);
+	return ok;
+}
+
+/* The responder rejects the call: nothing is written back. */
+static void reply_reject(pg_plan *p, const pg_item *it)
+{
+	p->reply.proc = RDMA_ERROR;
+	p->reply.err = (uint32_t)it->reply.error;
+	p->reply.low = p->reply.high = 1;
+	g_ptr_array_set_size(p->reply.writes, 0);
+	p->reply.reply = NULL;
+	g_byte_array_set_size(p->reply.inline_payload, 0);
+	for (guint k = 0; k < p->write_chunks->len; k++) {
+		pg_chunk *c = p->write_chunks->pdata[k];
+		g_byte_array_set_size(c->data, 0);
+		fill_returned(c, 0);
 	}
+	if (p->reply_chunk)
+		g_byte_array_set_size(p->reply_chunk->data, 0);
+}
+
+static bool plan_reply(pg_plan *p, const pg_item *it, const pg_rpc_pair *rp, pg_mem *mem,
+		       char **err)
+{
+	GArray *offs = g_array_new(FALSE, FALSE, sizeof(size_t));
+	GArray *lens = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	GByteArray *reduced = g_byte_array_new();
+	bool ok;
+
+	for (guint k = 0; k < p->write_chunks->len; k++)
+		fill_returned(p->write_chunks->pdata[k], 0);
+	reduce_results(p, &rp->reply, mem, offs, lens);
+	excise(reduced, rp->reply.msg, offs, lens);
+	for (guint k = 0; k < p->write_chunks->len; k++)
+		g_ptr_array_add(p->reply.writes, p->write_chunks->pdata[k]);
+	p->reply.returned = true;
+	ok = reply_body(p, it, reduced, mem, err);
+	if (it->reply.error)
+		reply_reject(p, it);
 	g_array_free(offs, TRUE);
 	g_array_free(lens, TRUE);
 	g_byte_array_free(reduced, TRUE);

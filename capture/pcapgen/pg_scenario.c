@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "pg_scenario_priv.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const pg_link_info links[] = {
@@ -42,158 +39,9 @@ int pg_link_count(void)
 	return (int)G_N_ELEMENTS(links);
 }
 
-struct opname {
-	uint32_t op;
-	const char *name;
-};
-static const struct opname v3_names[] = {
-	{ NFS3_NULL, "NULL" }, { NFS3_GETATTR, "GETATTR" }, { NFS3_READLINK, "READLINK" },
-	{ NFS3_READ, "READ" }, { NFS3_WRITE, "WRITE" }, { NFS3_SYMLINK, "SYMLINK" },
-	{ NFS3_READDIR, "READDIR" },
-};
-static const struct opname v4_names[] = {
-	{ OP4_CREATE, "CREATE" }, { OP4_GETATTR, "GETATTR" }, { OP4_GETFH, "GETFH" },
-	{ OP4_LOOKUP, "LOOKUP" }, { OP4_PUTFH, "PUTFH" }, { OP4_PUTROOTFH, "PUTROOTFH" },
-	{ OP4_READ, "READ" }, { OP4_READDIR, "READDIR" }, { OP4_READLINK, "READLINK" },
-	{ OP4_WRITE, "WRITE" }, { OP4_SEQUENCE, "SEQUENCE" },
-	{ OP4_BIND_CONN, "BIND_CONN_TO_SESSION" },
-};
-static const struct opname acl_names[] = {
-	{ ACL3_NULL, "NULL" }, { ACL3_GETACL, "GETACL" }, { ACL3_SETACL, "SETACL" },
-};
-static const struct opname cb_names[] = {
-	{ CB_GETATTR, "CB_GETATTR" }, { CB_RECALL, "CB_RECALL" }, { CB_SEQUENCE, "CB_SEQUENCE" },
-};
-
-static const char *lookup_name(const struct opname *t, size_t n, uint32_t op)
-{
-	for (size_t i = 0; i < n; i++)
-		if (t[i].op == op)
-			return t[i].name;
-	return "?";
-}
-
-static bool lookup_op(const struct opname *t, size_t n, const char *name, uint32_t *op)
-{
-	for (size_t i = 0; i < n; i++)
-		if (g_ascii_strcasecmp(t[i].name, name) == 0) {
-			*op = t[i].op;
-			return true;
-		}
-	return false;
-}
-
-const char *pg_nfs_opname(int nfsver, bool cb, uint32_t op)
-{
-	if (cb)
-		return lookup_name(cb_names, G_N_ELEMENTS(cb_names), op);
-	if (nfsver == PG_V3)
-		return lookup_name(v3_names, G_N_ELEMENTS(v3_names), op);
-	return lookup_name(v4_names, G_N_ELEMENTS(v4_names), op);
-}
-
 bool pg_item_is_v4(const pg_item *it)
 {
 	return it->nfsver != PG_V3;
-}
-
-/* ---------------------------------------------------------------------- */
-
-bool pg_fail(pctx *c, const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	g_free(*c->err);
-	*c->err = g_strdup_printf("%s:%d: %s", c->path, c->line, msg);
-	g_free(msg);
-	return false;
-}
-
-static bool parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-	if (!*s || *s == '-')
-		return false;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return errno == 0 && *end == '\0';
-}
-
-bool pg_num(pctx *c, const char *key, const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
-{
-	if (!parse_u64(s, v))
-		return pg_fail(c, "%s: '%s' is not a number", key, s);
-	if (*v < lo || *v > hi)
-		return pg_fail(c, "%s: %s is out of range %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
-			    key, s, lo, hi);
-	return true;
-}
-
-bool pg_num32(pctx *c, const char *key, const char *s, uint32_t lo, uint32_t hi, uint32_t *v)
-{
-	uint64_t t;
-	if (!pg_num(c, key, s, lo, hi, &t))
-		return false;
-	*v = (uint32_t)t;
-	return true;
-}
-
-bool pg_onoff(pctx *c, const char *key, const char *s, bool *v)
-{
-	if (!strcmp(s, "on") || !strcmp(s, "1") || !strcmp(s, "yes") || !strcmp(s, "true"))
-		*v = true;
-	else if (!strcmp(s, "off") || !strcmp(s, "0") || !strcmp(s, "no") || !strcmp(s, "false"))
-		*v = false;
-	else
-		return pg_fail(c, "%s: expected on or off, got '%s'", key, s);
-	return true;
-}
-
-
-bool pg_acl_proclookup(const char *name, uint32_t *proc)
-{
-	return lookup_op(acl_names, G_N_ELEMENTS(acl_names), name, proc);
-}
-
-bool pg_nfs_oplookup(int nfsver, bool cb, const char *name, uint32_t *op)
-{
-	if (cb)
-		return lookup_op(cb_names, G_N_ELEMENTS(cb_names), name, op);
-	if (nfsver == PG_V3)
-		return lookup_op(v3_names, G_N_ELEMENTS(v3_names), name, op);
-	return lookup_op(v4_names, G_N_ELEMENTS(v4_names), name, op);
-}
-
-static void inject_free(gpointer p)
-{
-	pg_inject_spec *in = p;
-	g_free(in->name);
-	g_free(in->arg);
-	g_free(in);
-}
-
-pg_item *pg_item_new(int line, int kind)
-{
-	pg_item *it = g_new0(pg_item, 1);
-	it->line = line;
-	it->kind = kind;
-	it->ops = g_array_new(FALSE, TRUE, sizeof(pg_nfsop));
-	it->injects = g_ptr_array_new_with_free_func(inject_free);
-	it->split = 2;
-	return it;
-}
-
-void pg_item_free(gpointer p)
-{
-	pg_item *it = p;
-	if (!it)
-		return;
-	g_array_free(it->ops, TRUE);
-	g_ptr_array_free(it->injects, TRUE);
-	g_free(it);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Helpers shared by the two halves of the scenario parser. */
+/* Helpers shared by the two halves of the scenario parser (pg_scenario.c,
+ * pg_scenario_rpc.c): pg_scenario_util.c, pg_names.c, and the injector
+ * table (pg_inject.c). */
 #ifndef PG_SCENARIO_PRIV_H
 #define PG_SCENARIO_PRIV_H
 

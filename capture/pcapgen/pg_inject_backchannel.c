@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Injectors of group M, the backchannel (RR-191, RR-192). */
+#include "pg_inject_priv.h"
+
+/* a backward call sent as a Long Call (RDMA_NOMSG, one-segment PZRC) */
+bool pg_inj_cb_long_call(pg_inj_ctx *c)
+{
+	if (!c->is_call || !c->cb || c->item->call.long_segs)
+		return false;
+	c->item->call.long_segs = 1;
+	return true;
+}
+
+bool pg_inj_cb_long_call_check(pg_inj_ctx *c)
+{
+	return c->msg->proc == RDMA_NOMSG;
+}
+
+/* a backward call that offers a Reply chunk (any chunk list is a
+ * violation in the backward direction, RFC 8167 4.3) */
+bool pg_inj_cb_reply_chunk_plan(pg_inj_ctx *c)
+{
+	if (!c->cb)
+		return false;
+	c->plan->knobs.offer_unused_reply_chunk = true;
+	return true;
+}
+
+bool pg_inj_cb_reply_chunk(pg_inj_ctx *c)
+{
+	if (!(c->plan->done & PG_DONE_UNUSED_RC))
+		return false;
+	pg_ex_expect(c->ex, "RR-191", PG_AT_CALL);
+	return true;
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Injectors of group J, pairing Write chunks with COMPOUND results (RR-160..RR-168). */
+#include "pg_inject_priv.h"
+
+/* eligible results without a Write chunk are left out of the reply */
+bool pg_inj_data_missing_plan(pg_inj_ctx *c)
+{
+	if (c->is_call)
+		return false;
+	c->plan->knobs.reply_drop_ddp = true;
+	return true;
+}
+
+bool pg_inj_data_missing(pg_inj_ctx *c)
+{
+	if (!(c->plan->done & PG_DONE_DROP))
+		return false;
+	/* no Write list: RR-160; results beyond the Write chunks: RR-165 */
+	pg_inj_expect(c, c->plan->write_chunks->len ? "RR-165" : "RR-160");
+	return true;
+}
+
+bool pg_inj_null_write_chunk_plan(pg_inj_ctx *c)
+{
+	if (c->item->proc != 0 || c->item->nfsver == PG_V3 || c->item->kind != PG_ITEM_RPC)
+		return false;
+	c->plan->knobs.extra_write_chunks = 1;
+	return true;
+}
+
+bool pg_inj_null_write_chunk(pg_inj_ctx *c)
+{
+	if (!(c->plan->done & PG_DONE_EXTRAW))
+		return false;
+	pg_ex_expect(c->ex, "RR-168", PG_AT_CALL);
+	return true;
+}
+
+/* an NFSv4 call offers a Write chunk of zero length (its segments' lengths
+ * are 0) and the responder writes the READ data into it all the same: the
+ * returned length exceeds the offered one and the Write leaves the segment */
+bool pg_inj_empty_chunk_used(pg_inj_ctx *c)
+{
+	pg_chunk *ch = NULL;
+	if (!c->is_call || pg_inj_binding(c) != PG_BIND_NFS4 || c->plan->reply.proc == RDMA_ERROR)
+		return false;
+	for (guint i = 0; i < c->plan->write_chunks->len && !ch; i++) {
+		pg_chunk *w = c->plan->write_chunks->pdata[i];
+		if (w->data->len && pg_inj_chunk_used(w) && w->segs->len == 1)
+			ch = w;
+	}
+	if (!ch)
+		return false;
+	g_array_index(ch->segs, pg_seg, 0).length = 0;
+	pg_ex_expect(c->ex, "RR-163", PG_AT_REPLY);
+	pg_ex_expect(c->ex, "RR-085", PG_AT_REPLY);
+	pg_ex_expect_write(c->ex, "RR-085", g_array_index(ch->segs, pg_seg, 0).handle);
+	return true;
+}

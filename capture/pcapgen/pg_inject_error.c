@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Injectors of group G, RDMA_ERROR and GARBAGE_ARGS (RR-111..RR-117). */
+#include "pg_inject_priv.h"
+
+#include "pg_buf.h"
+
+#include <stdlib.h>
+
+/* an ERR_VERS whose body lacks its last word (the high version) */
+bool pg_inj_short_err_vers(pg_inj_ctx *c)
+{
+	GByteArray *w = c->msg->wire;
+	if (c->msg->proc != RDMA_ERROR || c->msg->err != 1 || w->len < 28)
+		return false;
+	g_byte_array_set_size(w, w->len - 4);
+	c->op->data = w->data;
+	c->op->len = w->len;
+	pg_inj_expect(c, "RR-112");
+	return true;
+}
+
+/* the responder answers GARBAGE_ARGS (RFC 5531 accept_stat 4): the reply
+ * is an RPC header and nothing else, sent as the reply shape says */
+bool pg_inj_garbage_args(pg_inj_ctx *c)
+{
+	GByteArray *m;
+	uint32_t xid;
+	if (c->is_call || !c->rp || c->item->reply.chunked || c->rp->slots->len)
+		return false;
+	m = c->rp->reply.msg;
+	xid = (uint32_t)m->data[0] << 24 | (uint32_t)m->data[1] << 16 |
+	      (uint32_t)m->data[2] << 8 | m->data[3];
+	g_byte_array_set_size(m, 0);
+	pg_rpc_reply_hdr(m, xid);
+	pb_put_be32(m, 20, 4); /* GARBAGE_ARGS */
+	g_array_set_size(c->rp->reply.ddp, 0);
+	pg_ex_flag(c->ex, PG_EXF_GARBAGE, false);
+	return true;
+}
+
+/* ERR_VERS range: "LOW:HIGH" (default 2:1, i.e. low > high) */
+bool pg_inj_err_range(pg_inj_ctx *c)
+{
+	uint32_t lo = 2, hi = 1;
+	if (c->msg->proc != RDMA_ERROR || c->msg->err != 1)
+		return false;
+	if (c->arg) {
+		char *end;
+		lo = (uint32_t)strtoul(c->arg, &end, 0);
+		hi = *end == ':' ? (uint32_t)strtoul(end + 1, NULL, 0) : lo;
+	}
+	c->msg->low = lo;
+	c->msg->high = hi;
+	return true;
+}
+
+bool pg_inj_err_code(pg_inj_ctx *c)
+{
+	uint32_t v = pg_inj_arg(c, 7);
+	if (c->msg->proc != RDMA_ERROR || v == 1 || v == 2)
+		return false;
+	c->msg->err = v;
+	pg_inj_expect(c, "RR-117");
+	return true;
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Injectors of group D, read chunks and the responder's RDMA Reads (RR-062..RR-069). */
+#include "pg_inject_priv.h"
+
+#include <string.h>
+
+/* read chunk shorter than the count left inline */
+bool pg_inj_short_read_chunk_plan(pg_inj_ctx *c)
+{
+	if (!c->is_call)
+		return false;
+	c->plan->knobs.read_trim = pg_round4(pg_inj_arg(c, 4));
+	return c->plan->knobs.read_trim != 0;
+}
+
+bool pg_inj_short_read_chunk(pg_inj_ctx *c)
+{
+	if (!(c->plan->done & PG_DONE_TRIM))
+		return false;
+	pg_inj_expect(c, "RR-062");
+	return true;
+}
+
+static const pg_seg *first_read_seg(const pg_plan *p)
+{
+	for (guint i = 0; i < p->read_chunks->len; i++) {
+		const pg_chunk *ch = p->read_chunks->pdata[i];
+		if (ch->segs->len && g_array_index(ch->segs, pg_seg, 0).length)
+			return &g_array_index(ch->segs, pg_seg, 0);
+	}
+	return NULL;
+}
+
+/* an RDMA Read of 16 bytes just past the end of a read segment */
+bool pg_inj_extra_read(pg_inj_ctx *c)
+{
+	const pg_seg *s = first_read_seg(c->plan);
+	pg_op op = { 0 };
+	if (!s || c->plan->reply.proc == RDMA_ERROR)
+		return false;
+	op.kind = PG_OP_READ;
+	op.len = 16;
+	op.data = pg_ex_scratch(c->ex, op.len);
+	op.rkey = s->handle;
+	op.va = s->offset + s->length;
+	op.owner = -1;
+	pg_ex_add_op(c->ex, PG_OPS_READS, &op, "RR-066");
+	return true;
+}
+
+/* the first read segment read again after the reply */
+bool pg_inj_read_after_reply(pg_inj_ctx *c)
+{
+	const pg_seg *s = first_read_seg(c->plan);
+	pg_op op = { 0 };
+	uint8_t *d;
+	if (!s || c->plan->reply.proc == RDMA_ERROR)
+		return false;
+	op.kind = PG_OP_READ;
+	op.len = MIN(s->length, 64u);
+	d = pg_ex_scratch(c->ex, op.len);
+	for (guint i = 0; i < c->plan->read_chunks->len; i++) {
+		const pg_chunk *ch = c->plan->read_chunks->pdata[i];
+		if (ch->segs->len && &g_array_index(ch->segs, pg_seg, 0) == s) {
+			uint32_t n = MIN(op.len, ch->data->len);
+			memcpy(d, ch->data->data, n);
+		}
+	}
+	op.data = d;
+	op.rkey = s->handle;
+	op.va = s->offset;
+	op.owner = -1;
+	pg_ex_add_op(c->ex, PG_OPS_AFTER_REPLY, &op, "RR-068");
+	return true;
+}
+
+/* the responder pulls D bytes less than the first read segment and still
+ * answers normally */
+bool pg_inj_partial_read(pg_inj_ctx *c)
+{
+	uint32_t d = pg_round4(pg_inj_arg(c, 4));
+	pg_op *op = NULL;
+	if (!c->is_call || c->plan->reply.proc == RDMA_ERROR || !d)
+		return false;
+	for (guint i = 0; (op = pg_ex_op(c->ex, PG_OPS_READS, i)); i++)
+		if (op->kind == PG_OP_READ && op->len > d)
+			break;
+	if (!op)
+		return false;
+	op->len -= d;
+	pg_ex_flag(c->ex, PG_EXF_CALL_OFF_WIRE, true);
+	pg_ex_expect(c->ex, "RR-067", PG_AT_REPLY);
+	return true;
+}
+
+/* a reply carrying a Read list (the RFC 5666 Read-Read model) */
+bool pg_inj_reply_read_list_plan(pg_inj_ctx *c)
+{
+	if (c->is_call)
+		return false;
+	c->plan->knobs.reply_read_chunk = true;
+	return true;
+}
+
+bool pg_inj_reply_read_list(pg_inj_ctx *c)
+{
+	if (!(c->plan->done & PG_DONE_RREAD))
+		return false;
+	pg_ex_flag(c->ex, PG_EXF_REPLY_OFF_WIRE, false);
+	pg_inj_expect(c, "RR-069");
+	return true;
+}

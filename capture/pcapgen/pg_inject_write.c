@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Injectors of group E, the Write list and the Reply chunk (RR-080..RR-093). */
+#include "pg_inject_priv.h"
+
+static const pg_chunk *first_used_write(const pg_plan *p)
+{
+	for (guint i = 0; i < p->write_chunks->len; i++) {
+		const pg_chunk *ch = p->write_chunks->pdata[i];
+		if (ch->data->len && pg_inj_chunk_used(ch))
+			return ch;
+	}
+	if (p->reply_chunk && p->reply_chunk->data->len && pg_inj_chunk_used(p->reply_chunk))
+		return p->reply_chunk;
+	return NULL;
+}
+
+/* an RDMA Write into a chunk after the reply's Send */
+bool pg_inj_write_after_reply(pg_inj_ctx *c)
+{
+	const pg_chunk *ch = first_used_write(c->plan);
+	const pg_seg *s;
+	pg_op op = { 0 };
+	if (!ch || c->plan->reply.proc == RDMA_ERROR)
+		return false;
+	s = &g_array_index(ch->ret, pg_seg, 0);
+	op.kind = PG_OP_WRITE;
+	op.len = MIN(s->length, 64u);
+	op.data = ch->data->data;
+	op.rkey = s->handle;
+	op.va = s->offset;
+	op.owner = -1;
+	pg_ex_add_op(c->ex, PG_OPS_AFTER_REPLY, &op, "RR-092");
+	return true;
+}
+
+/* the returned Reply chunk does not copy the offered handle */
+bool pg_inj_reply_chunk_changed(pg_inj_ctx *c)
+{
+	pg_chunk *ch = c->msg->reply;
+	if (c->is_call || !ch || !c->msg->returned || !ch->ret->len)
+		return false;
+	g_array_index(ch->ret, pg_seg, 0).handle ^= pg_inj_arg(c, 0x00a5a500u);
+	pg_inj_expect(c, "RR-093");
+	return true;
+}
+
+/* responder changes the segment count of a returned Write chunk (8166 3.5.6) */
+bool pg_inj_segcount_changed(pg_inj_ctx *c)
+{
+	pg_chunk *ch;
+	if (c->is_call || !c->msg->writes->len)
+		return false;
+	ch = c->msg->writes->pdata[0];
+	if (ch->ret->len > 1) {
+		g_array_set_size(ch->ret, ch->ret->len - 1);
+	} else {
+		pg_seg s = g_array_index(ch->segs, pg_seg, 0);
+		s.length = 0;
+		s.offset += 4096;
+		g_array_append_val(ch->ret, s);
+	}
+	pg_inj_expect(c, "RR-083");
+	return true;
+}
+
+/* responder writes the XDR pad into a Write chunk (RFC 8166 3.5.4) */
+bool pg_inj_pad_written(pg_inj_ctx *c)
+{
+	if (c->is_call)
+		return false;
+	c->plan->knobs.write_pad = true;
+	return true;
+}
+
+bool pg_inj_pad_written_check(pg_inj_ctx *c)
+{
+	/* only a data item whose length is not a multiple of 4 has a pad, and
+	 * only a chunk with room for it receives it */
+	for (guint i = 0; i < c->msg->writes->len; i++) {
+		const pg_chunk *ch = c->msg->writes->pdata[i];
+		uint32_t sent = 0;
+		for (guint k = 0; k < ch->ret->len; k++)
+			sent += g_array_index(ch->ret, pg_seg, k).length;
+		if (ch->data->len > ch->item_len && sent > ch->item_len) {
+			/* the padded length is accepted with a warning (digest 4,
+			 * row 5), so not also RR-091 */
+			pg_inj_expect(c, "RR-089");
+			return true;
+		}
+	}
+	return false;
+}
+
+/* data returned inline although the requester offered a Write chunk
+ * (RFC 8166 3.6, RFC 8267 5) */
+bool pg_inj_inline_despite_write(pg_inj_ctx *c)
+{
+	if (c->is_call)
+		return false;
+	c->plan->knobs.reply_inline_despite_write = true;
+	return true;
+}
+
+bool pg_inj_inline_despite_write_check(pg_inj_ctx *c)
+{
+	if (!c->msg->writes->len || !c->rp || !c->rp->reply.ddp->len)
+		return false;
+	pg_inj_expect(c, pg_inj_binding(c) == PG_BIND_NFS4 ? "RR-162" : "RR-080");
+	return true;
+}
+
+/* the second eligible result goes into the first result's Write chunk and
+ * the first result comes back inline */
+bool pg_inj_misdirected_write(pg_inj_ctx *c)
+{
+	GArray *d = c->rp->reply.ddp;
+	pg_ddp *a = NULL, *b = NULL;
+	if (c->is_call || !c->item->reply.chunked)
+		return false;
+	for (guint i = 0; i < d->len; i++) {
+		pg_ddp *x = &g_array_index(d, pg_ddp, i);
+		if (x->slot < 0)
+			continue;
+		if (!a)
+			a = x;
+		else if (!b)
+			b = x;
+	}
+	if (!a || !b || a->slot != 0)
+		return false;
+	b->slot = a->slot;
+	a->slot = -1;
+	return true;
+}
+
+static uint32_t first_ddp_len(const pg_inj_ctx *c)
+{
+	return g_array_index(c->rp->reply.ddp, pg_ddp, 0).len;
+}
+
+bool pg_inj_misdirected_write_check(pg_inj_ctx *c)
+{
+	for (guint i = 0; i < c->msg->writes->len; i++) {
+		const pg_chunk *ch = c->msg->writes->pdata[i];
+		if (ch->data->len) {
+			pg_inj_expect(c, "RR-081");
+			/* the first result's data is inline although its chunk is not empty */
+			pg_inj_expect(c, pg_inj_binding(c) == PG_BIND_NFS4 ? "RR-162" : "RR-080");
+			/* unless both results have the same length, the chunk's length
+			 * is not the first result's length word either */
+			if (c->rp->reply.ddp->len && ch->item_len != first_ddp_len(c))
+				pg_inj_expect(c, "RR-091");
+			return true;
+		}
+	}
+	return false;
+}
+
+/* the returned Write chunk does not copy the offered handle */
+bool pg_inj_handle_changed(pg_inj_ctx *c)
+{
+	pg_chunk *ch;
+	if (c->is_call || !c->msg->writes->len)
+		return false;
+	ch = c->msg->writes->pdata[0];
+	if (!ch->ret->len)
+		return false;
+	g_array_index(ch->ret, pg_seg, 0).handle ^= pg_inj_arg(c, 0x00a5a500u);
+	pg_inj_expect(c, "RR-084");
+	return true;
+}
+
+/* the first segment gets more bytes than its length */
+bool pg_inj_write_beyond_plan(pg_inj_ctx *c)
+{
+	if (c->is_call)
+		return false;
+	c->plan->knobs.overfill = pg_round4(pg_inj_arg(c, 16));
+	return c->plan->knobs.overfill != 0;
+}
+
+bool pg_inj_write_beyond(pg_inj_ctx *c)
+{
+	const pg_chunk *ch = first_used_write(c->plan);
+	if (!(c->plan->done & PG_DONE_OVER) || !ch)
+		return false;
+	/* the returned length is larger than the offered one (reply) and the
+	 * Write leaves the segment (the operation) */
+	pg_ex_expect(c->ex, "RR-085", PG_AT_REPLY);
+	pg_ex_expect_write(c->ex, "RR-085", g_array_index(ch->segs, pg_seg, 0).handle);
+	return true;
+}
+
+/* data in the second segment while the first is not full */
+bool pg_inj_fill_order_plan(pg_inj_ctx *c)
+{
+	if (c->is_call)
+		return false;
+	c->plan->knobs.fill_short = pg_round4(pg_inj_arg(c, 24));
+	return c->plan->knobs.fill_short != 0;
+}
+
+bool pg_inj_fill_order(pg_inj_ctx *c)
+{
+	if (!(c->plan->done & PG_DONE_SHORT))
+		return false;
+	pg_inj_expect(c, "RR-086");
+	return true;
+}
+
+/* a non-zero returned length for a segment nothing was written to */
+bool pg_inj_phantom_length(pg_inj_ctx *c)
+{
+	uint32_t n = pg_inj_arg(c, 4);
+	if (c->is_call || !n)
+		return false;
+	for (guint i = 0; i < c->msg->writes->len; i++) {
+		pg_chunk *ch = c->msg->writes->pdata[i];
+		for (guint k = 1; k < ch->ret->len; k++) {
+			pg_seg *prev = &g_array_index(ch->ret, pg_seg, k - 1);
+			pg_seg *s = &g_array_index(ch->ret, pg_seg, k);
+			if (prev->length && !s->length &&
+			    prev->length == g_array_index(ch->segs, pg_seg, k - 1).length) {
+				s->length = MIN(n, g_array_index(ch->segs, pg_seg, k).length);
+				pg_inj_expect(c, "RR-087");
+				/* the returned lengths no longer add up to the length word */
+				pg_inj_expect(c, "RR-091");
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* unused Write chunks come back with the offered lengths (DIMPL 3.8, what
+ * one server does), or with ARG bytes per segment */
+bool pg_inj_unused_nonzero(pg_inj_ctx *c)
+{
+	bool any = false, as_offered = true;
+	uint32_t n = pg_inj_arg(c, 0);
+	if (c->is_call || c->msg->proc == RDMA_ERROR)
+		return false;
+	for (guint i = 0; i < c->msg->writes->len; i++) {
+		pg_chunk *ch = c->msg->writes->pdata[i];
+		int state = PG_SLOT_NOT_RUN;
+		if (pg_inj_chunk_used(ch) || ch->data->len)
+			continue;
+		g_array_set_size(ch->ret, 0);
+		g_array_append_vals(ch->ret, ch->segs->data, ch->segs->len);
+		for (guint k = 0; n && k < ch->ret->len; k++) {
+			pg_seg *s = &g_array_index(ch->ret, pg_seg, k);
+			as_offered &= MIN(n, s->length) == s->length;
+			s->length = MIN(n, s->length);
+		}
+		/* the hazard of DIMPL 3.8: exactly the offered chunk comes back */
+		if (as_offered)
+			pg_inj_expect(c, "RR-243");
+		if (c->rp && i < c->rp->slot_state->len)
+			state = g_array_index(c->rp->slot_state, int, i);
+		if (pg_inj_binding(c) != PG_BIND_NFS4)
+			pg_inj_expect(c, "RR-088");
+		else
+			pg_inj_expect(c, state == PG_SLOT_FAILED ? "RR-164" : "RR-166");
+		any = true;
+	}
+	return any;
+}
+
+/* the requester adds a 4-byte pad segment to the Write chunk */
+bool pg_inj_pad_segment_plan(pg_inj_ctx *c)
+{
+	c->plan->knobs.write_pad_seg = true;
+	return true;
+}
+
+bool pg_inj_pad_segment(pg_inj_ctx *c)
+{
+	if (!(c->plan->done & PG_DONE_PADSEG))
+		return false;
+	pg_ex_expect(c->ex, "RR-090", PG_AT_CALL);
+	return true;
+}
+
+/* the returned length of the data is not the result's length word */
+bool pg_inj_write_length_lie(pg_inj_ctx *c)
+{
+	uint32_t d = pg_inj_arg(c, 8);
+	if (c->is_call || !d)
+		return false;
+	for (guint i = 0; i < c->msg->writes->len; i++) {
+		pg_chunk *ch = c->msg->writes->pdata[i];
+		for (guint k = ch->ret->len; k-- > 0;) {
+			pg_seg *s = &g_array_index(ch->ret, pg_seg, k);
+			if (s->length > d) {
+				s->length -= d;
+				pg_inj_expect(c, "RR-091");
+				return true;
+			}
+		}
+	}
+	return false;
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Injectors of group P, XDR alignment of chunks (RR-222, RR-224). */
+#include "pg_inject_priv.h"
+
+/* read chunk longer than roundup4 of the item */
+bool pg_inj_long_read_chunk_plan(pg_inj_ctx *c)
+{
+	if (!c->is_call)
+		return false;
+	c->plan->knobs.read_extra = pg_inj_arg(c, 4);
+	return c->plan->knobs.read_extra != 0;
+}
+
+bool pg_inj_long_read_chunk(pg_inj_ctx *c)
+{
+	if (!(c->plan->done & PG_DONE_EXTRA))
+		return false;
+	pg_inj_expect(c, "RR-222");
+	return true;
+}
+
+/* a second read chunk whose Position lies inside the data of the first
+ * non-zero read chunk; it carries the same bytes as the part of the first
+ * chunk it overlaps (another handle onto them), and the responder reads it */
+bool pg_inj_overlap_chunk(pg_inj_ctx *c)
+{
+	uint32_t d = pg_round4(pg_inj_arg(c, 8)), n;
+	pg_chunk *ch = NULL, *b;
+	const pg_seg *s0;
+	pg_seg s;
+	pg_op op = { 0 };
+	guint at0 = 0;
+	if (!c->is_call || c->plan->reply.proc == RDMA_ERROR || c->item->reply.none)
+		return false;
+	for (guint i = 0; i < c->plan->call.reads->len && !ch; i++)
+		if (((pg_chunk *)c->plan->call.reads->pdata[i])->position) {
+			ch = c->plan->call.reads->pdata[i];
+			at0 = i;
+		}
+	if (!ch || !ch->segs->len || !d)
+		return false;
+	s0 = &g_array_index(ch->segs, pg_seg, 0);
+	if (s0->length < d + 8)
+		return false;
+	n = MIN(8u, s0->length - d);
+	b = pg_chunk_new();
+	b->position = ch->position + d;
+	s.handle = s0->handle ^ 0x00e1e100u;
+	s.offset = s0->offset + d;
+	s.length = n;
+	g_array_append_val(b->segs, s);
+	g_byte_array_append(b->data, ch->data->data + d, n);
+	b->item_len = n;
+	g_ptr_array_add(c->plan->extra_chunks, b);
+	g_ptr_array_insert(c->plan->call.reads, (gint)at0 + 1, b);
+	op.kind = PG_OP_READ;
+	op.len = n;
+	op.data = b->data->data;
+	op.rkey = s.handle;
+	op.va = s.offset;
+	op.owner = -1;
+	pg_ex_add_op(c->ex, PG_OPS_READS, &op, NULL);
+	pg_inj_expect(c, "RR-224");
+	/* the extra chunk reduces no eligible item, and the call has read
+	 * chunks at two non-zero Positions (the binding's rules, another
+	 * document's view of the same chunk); a normal answer processed it */
+	switch (pg_inj_binding(c)) {
+	case PG_BIND_NFS3: pg_inj_expect(c, "RR-141"); pg_inj_expect(c, "RR-142"); break;
+	case PG_BIND_NFS4: pg_inj_expect(c, "RR-143"); break; /* RR-170 comes from the sequence check */
+	case PG_BIND_ACL: pg_inj_expect(c, "RR-145"); break;
+	case PG_BIND_CB: pg_inj_expect(c, "RR-147"); pg_inj_expect(c, "RR-191"); break;
+	default: pg_inj_expect(c, "RR-140"); break;
+	}
+	pg_ex_flag(c->ex, PG_EXF_INELIGIBLE, true);
+	return true;
+}
