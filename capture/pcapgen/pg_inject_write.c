@@ -82,8 +82,9 @@ bool pg_inj_pad_written_check(pg_inj_ctx *c)
 		for (guint k = 0; k < ch->ret->len; k++)
 			sent += g_array_index(ch->ret, pg_seg, k).length;
 		if (ch->data->len > ch->item_len && sent > ch->item_len) {
-			/* the padded length is accepted with a warning (digest 4,
-			 * row 5), so not also RR-091 */
+			/* a Write chunk that returns the XDR pad too is told
+			 * once, as RR-089's warning (RFC 8166 §3.4.6.2), not
+			 * also as RR-091 */
 			pg_inj_expect(c, "RR-089");
 			return true;
 		}

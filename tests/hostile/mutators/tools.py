@@ -73,6 +73,6 @@ def m_glue_editcap(ctx):
 @mutator("pcap", external=True)
 def m_glue5_editcap(ctx):
     """Five copies glued, then editcap -E 0.02: before the reassembly budget,
-    nfs42-siw so damaged peaked at 219 MB (issue 7.1); hostile_memory runs it."""
+    nfs42-siw so damaged peaked at 219 MB; hostile_memory runs it."""
     glued = _glue(ctx, "pcap", copies=5)
     return _editcap(ctx, "pcap", 0.02, src=glued), "pcap"
