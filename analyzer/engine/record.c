@@ -122,9 +122,3 @@ void rr_record_emit(struct rr_engine *eng, struct rr_message *m)
 	m->n_segs = 0;
 	g_array_unref(segs);
 }
-
-void rr_message_bytes(const struct rr_message *m, uint64_t *inline_bytes, uint64_t *rdma_bytes)
-{
-	*inline_bytes = m->view.inline_bytes;
-	*rdma_bytes = m->view.ddp_bytes + m->view.long_bytes;
-}

@@ -331,7 +331,4 @@ struct rr_send_report {
 typedef void (*rr_send_fn)(void *ctx, const struct rr_send_report *s);
 void rr_engine_set_send_fn(struct rr_engine *eng, rr_send_fn fn, void *ctx);
 
-/* A message's bytes by how they travelled: in the Send after the header, and by RDMA (chunks). */
-void rr_message_bytes(const struct rr_message *m, uint64_t *inline_bytes, uint64_t *rdma_bytes);
-
 #endif
