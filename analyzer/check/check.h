@@ -6,7 +6,7 @@
  * The engine hands the check stage four kinds of fact, in capture order:
  *  - a Send judged RPC-over-RDMA (or refused on a connection known to carry
  *    it), in wire order, before anything is rebuilt from it;
- *  - a rebuilt message record (writable: findings are attached to it);
+ *  - a rebuilt message record;
  *  - an RDMA Write or Read Request, with the live segment it hit, if any;
  *  - the end of the capture.
  * For each fact the stage first updates its own per-connection state
@@ -77,7 +77,7 @@ struct rr_fact {
 	enum rr_fact_kind kind;
 	uint32_t conn_id;             /* RR_FACT_CONN_DOWN */
 	const struct rr_fact_send *send;
-	struct rr_message *msg;
+	const struct rr_message *msg;
 	const struct rr_fact_rdma *rdma;
 };
 
@@ -90,8 +90,6 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f);
 /* Calls outstanding in its direction right after the latest call Send fact (0 after other facts). */
 uint32_t rr_checker_last_outstanding(const struct rr_checker *ck);
 uint64_t rr_checker_skipped(const struct rr_checker *ck, enum rr_skip_reason why);
-/* Findings attached to a record by the stage: free them (not the record). */
-void rr_checker_release(struct rr_message *m);
 void rr_checker_free(struct rr_checker *ck);
 
 /* ---- for the check functions ---- */

@@ -104,27 +104,11 @@ struct rr_checker {
 	GHashTable *episodes;         /* key -> struct ck_episode* */
 	GQueue episode_order;         /* oldest first */
 	GHashTable *live_handles;     /* handle -> conn id of the newest call that advertised it */
-	/*
-	 * Findings about a Send, waiting for the record of its message (a call
-	 * is rebuilt after its read chunks arrive); bounded, oldest dropped.
-	 */
-	GQueue pending;               /* struct ck_pending* */
 	uint64_t retired_keys;        /* episodes set aside when their XID was reused (see state.c) */
-};
-
-#define CK_PENDING_MAX 1024
-
-struct ck_pending {
-	uint32_t conn_id;
-	uint64_t frame;
-	struct rr_diag d;             /* owned copy */
 };
 
 /* For the dispatcher (check/report.c). */
 bool ck_rule_on(const struct rr_checker *ck, enum rr_rule_id id);
-/* The record of a message arrived: the findings held for its Send join it. */
-void ck_collect_pending(struct rr_checker *ck, struct rr_message *m);
-void ck_pending_free_all(struct rr_checker *ck);
 
 void ck_state_init(struct rr_checker *ck);
 void ck_state_before(struct rr_checker *ck, const struct rr_fact *f);

@@ -138,8 +138,6 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 		ck->last_outstanding = 0;
 
 	ck_state_before(ck, f);
-	if (f->kind == RR_FACT_MSG && ck->pending.length)
-		ck_collect_pending(ck, f->msg);
 	if (cut)
 		ck->skipped[RR_SKIP_NOT_CAPTURED] += ck->n_run[k];
 	else
@@ -157,7 +155,6 @@ void rr_checker_free(struct rr_checker *ck)
 {
 	if (!ck)
 		return;
-	ck_pending_free_all(ck);
 	ck_state_free(ck);
 	g_free(ck);
 }

@@ -138,7 +138,7 @@ static bool owns(const struct rr_message *m, enum rr_rule_id rule)
 
 static void check_stray(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule)
 {
-	struct rr_message *m = f->msg;
+	const struct rr_message *m = f->msg;
 	struct stray s;
 	char what[48];
 

@@ -2,15 +2,13 @@
 /* Checks of group C: inline thresholds; Short, Chunked and Long messages. */
 #include "check_int.h"
 
-#define RR_DEFAULT_INLINE 1024u
-
 /* The receiver's threshold and whether it is known (not the 1024 assumption). */
 static uint32_t receiver_threshold(const struct rr_fact_send *s, bool *known)
 {
 	uint32_t t = ck_inline_of_receiver(&s->conn, !s->from_requester);
 
 	*known = s->conn.inline_source != RR_INLINE_DEFAULT && t;
-	return t ? t : RR_DEFAULT_INLINE;
+	return t ? t : RR_DEFAULT_INLINE_THRESHOLD;
 }
 
 void ck_rr040(struct rr_checker *ck, const struct rr_fact *f)
@@ -38,7 +36,7 @@ void ck_rr041(struct rr_checker *ck, const struct rr_fact *f)
 	if (!s->roles_known || s->status != RR_HDR_OK)
 		return;
 	receiver_threshold(s, &known);
-	if (known || s->len <= RR_DEFAULT_INLINE)
+	if (known || s->len <= RR_DEFAULT_INLINE_THRESHOLD)
 		return;
 	ds = &ck_conn(ck, s->conn_id)->dir[s->from_requester ? 0 : 1];
 	if (ds->inline_default_reported)
@@ -55,7 +53,7 @@ void ck_rr041(struct rr_checker *ck, const struct rr_fact *f)
 static uint32_t requester_threshold(const struct rr_message *m, bool *known)
 {
 	*known = m->conn.inline_source != RR_INLINE_DEFAULT && m->conn.inline_requester;
-	return m->conn.inline_requester ? m->conn.inline_requester : RR_DEFAULT_INLINE;
+	return m->conn.inline_requester ? m->conn.inline_requester : RR_DEFAULT_INLINE_THRESHOLD;
 }
 
 /* Procedures whose reply can outgrow any inline threshold (RFC 8267 3, 5.2, 6.2). */
@@ -167,7 +165,7 @@ void ck_rr050(struct rr_checker *ck, const struct rr_fact *f)
 	if (m->dir != RR_DIR_CALL || !ck_is_long_call(m->hdr) || !ck_ulp_ok(m))
 		return;
 	for (i = 0; i < m->n_items; i++)
-		if (m->items[i].chunk < 0 && m->items[i].length >= RR_DEFAULT_INLINE) {
+		if (m->items[i].chunk < 0 && m->items[i].length >= RR_DEFAULT_INLINE_THRESHOLD) {
 			ck_report(ck, f, RR_050_BULK_IN_LONG, m->send_frame,
 				  "call XID 0x%08x carries %u bytes of %s data inside its Position-Zero read chunk "
 				  "instead of a read chunk of their own", m->xid, m->items[i].length,

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What a check tells the stage and asks of it: findings (to the diag sink,
- * and attached to the record they are about, or held until that record is
- * rebuilt), checks that could not judge (counted as skipped), and the
- * options in force.  The checks call only down to here, never into the
+ * with the severity of the active profile), checks that could not judge
+ * (counted as skipped), and the options in force.  The checks call only down to here, never into the
  * dispatcher, so the table (checker.c) -> checks (ck_*.c) -> this file is
  * one way.
  */
@@ -40,78 +39,12 @@ bool ck_rule_on(const struct rr_checker *ck, enum rr_rule_id id)
 	return ck->opts.enabled[id] && r->sev[ck->opts.profile] != RR_SEV_OFF;
 }
 
-static void attach(struct rr_message *m, const struct rr_diag *d)
-{
-	struct rr_diag *arr = (struct rr_diag *)m->findings;
-
-	arr = g_renew(struct rr_diag, arr, m->n_findings + 1);
-	rr_diag_copy(&arr[m->n_findings], d);
-	m->findings = arr;
-	m->n_findings++;
-}
-
-static void pending_free(struct ck_pending *p)
-{
-	rr_diag_clear(&p->d);
-	g_free(p);
-}
-
-void ck_pending_free_all(struct rr_checker *ck)
-{
-	while (!g_queue_is_empty(&ck->pending))
-		pending_free(g_queue_pop_head(&ck->pending));
-}
-
-/* A finding about a Send waits for its message's record. */
-static void hold(struct rr_checker *ck, uint32_t conn_id, uint64_t frame, const struct rr_diag *d)
-{
-	struct ck_pending *p = g_new0(struct ck_pending, 1);
-
-	p->conn_id = conn_id;
-	p->frame = frame;
-	rr_diag_copy(&p->d, d);
-	g_queue_push_tail(&ck->pending, p);
-	if (g_queue_get_length(&ck->pending) > CK_PENDING_MAX)
-		pending_free(g_queue_pop_head(&ck->pending));
-}
-
-void ck_collect_pending(struct rr_checker *ck, struct rr_message *m)
-{
-	GList *l, *next;
-
-	for (l = ck->pending.head; l; l = next) {
-		struct ck_pending *p = l->data;
-
-		next = l->next;
-		if (p->conn_id != m->conn_id || p->frame != m->send_frame)
-			continue;
-		attach(m, &p->d);
-		g_queue_delete_link(&ck->pending, l);
-		pending_free(p);
-	}
-}
-
-void rr_checker_release(struct rr_message *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->n_findings; i++)
-		rr_diag_clear((struct rr_diag *)&m->findings[i]);
-	g_free((struct rr_diag *)m->findings);
-	m->findings = NULL;
-	m->n_findings = 0;
-}
-
-static void emit(struct rr_checker *ck, const struct rr_fact *f, const struct rr_diag *d)
+static void emit(struct rr_checker *ck, const struct rr_diag *d)
 {
 	const struct rr_rule *r = rr_rule_get(d->id);
 	struct rr_diag copy = *d;
 
 	copy.severity = r->kind == RR_KIND_RULE ? r->sev[ck->opts.profile] : r->severity;
-	if (f && f->kind == RR_FACT_MSG)
-		attach(f->msg, &copy);
-	else if (f && f->kind == RR_FACT_SEND && !f->send->rejected)
-		hold(ck, f->send->conn_id, f->send->frame, &copy);
 	rr_diag_emit(&ck->sink, &copy);
 }
 
@@ -146,7 +79,7 @@ void ck_report(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id r
 		d.has_xid = f->rdma->handle_live;
 		d.xid = f->rdma->xid;
 	}
-	emit(ck, f, &d);
+	emit(ck, &d);
 }
 
 void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
@@ -163,5 +96,5 @@ void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	emit(ck, NULL, &d);
+	emit(ck, &d);
 }

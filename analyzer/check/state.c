@@ -332,7 +332,7 @@ static void send_reply(struct rr_checker *ck, struct ck_conn_state *cs, const st
 	}
 }
 
-static void msg_call(struct rr_checker *ck, struct rr_message *m)
+static void msg_call(struct rr_checker *ck, const struct rr_message *m)
 {
 	struct ck_call *c = ck_call_find(ck, m->conn_id, m->backchannel ? 1 : 0, m->xid);
 	struct ck_conn_state *cs = ck_conn(ck, m->conn_id);
@@ -367,7 +367,7 @@ static void msg_call(struct rr_checker *ck, struct rr_message *m)
 		ck_describe_call(m, ep->what, sizeof(ep->what));
 }
 
-static void msg_reply(struct rr_checker *ck, struct rr_message *m)
+static void msg_reply(struct rr_checker *ck, const struct rr_message *m)
 {
 	struct ck_conn_state *cs = ck_conn(ck, m->conn_id);
 	const struct rr_hdr *ch = m->call_hdr;

@@ -645,7 +645,7 @@ void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, str
 		out->inline_requester = out->inline_responder = cfg;
 	} else {
 		out->inline_source = RR_INLINE_DEFAULT;
-		out->inline_requester = out->inline_responder = 1024;
+		out->inline_requester = out->inline_responder = RR_DEFAULT_INLINE_THRESHOLD;
 	}
 	if (rq >= 0 && c->has_cm_flags[rq]) {
 		out->inv_flag_known = true;

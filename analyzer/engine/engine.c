@@ -287,6 +287,7 @@ void rr_engine_free(struct rr_engine *eng)
 			}
 		}
 	}
+	rr_recent_free(eng->recent);
 	g_hash_table_destroy(eng->flows);
 	g_hash_table_destroy(eng->by_addrs);
 	g_hash_table_destroy(eng->cm_pending);

@@ -229,6 +229,7 @@ struct rr_engine {
 	GPtrArray *calls_ready;   /* struct rr_call*, not owned */
 	struct rr_send_done send_done;
 	uint64_t cur_frame;
+	struct rr_recent *recent; /* record.c: recent calls, for rr_msg_view.retry (made at the first) */
 };
 
 /* budget.c: take n bytes of the buffer budget (false, reported, when they do not fit), or give them back */
@@ -314,8 +315,18 @@ void rr_record_init(struct rr_message *m, struct rr_engine *eng, struct rr_flow 
 		    const struct rr_hdr *hdr, enum rr_msg_dir dir, uint64_t send_frame, size_t send_len);
 /* Walk the whole payload: RPC header, ULP, every DDP-eligible item (appended to items). */
 void rr_record_describe(struct rr_message *m, const struct rr_ulp_info *callinfo, GArray *items);
-/* Check stage, then the reporter; the findings it attached are released after. */
+/* The view, then the check stage, then the reporter; the findings it attached are released after. */
 void rr_record_emit(struct rr_engine *eng, struct rr_message *m);
+
+/* record_view.c: fill m->view and m->segs (segs, of struct rr_msg_seg, holds them). */
+void rr_record_view(struct rr_message *m, GArray *segs);
+
+/* recent.c: calls seen lately, by requester host and XID */
+struct rr_recent;
+struct rr_recent *rr_recent_new(void);
+/* key was seen among the last RR_RECENT_CALLS distinct keys; else it is remembered. */
+bool rr_recent_repeat(struct rr_recent *r, uint64_t key);
+void rr_recent_free(struct rr_recent *r);
 
 /* frames.c */
 void rr_frames_add(GArray *frames, uint64_t frame);

@@ -2,8 +2,9 @@
 /*
  * The message record: what the rebuild hands to the check stage and the
  * reporters.  Described once from the whole Payload (RPC header, ULP walk,
- * every DDP-eligible item and where its data sits), then checked, then
- * delivered; rr_message_copy() makes one that outlives the callback.
+ * every DDP-eligible item and where its data sits), given the view that
+ * reporters read (record_view.c) and whether it repeats a call
+ * (recent.c), then checked, then delivered.
  */
 #include <string.h>
 
@@ -96,99 +97,27 @@ static void deliver(struct rr_engine *eng, struct rr_message *msg)
 		eng->fn(eng->ctx, msg);
 }
 
+/* A forward call whose requester host sent its XID before. */
+static bool repeats_call(struct rr_engine *eng, const struct rr_message *m)
+{
+	if (m->dir != RR_DIR_CALL || m->backchannel)
+		return false;
+	if (!eng->recent)
+		eng->recent = rr_recent_new();
+	return rr_recent_repeat(eng->recent, (uint64_t)m->conn.requester_hash << 32 | m->xid);
+}
+
 void rr_record_emit(struct rr_engine *eng, struct rr_message *m)
 {
 	struct rr_fact fact = { .kind = RR_FACT_MSG, .msg = m };
+	GArray *segs = g_array_new(FALSE, FALSE, sizeof(struct rr_msg_seg));
 
+	rr_record_view(m, segs);
+	m->view.retry = repeats_call(eng, m);
 	report_walk(eng, m);
 	rr_checker_fact(eng->checker, &fact);
 	deliver(eng, m);
-	rr_checker_release(m);
-}
-
-static void *copy_of(const void *p, size_t n)
-{
-	return p && n ? g_memdup2(p, n) : NULL;
-}
-
-static size_t seg_count(const struct rr_message *m)
-{
-	if (m->dir == RR_DIR_CALL && m->hdr)
-		return m->hdr->n_reads;
-	return m->call_hdr ? m->call_hdr->n_wsegs : 0;
-}
-
-void rr_message_bytes(const struct rr_message *m, uint64_t *inline_bytes, uint64_t *rdma_bytes)
-{
-	size_t i, n = m->seg_bytes ? seg_count(m) : 0;
-
-	*inline_bytes = 0;
-	*rdma_bytes = 0;
-	if (m->hdr && rr_hdr_proc_has_payload(m->hdr->proc) && m->send_len > m->hdr->hdr_len)
-		*inline_bytes = m->send_len - m->hdr->hdr_len;
-	for (i = 0; i < n; i++)
-		*rdma_bytes += m->seg_bytes[i];
-}
-
-struct rr_message *rr_message_copy(const struct rr_message *src)
-{
-	struct rr_message *m = g_new(struct rr_message, 1);
-	struct rr_diag *f;
-	size_t i, nseg = 0;
-
-	*m = *src;
-	m->conn_name = g_strdup(src->conn_name);
-	m->hdr = copy_of(src->hdr, sizeof(*src->hdr));
-	m->call_hdr = copy_of(src->call_hdr, sizeof(*src->call_hdr));
-	m->frames = copy_of(src->frames, src->n_frames * sizeof(uint64_t));
-	m->payload = copy_of(src->payload, src->payload_len);
-	if (src->call_ulp) {
-		m->call_ulp = copy_of(src->call_ulp, sizeof(*src->call_ulp));
-	}
-	m->items = copy_of(src->items, src->n_items * sizeof(*src->items));
-	nseg = seg_count(src);
-	m->seg_bytes = copy_of(src->seg_bytes, nseg * sizeof(uint64_t));
-	if (src->seg_frames) {
-		struct rr_seg_frames *sf = g_new0(struct rr_seg_frames, nseg + 1);
-
-		for (i = 0; i < nseg; i++) {
-			sf[i].n_frames = src->seg_frames[i].n_frames;
-			sf[i].frames = copy_of(src->seg_frames[i].frames, sf[i].n_frames * sizeof(uint64_t));
-		}
-		m->seg_frames = sf;
-	}
-	m->call_read_bytes = copy_of(src->call_read_bytes,
-				 src->call_hdr ? src->call_hdr->n_reads * sizeof(uint64_t) : 0);
-	f = src->n_findings ? g_new(struct rr_diag, src->n_findings) : NULL;
-	for (i = 0; i < src->n_findings; i++)
-		rr_diag_copy(&f[i], &src->findings[i]);
-	m->findings = f;
-	return m;
-}
-
-void rr_message_free(struct rr_message *m)
-{
-	size_t i;
-
-	if (!m)
-		return;
-	for (i = 0; i < m->n_findings; i++)
-		rr_diag_clear((struct rr_diag *)&m->findings[i]);
-	g_free((void *)m->findings);
-	/* Before the headers: how many segments there are is read from them. */
-	if (m->seg_frames) {
-		for (i = 0; i < seg_count(m); i++)
-			g_free((void *)m->seg_frames[i].frames);
-		g_free((void *)m->seg_frames);
-	}
-	g_free((void *)m->conn_name);
-	g_free((void *)m->hdr);
-	g_free((void *)m->call_hdr);
-	g_free((void *)m->frames);
-	g_free((void *)m->payload);
-	g_free((void *)m->call_ulp);
-	g_free((void *)m->items);
-	g_free((void *)m->seg_bytes);
-	g_free((void *)m->call_read_bytes);
-	g_free(m);
+	m->segs = NULL;
+	m->n_segs = 0;
+	g_array_unref(segs);
 }

@@ -117,12 +117,12 @@ bool rr_session_set_option(struct rr_session_opts *o, enum rr_session_option whi
 	case RR_OPT_DISABLE:
 		return set_rules(o, value, which == RR_OPT_ENABLE, err, errlen);
 	case RR_OPT_INLINE_THRESHOLD:
-		if (parse_count(value, &n) && n >= RR_INLINE_MIN_BYTES) {
+		if (parse_count(value, &n) && n >= RR_DEFAULT_INLINE_THRESHOLD) {
 			o->check.inline_threshold = n;
 			return true;
 		}
 		g_snprintf(err, errlen, "--inline-threshold takes a byte count of at least %u, not '%s'",
-			   RR_INLINE_MIN_BYTES, value);
+			   RR_DEFAULT_INLINE_THRESHOLD, value);
 		return false;
 	case RR_OPT_CREDIT_SLACK:
 		if (parse_count(value, &n)) {

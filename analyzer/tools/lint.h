@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* lint.h - ulb-lint's pieces: findings out (lint_report.c), the summary (lint_summary.c). */
+/* lint.h - ulb-lint's pieces: findings out and JSON strings (lint_report.c), the summary (lint_summary.c). */
 #ifndef ULB_LINT_LINT_H
 #define ULB_LINT_LINT_H
 
@@ -14,7 +14,7 @@ enum lint_format {
 
 /* One finding, compiler style or as a JSON line. */
 void lint_print_finding(FILE *out, enum lint_format fmt, const char *file, const struct rr_diag *d);
-/* A JSON string (quoted, escaped). */
+/* A JSON string (quoted, escaped; NULL is ""): every JSON output of ulb-lint (findings, --summary, --dump) uses it. */
 void lint_json_string(FILE *out, const char *s);
 
 struct lint_summary;

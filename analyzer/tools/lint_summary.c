@@ -2,9 +2,11 @@
 /*
  * ulb-lint --summary: counts per rule; per connection the RPCs, the bytes
  * that went by DDP against those that went inline, credits, retries and
- * the response time of each NFS operation (median, p99).  Memory is
- * bounded: response times are a fixed-size reservoir per operation and
- * retries are found among the most recent calls only.
+ * the response time of each NFS operation (median, p99).  What each message
+ * counts for (its bytes, its operation, whether it is a retry) is the
+ * engine's description of it (struct rr_msg_view): the plugin's statistics
+ * read the same, so the two reports agree.  Memory is bounded: response
+ * times are a fixed-size reservoir per operation.
  */
 #include <glib.h>
 #include <inttypes.h>
@@ -14,10 +16,9 @@
 #include "lint.h"
 
 #define RESERVOIR 4096
-#define RECENT_XIDS 65536
 
 struct op_times {
-	char name[48];
+	char name[RR_OP_LABEL_LEN];
 	uint64_t count;
 	uint32_t n;
 	uint64_t us[RESERVOIR];
@@ -40,9 +41,6 @@ struct lint_summary {
 	GHashTable *conns;             /* id -> struct conn_sum* */
 	uint64_t rule_count[RR_RULE_COUNT];
 	uint64_t rule_sev[RR_RULE_COUNT];
-	uint64_t recent[RECENT_XIDS];  /* requester << 32 | xid of recent calls */
-	GHashTable *recent_set;
-	uint32_t recent_next;
 	uint64_t rng;
 };
 
@@ -60,7 +58,6 @@ struct lint_summary *lint_summary_new(void)
 	struct lint_summary *s = g_new0(struct lint_summary, 1);
 
 	s->conns = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, conn_free);
-	s->recent_set = g_hash_table_new(g_int64_hash, g_int64_equal);
 	s->rng = 0x9e3779b97f4a7c15ull;
 	return s;
 }
@@ -70,7 +67,6 @@ void lint_summary_free(struct lint_summary *s)
 	if (!s)
 		return;
 	g_hash_table_destroy(s->conns);
-	g_hash_table_destroy(s->recent_set);
 	g_free(s);
 }
 
@@ -91,7 +87,6 @@ static struct conn_sum *conn_of(struct lint_summary *s, const struct rr_message 
 	return c;
 }
 
-/* The operation a call is about: NFSv4 COMPOUNDs by their first op that does real work. */
 static uint64_t rand64(struct lint_summary *s)
 {
 	s->rng ^= s->rng << 13;
@@ -116,77 +111,34 @@ static void add_time(struct lint_summary *s, struct conn_sum *c, const char *key
 		t->us[rand64(s) % RESERVOIR] = us;
 }
 
-static void note_call(struct lint_summary *s, struct conn_sum *c, const struct rr_message *m)
-{
-	/* By requester host, so a retry on a new connection counts (on the new one). */
-	uint64_t key = (uint64_t)m->conn.requester_hash << 32 | m->xid;
-	uint64_t *slot = &s->recent[s->recent_next];
-
-	if (g_hash_table_contains(s->recent_set, &key)) {
-		c->retries++;
-		return;
-	}
-	if (*slot)
-		g_hash_table_remove(s->recent_set, slot);
-	*slot = key;
-	g_hash_table_add(s->recent_set, slot);
-	s->recent_next = (s->recent_next + 1) % RECENT_XIDS;
-}
-
-static uint64_t chunk_bytes(const struct rr_hdr *h, bool call)
-{
-	uint64_t n = 0;
-	uint32_t i;
-
-	if (call) {
-		for (i = 0; i < h->n_reads; i++)
-			if (h->reads[i].position || h->proc != RR_RDMA_NOMSG)
-				n += h->reads[i].seg.length;
-		return n;
-	}
-	for (i = 0; i < h->n_write_chunks; i++)
-		n += rr_chunk_length(h, &h->writes[i]);
-	return n;
-}
-
 void lint_summary_message(struct lint_summary *s, const struct rr_message *m)
 {
+	const struct rr_msg_view *v = &m->view;
 	struct conn_sum *c = conn_of(s, m);
-	const struct rr_hdr *h = m->hdr;
-	char key[48];
 
-	c->inline_bytes += m->send_len;
-	if (!m->complete)
+	c->inline_bytes += v->inline_bytes;
+	c->ddp_bytes += v->ddp_bytes;
+	c->long_bytes += v->long_bytes;
+	if (!v->complete)
 		c->incomplete++;
-	if (m->backchannel)
+	if (v->backchannel)
 		c->backchannel++;
-	if (m->dir == RR_DIR_CALL) {
+	if (v->dir == RR_DIR_CALL) {
 		c->calls++;
-		c->requested = h->credit;
-		if (h->proc == RR_RDMA_NOMSG)
-			c->long_bytes += m->payload_len;
-		c->ddp_bytes += chunk_bytes(h, true);
-		if (!m->backchannel)
-			note_call(s, c, m);
+		c->requested = v->credit;
+		c->retries += v->retry;
 		return;
 	}
 	c->replies++;
-	if (h->proc == RR_RDMA_NOMSG && h->has_reply)
-		c->long_bytes += rr_chunk_length(h, &h->reply);
-	if (h->proc != RR_RDMA_ERROR) {
-		c->ddp_bytes += chunk_bytes(h, false);
-		if (!m->backchannel && h->credit) {
-			if (!c->have_grant || h->credit < c->granted_min)
-				c->granted_min = h->credit;
-			if (!c->have_grant || h->credit > c->granted_max)
-				c->granted_max = h->credit;
-			c->have_grant = true;
-		}
+	if (v->rdma_proc != RR_RDMA_ERROR && !v->backchannel && v->credit) {
+		if (!c->have_grant || v->credit < c->granted_min)
+			c->granted_min = v->credit;
+		if (!c->have_grant || v->credit > c->granted_max)
+			c->granted_max = v->credit;
+		c->have_grant = true;
 	}
-	if (m->call_hdr && !m->backchannel && m->call_ts_usec && m->ts_usec >= m->call_ts_usec) {
-		rr_ulp_op_label(m->call_ulp, key, sizeof(key));
-		add_time(s, c, key, m->ts_usec - m->call_ts_usec);
-	}
+	if (v->has_call && !v->backchannel && v->call_ts_usec && v->ts_usec >= v->call_ts_usec)
+		add_time(s, c, v->op, v->ts_usec - v->call_ts_usec);
 }
 
 void lint_summary_finding(struct lint_summary *s, const struct rr_diag *d)
@@ -232,13 +184,16 @@ static void print_conn_text(FILE *out, struct conn_sum *c)
 	uint64_t moved = c->ddp_bytes + c->long_bytes + c->inline_bytes;
 	GList *ops = g_list_sort(g_hash_table_get_values(c->ops), by_name), *l;
 
+	char assumed[64];
+
+	snprintf(assumed, sizeof(assumed), "assumed %u: no handshake, no --inline-threshold",
+		 RR_DEFAULT_INLINE_THRESHOLD);
 	fprintf(out, "  connection %u: %s\n", c->id, c->name ? c->name : "?");
 	fprintf(out, "    setup: %s; inline thresholds: requester %u, responder %u (%s)\n",
 		c->info.handshake ? "handshake in the capture" : "no handshake (pairing inferred from traffic)",
 		c->info.inline_requester, c->info.inline_responder,
 		c->info.inline_source == RR_INLINE_HANDSHAKE ? "from the RFC 8797 private data" :
-		c->info.inline_source == RR_INLINE_CONFIG ? "from --inline-threshold" :
-		"assumed 1024: no handshake, no --inline-threshold");
+		c->info.inline_source == RR_INLINE_CONFIG ? "from --inline-threshold" : assumed);
 	fprintf(out, "    RPCs: %" PRIu64 " calls, %" PRIu64 " replies, %" PRIu64 " backchannel, %" PRIu64
 		" incomplete, %" PRIu64 " retries (same XID again)\n", c->calls, c->replies, c->backchannel,
 		c->incomplete, c->retries);

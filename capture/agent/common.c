@@ -104,7 +104,7 @@ void agent_rfc8797(uint8_t out[8])
 uint32_t agent_peer_inline(const uint8_t *pd, uint8_t len)
 {
 	struct rr_rfc8797 m;
-	return rr_rfc8797_find(pd, len, &m) ? m.recv_size : 1024u;
+	return rr_rfc8797_find(pd, len, &m) ? m.recv_size : RR_DEFAULT_INLINE_THRESHOLD;
 }
 
 static bool need_value(int argc, char **argv, int i, int *bad)

@@ -51,7 +51,7 @@ void agent_run_abort(struct agent_run *r);
 
 /* RFC 8797 message: our send and receive sizes, no Send With Invalidate. */
 void agent_rfc8797(uint8_t out[8]);
-/* The peer's receive size from its private data (1024 when absent). */
+/* The peer's receive size from its private data (RR_DEFAULT_INLINE_THRESHOLD when absent). */
 uint32_t agent_peer_inline(const uint8_t *pd, uint8_t len);
 
 /* Injections: which ones a side implements, and whether one is asked for. */

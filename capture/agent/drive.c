@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include <rpcrdma/cursor.h>
+#include <rpcrdma/engine.h>
 #include <rpcrdma/hdr.h>
 #include <rpcrdma/rpc.h>
 
@@ -171,7 +172,7 @@ static void record_call(struct drive *d, const pg_plan *p, const pg_rpc_pair *rp
 	m.credit = p->call.credit;
 	m.len = rp->call.msg->len;
 	if (d->run.mf)
-		pl_sha256(rp->call.msg->data, rp->call.msg->len, m.sha256);
+		rr_sha256_hex(rp->call.msg->data, rp->call.msg->len, m.sha256);
 	m.rebuilt = rebuilt;
 	m.inline_bytes = p->call.inline_payload->len;
 	m.rdma_bytes = 0;
@@ -285,7 +286,7 @@ static bool take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *
 	}
 	m.len = payload->len;
 	if (d->run.mf)
-		pl_sha256(payload->data, payload->len, m.sha256);
+		rr_sha256_hex(payload->data, payload->len, m.sha256);
 	if (d->run.mf)
 		mf_write_rpc(d->run.mf, &m);
 	for (unsigned k = 0; k < nw; k++)

@@ -73,11 +73,3 @@ bool pl_reply(const struct rr_ulp_info *callinfo, const uint8_t *base, size_t ba
 	g_byte_array_append(out, base + used, (guint)(base_len - used));
 	return true;
 }
-
-void pl_sha256(const uint8_t *p, size_t n, char out[65])
-{
-	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
-	g_checksum_update(ck, p, (gssize)n);
-	g_strlcpy(out, g_checksum_get_string(ck), 65);
-	g_checksum_free(ck);
-}

@@ -38,6 +38,4 @@ bool pl_reply(const struct rr_ulp_info *callinfo, const uint8_t *base, size_t ba
 	      const struct pl_chunk *writes, unsigned n_writes, GByteArray *out, char *err,
 	      size_t errlen);
 
-void pl_sha256(const uint8_t *p, size_t n, char out[65]);
-
 #endif

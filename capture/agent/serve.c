@@ -20,6 +20,7 @@
 
 #include <glib.h>
 
+#include <rpcrdma/engine.h>
 #include <rpcrdma/hdr.h>
 #include <rpcrdma/rpc.h>
 #include <rpcrdma/ulp.h>
@@ -85,7 +86,7 @@ static void record(struct serve *s, const uint8_t *wire, size_t wire_len, bool r
 	if (!s->run.mf)
 		return;   /* a benchmark: no manifest, nothing to hash */
 	m.len = payload ? payload->len : 0;
-	pl_sha256(payload ? payload->data : (const uint8_t *)"", m.len, m.sha256);
+	rr_sha256_hex(payload ? payload->data : (const uint8_t *)"", m.len, m.sha256);
 	m.inline_bytes = inl;
 	m.rdma_bytes = rdma;
 	if (s->run.mf)

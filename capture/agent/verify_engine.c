@@ -19,7 +19,6 @@ static void on_message(void *ctx, const struct rr_message *m)
 {
 	struct vf_ctx *c = ctx;
 	struct vf_msg v = { 0 };
-	gchar *sha;
 
 	v.xid = m->xid;
 	v.has_rpc = m->has_rpc;
@@ -31,10 +30,7 @@ static void on_message(void *ctx, const struct rr_message *m)
 	v.conn_id = m->conn_id;
 	v.send_frame = m->send_frame;
 	v.len = m->payload_len;
-	sha = g_compute_checksum_for_data(G_CHECKSUM_SHA256, m->payload_len ? m->payload : (const guchar *)"",
-					  m->payload_len);
-	g_strlcpy(v.sha256, sha, sizeof(v.sha256));
-	g_free(sha);
+	rr_message_sha256(m, v.sha256);
 	g_array_append_val(c->r->msgs, v);
 }
 

@@ -67,12 +67,13 @@ static const char *list_title(enum rr_hdr_list l)
 	return l == RR_HL_READ ? "Read list" : l == RR_HL_WRITE ? "Write list" : "Reply chunk";
 }
 
-static void role_text(char *buf, size_t n, const struct rr_hdr_span *sp)
+/* A chunk's role as the tree shows it: "read", "pzrc", "write[0]", "reply". */
+static void role_text(char *buf, size_t n, enum rr_chunk_role role, uint32_t chunk)
 {
-	if (sp->role == RR_ROLE_WRITE)
-		snprintf(buf, n, "write[%u]", sp->chunk);
+	if (role == RR_ROLE_WRITE)
+		snprintf(buf, n, "write[%u]", chunk);
 	else
-		snprintf(buf, n, "%s", rr_chunk_role_name(sp->role));
+		snprintf(buf, n, "%s", rr_chunk_role_name(role));
 }
 
 static void layout_cb(void *vctx, const struct rr_hdr_span *sp)
@@ -100,7 +101,7 @@ static void layout_cb(void *vctx, const struct rr_hdr_span *sp)
 		c->stack[d + 1] = proto_item_add_subtree(ti, ett_rr_list);
 		return;
 	case RR_HS_CHUNK:
-		role_text(role, sizeof(role), sp);
+		role_text(role, sizeof(role), sp->role, sp->chunk);
 		ti = proto_tree_add_none_format(t, hf_rr_chunk, c->tvb, (int)sp->offset, (int)sp->len,
 						"Chunk %s: %u segment%s", role, (unsigned)sp->value,
 						sp->value == 1 ? "" : "s");
@@ -112,7 +113,7 @@ static void layout_cb(void *vctx, const struct rr_hdr_span *sp)
 								     (int)sp->offset, 0, sp->chunk));
 		return;
 	case RR_HS_SEGMENT:
-		role_text(role, sizeof(role), sp);
+		role_text(role, sizeof(role), sp->role, sp->chunk);
 		ti = proto_tree_add_none_format(t, hf_rr_segment, c->tvb, (int)sp->offset, (int)sp->len,
 						"Segment %u (%s): %u bytes", sp->seg, role, (unsigned)sp->value);
 		c->stack[d + 1] = proto_item_add_subtree(ti, ett_rr_segment);
@@ -194,7 +195,7 @@ static void call_rpc(tvbuff_t *mt, packet_info *pinfo, proto_tree *tree, const s
 	bool use_ep = pinfo->use_conv_addr_port_endpoints;
 	char *req = wmem_strdup_printf(pinfo->pool, "rpcrdma connection %u requester", m->conv_id);
 	char *resp = wmem_strdup_printf(pinfo->pool, "rpcrdma connection %u responder", m->conv_id);
-	bool from_requester = m->is_call != m->backchannel;
+	bool from_requester = (m->v.dir == RR_DIR_CALL) != m->v.backchannel;
 	void *elements = pinfo->conv_elements;
 
 	set_address(&pinfo->src, AT_STRINGZ, (int)strlen(from_requester ? req : resp) + 1,
@@ -202,7 +203,7 @@ static void call_rpc(tvbuff_t *mt, packet_info *pinfo, proto_tree *tree, const s
 	set_address(&pinfo->dst, AT_STRINGZ, (int)strlen(from_requester ? resp : req) + 1,
 		    from_requester ? resp : req);
 	pinfo->ptype = PT_IBQP;
-	pinfo->srcport = pinfo->destport = m->backchannel ? 2 : 1;
+	pinfo->srcport = pinfo->destport = m->v.backchannel ? 2 : 1;
 	pinfo->use_conv_addr_port_endpoints = FALSE;
 	pinfo->conv_elements = NULL;
 	TRY {
@@ -233,7 +234,7 @@ static const struct rrp_send *send_here(const struct rrp_frame *fr, uint32_t xid
 static tvbuff_t *message_tvb(tvbuff_t *ftvb, packet_info *pinfo, const struct rrp_frame *fr,
 			     const struct rrp_msg *m, int poff, int plen)
 {
-	const struct rrp_send *s = send_here(fr, m->xid);
+	const struct rrp_send *s = send_here(fr, m->v.xid);
 	tvbuff_t *t;
 
 	if (s && poff >= 0 && m->payload_len && s->hdr_len + m->payload_len <= (uint32_t)plen &&
@@ -249,15 +250,17 @@ static void draw_segment(tvbuff_t *at, proto_tree *mtree, const struct rrp_seg *
 {
 	proto_item *ti;
 	proto_tree *t;
+	char role[24];
 	unsigned i;
 
+	role_text(role, sizeof(role), s->s.role, s->s.chunk);
 	ti = proto_tree_add_none_format(mtree, hf_rr_segment, at, 0, 0,
-					"Segment %u (%s): %" PRIu64 " of %u bytes seen, in %u frame%s", s->index, s->role,
-					s->bytes, s->length, s->n_frames, s->n_frames == 1 ? "" : "s");
+					"Segment %u (%s): %" PRIu64 " of %u bytes seen, in %u frame%s", s->s.index, role,
+					s->s.bytes, s->s.length, s->n_frames, s->n_frames == 1 ? "" : "s");
 	proto_item_set_generated(ti);
 	t = proto_item_add_subtree(ti, ett_rr_segment);
-	proto_item_set_generated(proto_tree_add_string(t, hf_rr_chunk_role, at, 0, 0, s->role));
-	proto_item_set_generated(proto_tree_add_uint64(t, hf_rr_seg_bytes, at, 0, 0, s->bytes));
+	proto_item_set_generated(proto_tree_add_string(t, hf_rr_chunk_role, at, 0, 0, role));
+	proto_item_set_generated(proto_tree_add_uint64(t, hf_rr_seg_bytes, at, 0, 0, s->s.bytes));
 	for (i = 0; i < s->n_frames; i++)
 		proto_item_set_generated(proto_tree_add_uint(t, hf_rr_seg_frame, at, 0, 0, s->frames[i]));
 }
@@ -265,6 +268,8 @@ static void draw_segment(tvbuff_t *at, proto_tree *mtree, const struct rrp_seg *
 static void draw_message(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, proto_tree *tree,
 			 const struct rrp_frame *fr, const struct rrp_msg *m, int poff, int plen)
 {
+	const struct rr_msg_view *v = &m->v;
+	bool is_call = v->dir == RR_DIR_CALL;
 	tvbuff_t *mt = m->payload_len ? message_tvb(ftvb, pinfo, fr, m, poff, plen) : NULL;
 	tvbuff_t *at = mt ? mt : ftvb;
 	struct rrp_tap_info *tap;
@@ -274,32 +279,33 @@ static void draw_message(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, pro
 
 	ti = proto_tree_add_none_format(rt, hf_rr_message, at, 0, mt ? (int)m->payload_len : 0,
 					"RPC %s%s, XID 0x%08x: %u bytes rebuilt from %u frame%s%s",
-					m->backchannel ? "backchannel " : "", m->is_call ? "call" : "reply", m->xid,
+					v->backchannel ? "backchannel " : "", is_call ? "call" : "reply", v->xid,
 					m->payload_len, m->n_frames, m->n_frames == 1 ? "" : "s",
-					m->complete ? "" : " (incomplete)");
+					v->complete ? "" : " (incomplete)");
 	proto_item_set_generated(ti);
 	mtree = proto_item_add_subtree(ti, ett_rr_message);
-	proto_item_set_generated(proto_tree_add_string(mtree, hf_rr_msg_dir, at, 0, 0, m->is_call ? "call" : "reply"));
-	proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_xid, at, 0, 0, m->xid));
+	proto_item_set_generated(proto_tree_add_string(mtree, hf_rr_msg_dir, at, 0, 0, is_call ? "call" : "reply"));
+	proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_xid, at, 0, 0, v->xid));
 	proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_msg_length, at, 0, 0, m->payload_len));
-	proto_item_set_generated(proto_tree_add_boolean(mtree, hf_rr_msg_complete, at, 0, 0, m->complete));
-	proto_item_set_generated(proto_tree_add_uint64(mtree, hf_rr_inline_bytes, at, 0, 0, m->inline_bytes));
-	proto_item_set_generated(proto_tree_add_uint64(mtree, hf_rr_ddp_bytes, at, 0, 0, m->rdma_bytes));
-	if (m->op[0] && strcmp(m->op, "?"))
-		proto_item_set_generated(proto_tree_add_string(mtree, hf_rr_op, at, 0, 0, m->op));
-	if (m->backchannel)
+	proto_item_set_generated(proto_tree_add_boolean(mtree, hf_rr_msg_complete, at, 0, 0, v->complete));
+	proto_item_set_generated(proto_tree_add_uint64(mtree, hf_rr_inline_bytes, at, 0, 0, v->inline_bytes));
+	/* The field counts every byte moved by RDMA: DDP-eligible data and Long messages alike. */
+	proto_item_set_generated(proto_tree_add_uint64(mtree, hf_rr_ddp_bytes, at, 0, 0, v->ddp_bytes + v->long_bytes));
+	if (v->op[0] && strcmp(v->op, "?"))
+		proto_item_set_generated(proto_tree_add_string(mtree, hf_rr_op, at, 0, 0, v->op));
+	if (v->backchannel)
 		proto_item_set_generated(proto_tree_add_boolean(mtree, hf_rr_backchannel, at, 0, 0, 1));
-	proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_conn, at, 0, 0, m->conn_id));
+	proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_conn, at, 0, 0, v->conn_id));
 	proto_item_set_generated(proto_tree_add_string(mtree, hf_rr_conn_name, at, 0, 0, m->conn_name));
 	for (i = 0; i < m->n_frames; i++)
 		proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_msg_frame, at, 0, 0, m->frames[i]));
 	for (i = 0; i < m->n_segs; i++)
 		draw_segment(at, mtree, &m->segs[i]);
-	if (m->peer && m->is_call) {
+	if (m->peer && is_call) {
 		proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_reply_in, at, 0, 0, m->peer->rebuilt_in));
 	} else if (m->peer) {
 		nstime_t dt;
-		uint64_t us = m->ts_usec >= m->call_ts_usec ? m->ts_usec - m->call_ts_usec : 0;
+		uint64_t us = v->ts_usec >= v->call_ts_usec ? v->ts_usec - v->call_ts_usec : 0;
 
 		proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_request_in, at, 0, 0, m->peer->rebuilt_in));
 		dt.secs = (time_t)(us / 1000000u);
@@ -309,7 +315,7 @@ static void draw_message(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, pro
 	tap = wmem_new(pinfo->pool, struct rrp_tap_info);
 	tap->msg = m;
 	tap_queue_packet(rrp_tap, pinfo, tap);
-	if (mt && m->has_rpc) {
+	if (mt && v->has_rpc) {
 		col_clear(pinfo->cinfo, COL_INFO);
 		call_rpc(mt, pinfo, tree, m);
 		col_set_fence(pinfo->cinfo, COL_INFO);
@@ -370,7 +376,7 @@ void rrp_draw(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *tree, const struct
 	FOR_EACH(fr->part_msgs, const struct rrp_msg *, m)
 		proto_item_set_generated(proto_tree_add_uint_format(rt, hf_rr_rebuilt_in, ftvb, 0, 0, m->rebuilt_in,
 					 "Bytes of the RPC %s XID 0x%08x rebuilt in frame %u",
-					 m->is_call ? "call" : "reply", m->xid, m->rebuilt_in));
+					 m->v.dir == RR_DIR_CALL ? "call" : "reply", m->v.xid, m->rebuilt_in));
 	FOR_EACH(fr->findings, const struct rrp_finding *, f)
 		draw_finding(ftvb, pinfo, rt, f);
 	FOR_EACH(fr->msgs, const struct rrp_msg *, m)

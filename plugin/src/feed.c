@@ -30,7 +30,6 @@
 
 #include "rpcrdma_plugin.h"
 #include "rpcrdma/session.h"
-#include "rpcrdma/ulp.h"
 
 #define RRP_HDR_KEEP 512         /* bytes kept of a Send whose header did not decode */
 
@@ -110,6 +109,7 @@ static void on_send(void *ctx, const struct rr_send_report *r)
 			push(&frame_rec(s->frames[i])->part_sends, s);
 }
 
+/* The lengths of the chunk segments the message's own header advertised (segment size statistics). */
 static void keep_segments(struct rrp_msg *pm, const struct rr_message *m)
 {
 	const struct rr_hdr *h = m->hdr;
@@ -117,9 +117,6 @@ static void keep_segments(struct rrp_msg *pm, const struct rr_message *m)
 
 	if (!h || !rr_hdr_proc_has_chunks(h->proc))
 		return;
-	pm->n_reads = h->n_reads;
-	pm->n_write_chunks = h->n_write_chunks;
-	pm->has_reply_chunk = h->has_reply;
 	pm->seg_lens = wmem_alloc_array(wmem_file_scope(), uint32_t, h->n_reads + h->n_wsegs + 1);
 	for (i = 0; i < h->n_reads; i++)
 		pm->seg_lens[n++] = h->reads[i].seg.length;
@@ -128,47 +125,25 @@ static void keep_segments(struct rrp_msg *pm, const struct rr_message *m)
 	pm->n_seg_lens = n;
 }
 
-struct seg_walk {
-	const struct rr_message *m;
-	struct rrp_msg *pm;
-	unsigned cap;
-};
-
-/* The engine's layout walk names each segment's role; keep those the message moved bytes for. */
-static void seg_span(void *vctx, const struct rr_hdr_span *sp)
-{
-	struct seg_walk *w = vctx;
-	struct rrp_seg *s;
-
-	if (sp->kind != RR_HS_SEGMENT || w->pm->n_segs == w->cap)
-		return;
-	s = &w->pm->segs[w->pm->n_segs++];
-	if (sp->role == RR_ROLE_WRITE)
-		snprintf(s->role, sizeof(s->role), "write[%u]", sp->chunk);
-	else
-		snprintf(s->role, sizeof(s->role), "%s", rr_chunk_role_name(sp->role));
-	s->index = sp->seg;
-	s->length = (uint32_t)sp->value;
-	if (w->m->seg_bytes)
-		s->bytes = w->m->seg_bytes[sp->seg];
-	if (w->m->seg_frames) {
-		s->frames = frame_list(w->m->seg_frames[sp->seg].frames, w->m->seg_frames[sp->seg].n_frames);
-		s->n_frames = (unsigned)w->m->seg_frames[sp->seg].n_frames;
-	}
-}
-
+/* The engine's segments of the message, each with the frames that carried its bytes. */
 static void keep_seg_frames(struct rrp_msg *pm, const struct rr_message *m)
 {
-	const struct rr_hdr *h = m->dir == RR_DIR_CALL ? m->hdr : m->call_hdr;
-	struct seg_walk w = { .m = m, .pm = pm };
+	unsigned i;
 
-	if (!h || !m->seg_bytes)
+	if (!m->n_segs)
 		return;
-	w.cap = m->dir == RR_DIR_CALL ? h->n_reads : h->n_wsegs;
-	if (!w.cap)
-		return;
-	pm->segs = wmem_alloc0_array(wmem_file_scope(), struct rrp_seg, w.cap);
-	rr_hdr_layout(h, RR_HDR_OK, h->hdr_len, seg_span, &w);
+	pm->segs = wmem_alloc0_array(wmem_file_scope(), struct rrp_seg, m->n_segs);
+	for (i = 0; i < m->n_segs; i++) {
+		struct rrp_seg *s = &pm->segs[i];
+		const struct rr_seg_frames *sf = m->seg_frames ? &m->seg_frames[m->segs[i].index] : NULL;
+
+		s->s = m->segs[i];
+		if (sf) {
+			s->frames = frame_list(sf->frames, sf->n_frames);
+			s->n_frames = (unsigned)sf->n_frames;
+		}
+	}
+	pm->n_segs = (unsigned)m->n_segs;
 }
 
 static void on_message(void *ctx, const struct rr_message *m)
@@ -177,50 +152,34 @@ static void on_message(void *ctx, const struct rr_message *m)
 	unsigned i;
 
 	(void)ctx;
+	pm->v = m->view;
 	pm->frames = frame_list(m->frames, m->n_frames);
 	pm->n_frames = (unsigned)m->n_frames;
 	/* Delivered by rr_engine_finish(): it belongs to its last frame. */
 	pm->rebuilt_in = F.cur_frame ? F.cur_frame
 				     : (pm->n_frames ? pm->frames[pm->n_frames - 1] : (uint32_t)m->send_frame);
-	pm->xid = m->xid;
-	pm->is_call = m->dir == RR_DIR_CALL;
-	pm->backchannel = m->backchannel;
-	pm->complete = m->complete;
-	pm->has_rpc = m->has_rpc;
-	pm->capture_loss = m->capture_loss;
-	pm->conn_id = m->conn_id;
 	pm->conv_id = m->conn_id;
 	pm->conn_name = wmem_strdup(wmem_file_scope(), m->conn_name);
-	pm->transport = m->transport;
-	pm->proc = m->hdr ? m->hdr->proc : 0;
-	pm->credit = m->credit;
 	pm->payload_len = (uint32_t)m->payload_len;
 	pm->payload = m->payload_len ? wmem_memdup(wmem_file_scope(), m->payload, m->payload_len) : NULL;
-	pm->send_frame = (uint32_t)m->send_frame;
-	pm->ts_usec = m->ts_usec;
-	pm->call_ts_usec = m->call_ts_usec;
-	rr_message_bytes(m, &pm->inline_bytes, &pm->rdma_bytes);
 	keep_segments(pm, m);
 	keep_seg_frames(pm, m);
-	rr_ulp_op_label(pm->is_call ? (m->has_ulp ? &m->ulp : NULL) : m->call_ulp, pm->op, sizeof(pm->op));
-	pm->n_findings = (unsigned)m->n_findings;
-	pm->conn = m->conn;
 
-	if (pm->is_call) {
-		const struct rrp_send *s = wmem_map_lookup(F.sends, GUINT_TO_POINTER(pm->send_frame));
+	if (pm->v.dir == RR_DIR_CALL) {
+		const struct rrp_send *s = wmem_map_lookup(F.sends, GUINT_TO_POINTER((uint32_t)pm->v.send_frame));
 
 		if (s)
 			pm->outstanding = s->outstanding;
-		wmem_map_insert(F.calls, GUINT_TO_POINTER(pm->send_frame), pm);
-	} else if (m->call_send_frame) {
-		struct rrp_msg *call = wmem_map_lookup(F.calls, GUINT_TO_POINTER((uint32_t)m->call_send_frame));
+		wmem_map_insert(F.calls, GUINT_TO_POINTER((uint32_t)pm->v.send_frame), pm);
+	} else if (pm->v.call_send_frame) {
+		struct rrp_msg *call = wmem_map_lookup(F.calls, GUINT_TO_POINTER((uint32_t)pm->v.call_send_frame));
 
-		if (call && call->xid == pm->xid) {
+		if (call && call->v.xid == pm->v.xid) {
 			call->peer = pm;
 			pm->peer = call;
 			/* RPC matches a reply to its call by conversation: keep the call's. */
 			pm->conv_id = call->conv_id;
-			wmem_map_remove(F.calls, GUINT_TO_POINTER(call->send_frame));
+			wmem_map_remove(F.calls, GUINT_TO_POINTER((uint32_t)call->v.send_frame));
 		}
 	}
 	push(&frame_rec(pm->rebuilt_in)->msgs, pm);

@@ -56,44 +56,33 @@ struct rrp_send {
 	uint32_t outstanding;
 };
 
-/* One chunk segment of a message, and the frames that carried its bytes. */
+/* One chunk segment of a message (the engine's description), and the frames that carried its bytes. */
 struct rrp_seg {
-	char role[16];                /* "read", "pzrc", "write[0]", "reply" */
-	uint32_t index;               /* in the header's read list, or among its write/reply segments */
-	uint32_t length;              /* advertised */
-	uint64_t bytes;               /* seen in the capture */
+	struct rr_msg_seg s;
 	uint32_t *frames;
 	unsigned n_frames;
 };
 
+/*
+ * A message the engine rebuilt: its view (struct rr_msg_view, kept by
+ * value), copies of what the record only lent (name, payload, frames,
+ * segments) and what the plugin adds (where it was rebuilt, its peer).
+ */
 struct rrp_msg {
+	struct rr_msg_view v;
 	uint32_t rebuilt_in;          /* the frame whose dissection delivered it */
-	uint32_t xid;
-	bool is_call, backchannel, complete, has_rpc, capture_loss;
-	uint32_t conn_id;
 	uint32_t conv_id;             /* what RPC's call/reply matching is keyed on */
 	char *conn_name;
-	uint8_t transport;            /* enum rr_transport */
-	uint32_t proc;                /* RDMA_MSG ... */
-	uint32_t credit;
 	uint8_t *payload;
 	uint32_t payload_len;
 	uint32_t *frames;
 	unsigned n_frames;
-	uint32_t send_frame;
-	uint64_t ts_usec, call_ts_usec;
-	uint64_t inline_bytes, rdma_bytes;
-	uint32_t n_reads, n_write_chunks;
-	bool has_reply_chunk;
-	uint32_t *seg_lens;           /* the lengths of the chunk segments it advertised (calls) */
+	uint32_t *seg_lens;           /* the lengths of the chunk segments its own header advertised */
 	unsigned n_seg_lens;
 	struct rrp_seg *segs;         /* calls: its read segments; replies: the call's write/reply segments */
 	unsigned n_segs;
-	char op[48];                  /* "NFSv4.1 READ", "NFS v3 WRITE" */
 	uint32_t outstanding;         /* calls: outstanding in its direction with it */
 	struct rrp_msg *peer;         /* the reply of a call, the call of a reply */
-	unsigned n_findings;
-	struct rr_conn_info conn;
 };
 
 struct rrp_frame {

@@ -5,8 +5,11 @@
  *  - `tshark -z rpcrdma,stat[,FILTER]`: a text report;
  *  - a statistics tree, Statistics > RPC-over-RDMA in the GUI (and
  *    `tshark -z rpcrdma,tree`).
- * Both read one description of each message (struct msg_view), so they
- * count the same things.
+ * What a message counts for (its bytes inline, by DDP and in Long
+ * messages, its chunks, its operation, whether it retries a call) is the
+ * engine's description of it (struct rr_msg_view), which ulb-lint --summary
+ * reads too: the two reports agree.  Both outputs here go through one
+ * tally of each message (struct tally), so they count the same things.
  */
 #include "ws_compat.h"
 
@@ -31,31 +34,33 @@ static const char *const size_range[N_SIZES] = {
 };
 static const uint32_t size_floor[N_SIZES] = { 0, 1024, 4096, 16384, 65536, 262144, 1048576 };
 
-struct msg_view {
-	const struct rrp_msg *m;
+/* What one message adds to the reports. */
+struct tally {
 	char type[64];                /* "RDMA_MSG call" */
+	bool is_call;
 	bool chunk[CK__N];            /* calls: what the call used */
 	bool has_rtt;
 	uint64_t rtt_us;
 };
 
-static void view_of(const struct rrp_msg *m, struct msg_view *v)
+static void tally_of(const struct rrp_msg *m, struct tally *t)
 {
-	memset(v, 0, sizeof(*v));
-	v->m = m;
-	snprintf(v->type, sizeof(v->type), "%s %s%s", rr_hdr_proc_name(m->proc),
-		 m->backchannel ? "backchannel " : "", m->is_call ? "call" : "reply");
-	if (m->is_call) {
-		v->chunk[CK_INLINE] = !m->n_reads && !m->n_write_chunks && !m->has_reply_chunk;
-		/* Read or Position-Zero: the role the engine's layout walk gave each segment. */
-		for (unsigned i = 0; i < m->n_segs; i++)
-			v->chunk[strcmp(m->segs[i].role, "pzrc") ? CK_READ : CK_PZRC] = true;
-		v->chunk[CK_WRITE] = m->n_write_chunks > 0;
-		v->chunk[CK_REPLY] = m->has_reply_chunk;
+	const struct rr_msg_view *v = &m->v;
+
+	memset(t, 0, sizeof(*t));
+	t->is_call = v->dir == RR_DIR_CALL;
+	snprintf(t->type, sizeof(t->type), "%s %s%s", rr_hdr_proc_name(v->rdma_proc),
+		 v->backchannel ? "backchannel " : "", t->is_call ? "call" : "reply");
+	if (t->is_call) {
+		t->chunk[CK_INLINE] = !v->n_read_segs && !v->n_pzrc_segs && !v->n_write_chunks && !v->reply_chunk;
+		t->chunk[CK_READ] = v->n_read_segs > 0;
+		t->chunk[CK_PZRC] = v->n_pzrc_segs > 0;
+		t->chunk[CK_WRITE] = v->n_write_chunks > 0;
+		t->chunk[CK_REPLY] = v->reply_chunk;
 	}
-	if (!m->is_call && m->peer) {
-		v->has_rtt = true;
-		v->rtt_us = m->ts_usec >= m->call_ts_usec ? m->ts_usec - m->call_ts_usec : 0;
+	if (!t->is_call && m->peer) {
+		t->has_rtt = true;
+		t->rtt_us = v->ts_usec >= v->call_ts_usec ? v->ts_usec - v->call_ts_usec : 0;
 	}
 }
 
@@ -70,24 +75,32 @@ static unsigned size_bucket(uint32_t len)
 
 /* ---- tshark -z rpcrdma,stat ---- */
 
+struct bytes {
+	uint64_t inl, ddp, lng;       /* inline, by DDP, in Long messages */
+};
+
 struct op_counts {
 	uint64_t calls, replies, chunk[CK__N];
-	uint64_t inline_bytes, ddp_bytes;
+	struct bytes bytes;
 	uint64_t rtt_n, rtt_sum, rtt_min, rtt_max;
 };
 
+/* By the engine's connection number, named as its latest message names it (as ulb-lint --summary). */
 struct conn_counts {
+	uint32_t id;
+	char *name;
 	uint32_t granted, requested, peak;
-	uint64_t calls, replies;
+	uint64_t calls, replies, backchannel, incomplete, retries;
+	struct bytes bytes;
 };
 
 struct report {
 	GHashTable *types;    /* type -> uint64 count */
 	GHashTable *ops;      /* op -> struct op_counts */
-	GHashTable *conns;    /* connection name -> struct conn_counts */
+	GHashTable *conns;    /* connection number -> struct conn_counts */
 	uint64_t sizes[N_SIZES];
-	uint64_t inline_bytes, ddp_bytes, messages;
-	GPtrArray *type_order;
+	struct bytes bytes;
+	uint64_t messages;
 };
 
 static void report_reset(void *p)
@@ -98,7 +111,37 @@ static void report_reset(void *p)
 	g_hash_table_remove_all(r->ops);
 	g_hash_table_remove_all(r->conns);
 	memset(r->sizes, 0, sizeof(r->sizes));
-	r->inline_bytes = r->ddp_bytes = r->messages = 0;
+	memset(&r->bytes, 0, sizeof(r->bytes));
+	r->messages = 0;
+}
+
+static void conn_free(gpointer p)
+{
+	struct conn_counts *cc = p;
+
+	g_free(cc->name);
+	g_free(cc);
+}
+
+static struct conn_counts *conn_entry(GHashTable *h, const struct rrp_msg *m)
+{
+	struct conn_counts *cc = g_hash_table_lookup(h, GUINT_TO_POINTER(m->v.conn_id));
+
+	if (!cc) {
+		cc = g_new0(struct conn_counts, 1);
+		cc->id = m->v.conn_id;
+		g_hash_table_insert(h, GUINT_TO_POINTER(cc->id), cc);
+	}
+	g_free(cc->name);
+	cc->name = g_strdup(m->conn_name);
+	return cc;
+}
+
+static void add_bytes(struct bytes *b, const struct rr_msg_view *v)
+{
+	b->inl += v->inline_bytes;
+	b->ddp += v->ddp_bytes;
+	b->lng += v->long_bytes;
 }
 
 static void *entry(GHashTable *h, const char *key, size_t size)
@@ -117,7 +160,8 @@ static tap_packet_status report_packet(void *p, packet_info *pinfo, epan_dissect
 {
 	struct report *r = p;
 	const struct rrp_msg *m = ((const struct rrp_tap_info *)data)->msg;
-	struct msg_view v;
+	const struct rr_msg_view *v = &m->v;
+	struct tally t;
 	struct op_counts *oc;
 	struct conn_counts *cc;
 	unsigned i;
@@ -125,37 +169,39 @@ static tap_packet_status report_packet(void *p, packet_info *pinfo, epan_dissect
 	(void)pinfo;
 	(void)edt;
 	(void)flags;
-	view_of(m, &v);
-	(*(uint64_t *)entry(r->types, v.type, sizeof(uint64_t)))++;
-	oc = entry(r->ops, m->op, sizeof(*oc));
-	cc = entry(r->conns, m->conn_name, sizeof(*cc));
+	tally_of(m, &t);
+	(*(uint64_t *)entry(r->types, t.type, sizeof(uint64_t)))++;
+	oc = entry(r->ops, v->op, sizeof(*oc));
+	cc = conn_entry(r->conns, m);
 	r->messages++;
-	r->inline_bytes += m->inline_bytes;
-	r->ddp_bytes += m->rdma_bytes;
-	oc->inline_bytes += m->inline_bytes;
-	oc->ddp_bytes += m->rdma_bytes;
-	if (m->is_call) {
+	add_bytes(&r->bytes, v);
+	add_bytes(&oc->bytes, v);
+	add_bytes(&cc->bytes, v);
+	cc->backchannel += v->backchannel;
+	cc->incomplete += !v->complete;
+	if (t.is_call) {
 		oc->calls++;
 		cc->calls++;
-		cc->requested = m->credit;
+		cc->retries += v->retry;
+		cc->requested = v->credit;
 		if (m->outstanding > cc->peak)
 			cc->peak = m->outstanding;
 		for (i = 0; i < CK__N; i++)
-			oc->chunk[i] += v.chunk[i];
+			oc->chunk[i] += t.chunk[i];
 	} else {
 		oc->replies++;
 		cc->replies++;
-		cc->granted = m->credit;
+		cc->granted = v->credit;
 	}
 	for (i = 0; i < m->n_seg_lens; i++)
 		r->sizes[size_bucket(m->seg_lens[i])]++;
-	if (v.has_rtt) {
-		if (!oc->rtt_n || v.rtt_us < oc->rtt_min)
-			oc->rtt_min = v.rtt_us;
-		if (v.rtt_us > oc->rtt_max)
-			oc->rtt_max = v.rtt_us;
+	if (t.has_rtt) {
+		if (!oc->rtt_n || t.rtt_us < oc->rtt_min)
+			oc->rtt_min = t.rtt_us;
+		if (t.rtt_us > oc->rtt_max)
+			oc->rtt_max = t.rtt_us;
 		oc->rtt_n++;
-		oc->rtt_sum += v.rtt_us;
+		oc->rtt_sum += t.rtt_us;
 	}
 	return TAP_PACKET_REDRAW;
 }
@@ -163,6 +209,39 @@ static tap_packet_status report_packet(void *p, packet_info *pinfo, epan_dissect
 static GList *sorted_keys(GHashTable *h)
 {
 	return g_list_sort(g_hash_table_get_keys(h), (GCompareFunc)g_strcmp0);
+}
+
+static void print_bytes(const char *what, const struct bytes *b)
+{
+	printf("  %-24s %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "\n", what, b->inl,
+	       b->ddp, b->lng);
+}
+
+static gint by_id(gconstpointer a, gconstpointer b)
+{
+	uint32_t x = ((const struct conn_counts *)a)->id, y = ((const struct conn_counts *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+static void print_conns(const struct report *r)
+{
+	GList *conns = g_list_sort(g_hash_table_get_values(r->conns), by_id), *l;
+
+	printf("\nPer connection\n");
+	for (l = conns; l; l = l->next) {
+		const struct conn_counts *cc = l->data;
+
+		printf("  connection %u: %s\n", cc->id, cc->name ? cc->name : "?");
+		printf("    calls %" G_GUINT64_FORMAT ", replies %" G_GUINT64_FORMAT ", backchannel %" G_GUINT64_FORMAT
+		       ", incomplete %" G_GUINT64_FORMAT ", retries %" G_GUINT64_FORMAT "\n", cc->calls, cc->replies,
+		       cc->backchannel, cc->incomplete, cc->retries);
+		printf("    bytes: inline %" G_GUINT64_FORMAT ", DDP %" G_GUINT64_FORMAT ", Long %" G_GUINT64_FORMAT "\n",
+		       cc->bytes.inl, cc->bytes.ddp, cc->bytes.lng);
+		printf("    credits granted (latest reply) %u, requested (latest call) %u; highest calls outstanding %u\n",
+		       cc->granted, cc->requested, cc->peak);
+	}
+	g_list_free(conns);
 }
 
 static void report_draw(void *p)
@@ -193,14 +272,11 @@ static void report_draw(void *p)
 			printf(" %7" G_GUINT64_FORMAT, oc->chunk[i]);
 		printf("\n");
 	}
-	printf("\nBytes: inline against DDP (moved by RDMA)\n  %-24s %14s %14s\n", "operation", "inline", "DDP");
-	for (k = keys; k; k = k->next) {
-		const struct op_counts *oc = g_hash_table_lookup(r->ops, k->data);
-
-		printf("  %-24s %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "\n", (char *)k->data,
-		       oc->inline_bytes, oc->ddp_bytes);
-	}
-	printf("  %-24s %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "\n", "all", r->inline_bytes, r->ddp_bytes);
+	printf("\nBytes: inline, by DDP (chunk data) and in Long messages\n  %-24s %14s %14s %14s\n", "operation",
+	       "inline", "DDP", "Long");
+	for (k = keys; k; k = k->next)
+		print_bytes(k->data, &((const struct op_counts *)g_hash_table_lookup(r->ops, k->data))->bytes);
+	print_bytes("all", &r->bytes);
 
 	printf("\nChunk segment sizes (bytes)\n");
 	for (i = 0; i < N_SIZES; i++)
@@ -218,16 +294,7 @@ static void report_draw(void *p)
 	}
 	g_list_free(keys);
 
-	keys = sorted_keys(r->conns);
-	printf("\nCredits per connection\n");
-	for (k = keys; k; k = k->next) {
-		const struct conn_counts *cc = g_hash_table_lookup(r->conns, k->data);
-
-		printf("  %s\n    calls %" G_GUINT64_FORMAT ", replies %" G_GUINT64_FORMAT
-		       "; credits granted (latest reply) %u, requested (latest call) %u; highest calls outstanding %u\n",
-		       (char *)k->data, cc->calls, cc->replies, cc->granted, cc->requested, cc->peak);
-	}
-	g_list_free(keys);
+	print_conns(r);
 	printf("===================================================================================\n");
 }
 
@@ -252,7 +319,7 @@ static void report_init(const char *opt_arg, void *userdata)
 		filter = opt_arg + 13;
 	r->types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	r->ops = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	r->conns = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	r->conns = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, conn_free);
 	err = register_tap_listener("rpcrdma", r, filter, 0, report_reset, report_packet, report_draw, report_finish);
 	if (err) {
 		fprintf(stderr, "tshark: -z rpcrdma,stat: %s\n", err->str);
@@ -273,7 +340,8 @@ static void st_init(stats_tree *st)
 {
 	n_types = stats_tree_create_node(st, "Messages by type", 0, STAT_DT_INT, TRUE);
 	n_chunks = stats_tree_create_node(st, "Chunk usage per operation (calls)", 0, STAT_DT_INT, TRUE);
-	n_bytes = stats_tree_create_node(st, "Bytes: inline against DDP (moved by RDMA)", 0, STAT_DT_INT, TRUE);
+	n_bytes = stats_tree_create_node(st, "Bytes: inline, by DDP (chunk data) and in Long messages", 0, STAT_DT_INT,
+					 TRUE);
 	stats_tree_create_range_node(st, st_sizes, 0, size_range[0], size_range[1], size_range[2], size_range[3],
 				     size_range[4], size_range[5], size_range[6], NULL);
 	n_credits = stats_tree_create_node(st, "Highest calls outstanding per connection", 0, STAT_DT_INT, TRUE);
@@ -284,21 +352,22 @@ static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_diss
 				   tap_flags_t flags)
 {
 	const struct rrp_msg *m = ((const struct rrp_tap_info *)p)->msg;
-	struct msg_view v;
+	const struct rr_msg_view *v = &m->v;
+	struct tally t;
 	unsigned i;
 	int op;
 
 	(void)pinfo;
 	(void)edt;
 	(void)flags;
-	view_of(m, &v);
+	tally_of(m, &t);
 	tick_stat_node(st, "Messages by type", 0, FALSE);
-	tick_stat_node(st, v.type, n_types, FALSE);
-	if (m->is_call) {
+	tick_stat_node(st, t.type, n_types, FALSE);
+	if (t.is_call) {
 		tick_stat_node(st, "Chunk usage per operation (calls)", 0, FALSE);
-		op = tick_stat_node(st, m->op, n_chunks, TRUE);
+		op = tick_stat_node(st, v->op, n_chunks, TRUE);
 		for (i = 0; i < CK__N; i++)
-			if (v.chunk[i])
+			if (t.chunk[i])
 				tick_stat_node(st, chunk_name[i], op, FALSE);
 		if (m->outstanding) {
 			int c = stats_tree_create_node(st, m->conn_name, n_credits, STAT_DT_INT, FALSE);
@@ -307,12 +376,13 @@ static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_diss
 			avg_stat_node_add_value_int(st, m->conn_name, n_credits, FALSE, (int)m->outstanding);
 		}
 	}
-	increase_stat_node(st, "inline bytes", n_bytes, FALSE, (int)MIN(m->inline_bytes, (uint64_t)INT32_MAX));
-	increase_stat_node(st, "DDP bytes", n_bytes, FALSE, (int)MIN(m->rdma_bytes, (uint64_t)INT32_MAX));
+	increase_stat_node(st, "inline bytes", n_bytes, FALSE, (int)MIN(v->inline_bytes, (uint64_t)INT32_MAX));
+	increase_stat_node(st, "DDP bytes", n_bytes, FALSE, (int)MIN(v->ddp_bytes, (uint64_t)INT32_MAX));
+	increase_stat_node(st, "Long bytes", n_bytes, FALSE, (int)MIN(v->long_bytes, (uint64_t)INT32_MAX));
 	for (i = 0; i < m->n_seg_lens; i++)
 		stats_tree_tick_range(st, st_sizes, 0, (int)MIN(m->seg_lens[i], (uint32_t)INT32_MAX));
-	if (v.has_rtt)
-		avg_stat_node_add_value_int(st, m->op, n_rtt, FALSE, (int)MIN(v.rtt_us, (uint64_t)INT32_MAX));
+	if (t.has_rtt)
+		avg_stat_node_add_value_int(st, v->op, n_rtt, FALSE, (int)MIN(t.rtt_us, (uint64_t)INT32_MAX));
 	return TAP_PACKET_REDRAW;
 }
 

@@ -6,17 +6,16 @@
  *   frames -> transport decoder -> rr_engine_feed(event)
  *          -> connection tracking (conn.c) -> transfer assembly (xfer.c)
  *          -> chunk segments (segstore.c) -> message rebuild (rebuild.c)
- *          -> the check stage (check/: the rule table's checks, which
- *             attach findings to the message record)
+ *          -> the message record (record.c: what reporters read of it,
+ *             struct rr_msg_view, described once)
+ *          -> the check stage (check/: the rule table's checks)
  *          -> rr_message_fn and the diag sink (reporters: ulb-lint, the plugin)
  *
  * Two stages.  The rebuild decides only whether a Send is RPC-over-RDMA and
  * produces a self-contained record of each message (struct rr_message).
  * Every record, every Send in wire order and every RDMA Read or Write then
  * passes through one check stage, which runs the checks of the rule table
- * (rules.def) and attaches the findings to the record.  Findings not tied
- * to one message (an RDMA Write outside any segment, a credit overrun at a
- * Send) go to the diag sink only; every finding goes to the sink.
+ * (rules.def).  Every finding goes to the diag sink.
  *
  * What a message's payload is: the bytes the same RPC message would carry
  * on TCP, without the record mark.  A complete XDR stream: chunk data put
@@ -32,7 +31,9 @@
  * Memory: state is kept per outstanding call and per advertised segment,
  * capped by struct rr_engine_limits, and dropped when the reply has been
  * rebuilt or the connection torn down.  A limit hit is an ENG-LIMIT
- * diagnostic, never an allocation of a size taken from the wire.
+ * diagnostic, never an allocation of a size taken from the wire.  The
+ * record's retry flag remembers a fixed number of recent calls
+ * (RR_RECENT_CALLS).
  */
 #ifndef RPCRDMA_ENGINE_H
 #define RPCRDMA_ENGINE_H
@@ -81,7 +82,7 @@ struct rr_seg_frames {
 
 /* What the engine knows of a message's connection. */
 enum rr_inline_source {
-	RR_INLINE_DEFAULT = 0,        /* RFC 8166 3.3.3: 1024 */
+	RR_INLINE_DEFAULT = 0,        /* RR_DEFAULT_INLINE_THRESHOLD (hdr.h) */
 	RR_INLINE_CONFIG,             /* --inline-threshold, the plugin preference */
 	RR_INLINE_HANDSHAKE,          /* RFC 8797 private data in the capture */
 };
@@ -103,6 +104,86 @@ struct rr_conn_info {
 	 */
 	bool capture_cut;
 };
+
+/* The longest operation label rr_ulp_op_label() writes for a view, with its NUL. */
+#define RR_OP_LABEL_LEN 48
+
+/*
+ * One chunk segment of a message, by the role its header's layout walk
+ * (rr_hdr_layout) gives it (RFC 8166 3.5): calls, the segments of their own
+ * read list; replies, those of their call's write chunks and reply chunk.
+ */
+struct rr_msg_seg {
+	enum rr_chunk_role role;      /* calls: READ or PZRC; replies: WRITE or REPLY */
+	uint32_t chunk;               /* RR_ROLE_WRITE: the write chunk's index in the call's header; else 0 */
+	uint32_t index;               /* into seg_bytes and seg_frames: calls hdr->reads[],
+				       * replies call_hdr->wsegs[] */
+	uint32_t length;              /* the length its header advertised */
+	uint64_t bytes;               /* seg_bytes[index]: bytes the capture saw land in it */
+};
+
+/*
+ * What reporters (ulb-lint's dump and summary, the plugin's tree and
+ * statistics) read of a message, described once by the engine
+ * (record_view.c) before the check stage sees the message.  Flat: a
+ * reporter keeps it by value after the callback.
+ */
+struct rr_msg_view {
+	/* Copied from the record: the fields of the same name, rdma_proc from hdr, has_call from call_hdr. */
+	uint32_t xid;                 /* the transport header's XID */
+	enum rr_msg_dir dir;
+	bool backchannel;
+	bool complete;
+	bool has_rpc;
+	bool capture_loss;
+	uint32_t conn_id;
+	uint8_t transport;            /* enum rr_transport */
+	uint32_t credit;
+	uint64_t send_frame;
+	uint64_t ts_usec;
+	uint32_t rdma_proc;           /* the Send's procedure: RDMA_MSG, RDMA_NOMSG ... */
+	/* Replies: the call they answer, when the engine saw it. */
+	bool has_call;
+	uint64_t call_send_frame;
+	uint64_t call_ts_usec;        /* 0 when the call's time is unknown */
+
+	/*
+	 * The RPC program, version and procedure: a call's own header; a
+	 * reply's taken from its call (a reply does not carry them).
+	 */
+	bool has_ids;
+	uint32_t rpc_prog, rpc_vers, rpc_proc;
+	bool compound;                /* an NFSv4 or callback COMPOUND whose ops the walk listed (ulp.ops) */
+	char op[RR_OP_LABEL_LEN];     /* rr_ulp_op_label() of the call's ULP: "NFS v3 READ",
+				       * "NFSv4.1 READ"; "?" when the program is unknown */
+
+	/*
+	 * Bytes by how they travelled (RFC 8166 3.5), each counted once:
+	 * ddp_bytes + long_bytes is every chunk byte seen.
+	 */
+	uint64_t inline_bytes;        /* the Send after the transport header (RDMA_MSG, RDMA_MSGP);
+				       * 0 for RDMA_NOMSG, RDMA_DONE and RDMA_ERROR */
+	uint64_t ddp_bytes;           /* seen landing (not advertised) in read chunks at a non-zero
+				       * Position (calls) and in write chunks (replies) */
+	uint64_t long_bytes;          /* seen landing in Position-Zero read chunks (calls) and in
+				       * the reply chunk (replies): the RPC message itself */
+
+	/* The chunks the message's own header carries. */
+	uint32_t n_read_segs;         /* read segments at a non-zero Position */
+	uint32_t n_pzrc_segs;         /* read segments at Position zero */
+	uint32_t n_write_chunks;
+	bool reply_chunk;
+
+	/*
+	 * Calls in the forward direction: the requester's host sent this XID
+	 * before, among its last RR_RECENT_CALLS distinct calls (on any
+	 * connection: a retry after a reconnect counts on the new one).
+	 */
+	bool retry;
+};
+
+/* Distinct calls rr_msg_view.retry remembers, over all connections. */
+#define RR_RECENT_CALLS 65536
 
 struct rr_message {
 	uint32_t xid;
@@ -162,19 +243,24 @@ struct rr_message {
 	uint32_t bad_position;
 	bool bad_position_overlaps;   /* ... because it falls inside an earlier chunk */
 	struct rr_conn_info conn;
-	const struct rr_diag *findings;   /* attached by the check stage */
-	size_t n_findings;
+
+	/* What reporters read: described once, filled before the check stage runs. */
+	struct rr_msg_view view;
+	const struct rr_msg_seg *segs;    /* its chunk segments, in header order; valid during the callback */
+	size_t n_segs;
 };
 
-/* A record that outlives the callback (the plugin keeps one per frame). */
-struct rr_message *rr_message_copy(const struct rr_message *m);
-void rr_message_free(struct rr_message *m);
+/* Lowercase hex SHA-256 and its NUL. */
+#define RR_SHA256_HEX_LEN 65
+void rr_sha256_hex(const void *data, size_t len, char out[RR_SHA256_HEX_LEN]);
+/* The SHA-256 of the message's payload: what --dump prints and the agent's verify compares. */
+void rr_message_sha256(const struct rr_message *m, char out[RR_SHA256_HEX_LEN]);
 
 /* The check stage's settings. */
 struct rr_check_opts {
 	enum rr_profile profile;
 	bool enabled[RR_RULE_COUNT];  /* rr_check_default_opts(): every rule */
-	uint32_t inline_threshold;    /* 0: the RFC 8166 default (1024) unless the handshake says */
+	uint32_t inline_threshold;    /* 0: RR_DEFAULT_INLINE_THRESHOLD unless the handshake says */
 	uint32_t credit_slack;        /* calls beyond the grant forgiven (merged captures; default 0) */
 };
 
@@ -241,8 +327,5 @@ struct rr_send_report {
 };
 typedef void (*rr_send_fn)(void *ctx, const struct rr_send_report *s);
 void rr_engine_set_send_fn(struct rr_engine *eng, rr_send_fn fn, void *ctx);
-
-/* A message's bytes by how they travelled: in the Send after the header, and by RDMA (chunks). */
-void rr_message_bytes(const struct rr_message *m, uint64_t *inline_bytes, uint64_t *rdma_bytes);
 
 #endif

@@ -28,6 +28,13 @@
 #include "rules.h"
 #include "wbuf.h"
 
+/*
+ * RFC 8166 §3.3.3: the inline threshold a peer may assume of the other when
+ * nothing (RFC 8797 private data, configuration) says more, which is also
+ * the least every implementation must accept.
+ */
+#define RR_DEFAULT_INLINE_THRESHOLD 1024u
+
 #define RR_RPCRDMA_VERSION 1u
 
 enum rr_rdma_proc {

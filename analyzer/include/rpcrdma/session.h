@@ -61,7 +61,8 @@ void rr_session_print_options(FILE *out);
  * run (the first one narrows the set, later ones add to it); --disable
  * removes rules; both take rule codes or names, comma-separated.
  * --inline-threshold takes a decimal or 0x-prefixed byte count of at least
- * RR_INLINE_MIN_BYTES; --credit-slack a decimal or 0x-prefixed count.
+ * RR_DEFAULT_INLINE_THRESHOLD, the least RFC 8166 §3.3.3 lets a peer have;
+ * --credit-slack a decimal or 0x-prefixed count.
  */
 bool rr_session_set_option(struct rr_session_opts *o, enum rr_session_option which, const char *value,
 			   char *err, size_t errlen);
@@ -70,9 +71,6 @@ static inline bool rr_session_is_option(int c)
 {
 	return c >= RR_SESSION_OPT_BASE && c < RR_SESSION_OPT_BASE + RR_OPT__COUNT;
 }
-
-/* The smallest inline threshold RFC 8166 §3.3.3 lets a peer have. */
-#define RR_INLINE_MIN_BYTES 1024u
 
 /* Where a session's results go.  Any may be NULL. */
 struct rr_session_sinks {
