@@ -457,7 +457,8 @@ static void cm_pending_room(struct rr_engine *eng)
 		g_hash_table_remove_all(eng->cm_pending);
 }
 
-static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event *ev)
+static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event *ev,
+				    struct rr_cm_outcome *out)
 {
 	const struct rr_cm_info *cm = &ev->cm;
 	struct rr_cm_pending *p;
@@ -509,7 +510,8 @@ static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event
 			break;
 		c->tentative = false;
 		/* A new connection starts new PSN sequences. */
-		f1->req_psn_valid = f2->req_psn_valid = false;
+		out->restarted[0] = f1;
+		out->restarted[1] = f2;
 		set_requester(c, f1->side);
 		if (p->has_pd) {
 			c->has_cm_pd = true;
@@ -591,11 +593,22 @@ static struct rr_conn *handle_iwarp_cm(struct rr_engine *eng, const struct rr_ev
 	return NULL;
 }
 
-struct rr_conn *rr_conn_handle_cm(struct rr_engine *eng, const struct rr_event *ev)
+void rr_conn_handle_cm(struct rr_engine *eng, const struct rr_event *ev, struct rr_cm_outcome *out)
 {
+	memset(out, 0, sizeof(*out));
 	if (ev->flow.transport == RR_TRANSPORT_IWARP)
-		return handle_iwarp_cm(eng, ev);
-	return handle_ib_cm(eng, ev);
+		out->gone = handle_iwarp_cm(eng, ev);
+	else
+		out->gone = handle_ib_cm(eng, ev, out);
+}
+
+void rr_conn_reopen(struct rr_conn *c)
+{
+	int s;
+
+	for (s = 0; s < 2; s++)
+		if (c->flow[s])
+			c->flow[s]->closed = false;
 }
 
 /* The flow's transfer state was freed by rr_xfer_flow_free() (engine.c calls both). */

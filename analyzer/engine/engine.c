@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "xfer.h"
 #include "../check/check.h"
 
 void rr_engine_default_limits(struct rr_engine_limits *lim)
@@ -53,6 +54,7 @@ struct rr_engine *rr_engine_new(const struct rr_engine_limits *limits,
 	eng->conns = g_ptr_array_new_with_free_func((GDestroyNotify)rr_conn_free);
 	eng->cm_pending = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
 	eng->calls_ready = g_ptr_array_new();
+	eng->xfer = rr_xfer_new();
 	rr_check_default_opts(&eng->check_opts);
 	eng->checker = rr_checker_new(&eng->diag);
 	return eng;
@@ -116,6 +118,7 @@ static void conn_teardown(struct rr_engine *eng, struct rr_conn *c)
 	for (s = 0; s < 2; s++)
 		if (c->flow[s])
 			rr_xfer_flow_reset(eng, c->flow[s]);
+	rr_conn_reopen(c);
 	/* The check stage forgets the connection (what outcomes need stays with them). */
 	rr_checker_fact(eng->checker, &down);
 }
@@ -171,17 +174,12 @@ static void forget_idle(struct rr_engine *eng)
 /* What the transfer layer produced for this event goes to the rebuild. */
 static void pass_up(struct rr_engine *eng)
 {
-	struct rr_send_done d = eng->send_done;
+	struct rr_send_done d;
 
-	if (d.frames == &eng->send_done.one_frame)
-		d.frames = &d.one_frame;
-	memset(&eng->send_done, 0, sizeof(eng->send_done));
-	if (d.flow)
+	if (rr_xfer_take_send(eng, &d)) {
 		rr_rebuild_send(eng, d.flow, &d);
-	if (d.buf)
-		g_byte_array_unref(d.buf);
-	if (d.frames_buf)
-		g_array_unref(d.frames_buf);
+		rr_xfer_send_release(&d);
+	}
 	while (eng->calls_ready->len) {
 		struct rr_call *call = g_ptr_array_steal_index_fast(eng->calls_ready,
 								     eng->calls_ready->len - 1);
@@ -228,10 +226,15 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 	if (g_hash_table_size(eng->flows) + 2 > eng->lim.max_flows && !rr_flow_find(eng, &ev->flow))
 		forget_idle(eng);
 	if (ev->kind == RR_EV_CM) {
-		struct rr_conn *gone = rr_conn_handle_cm(eng, ev);
+		struct rr_cm_outcome cm;
+		int s;
 
-		if (gone)
-			conn_teardown(eng, gone);
+		rr_conn_handle_cm(eng, ev, &cm);
+		for (s = 0; s < 2; s++)
+			if (cm.restarted[s])
+				rr_xfer_flow_restart(cm.restarted[s]);
+		if (cm.gone)
+			conn_teardown(eng, cm.gone);
 		return;
 	}
 	if (ev->kind == RR_EV_ACK || ev->kind == RR_EV_TERMINATE)
@@ -292,6 +295,7 @@ void rr_engine_free(struct rr_engine *eng)
 	g_hash_table_destroy(eng->cm_pending);
 	g_ptr_array_free(eng->conns, TRUE);
 	g_ptr_array_unref(eng->calls_ready);
+	rr_xfer_free(eng->xfer);
 	rr_checker_free(eng->checker);
 	g_free(eng);
 }

@@ -16,57 +16,9 @@
 
 #include "engine.h"
 
-#define RR_PSN_MASK 0xFFFFFFu
-
-/* 24-bit PSN arithmetic: distance from a to b going forward. */
-static inline uint32_t rr_psn_dist(uint32_t from, uint32_t to)
-{
-	return (to - from) & RR_PSN_MASK;
-}
-/* b is after a (within half the PSN space). */
-static inline bool rr_psn_after(uint32_t a, uint32_t b)
-{
-	uint32_t d = rr_psn_dist(a, b);
-
-	return d != 0 && d < 0x800000u;
-}
-
 struct rr_conn;
 struct rr_call;
 struct rr_flow;
-
-/* A whole Send that xfer.c put together; engine.c hands it to the rebuild. */
-struct rr_send_done {
-	struct rr_flow *flow;     /* NULL: nothing completed */
-	const uint8_t *data;      /* the event's bytes, or buf's */
-	size_t len;
-	GByteArray *buf;          /* owned when the Send was assembled */
-	const uint64_t *frames;
-	size_t n_frames;
-	GArray *frames_buf;       /* owned when assembled */
-	uint64_t one_frame;
-	bool truncated;
-	size_t captured;          /* bytes from the start before the first one not captured */
-	bool invalidate;
-	uint32_t inv_rkey;
-	uint64_t ts_usec;
-};
-
-/* A Send being put together from FIRST/MIDDLE/LAST packets. */
-struct rr_send_asm {
-	bool active;
-	uint32_t next_psn;        /* IB */
-	uint32_t msn;             /* iWARP */
-	bool saw_last;
-	GByteArray *buf;
-	GArray *frames;           /* uint64_t */
-	GArray *cover;            /* iWARP: struct rr_range of bytes seen */
-	bool truncated;
-	uint64_t cut_at;          /* truncated: where the first cut starts */
-	bool invalidate;
-	uint32_t inv_rkey;
-	uint64_t ts_usec;         /* capture time of its first packet */
-};
 
 /* What an RDMA operation's range hit among the live segments of a flow. */
 struct rr_seg_hit {
@@ -75,64 +27,17 @@ struct rr_seg_hit {
 	const struct rr_seg *seg; /* that segment, or the nearest with the handle */
 };
 
-/* An RDMA Write message being received (IB places MIDDLE/LAST by PSN). */
-struct rr_write_asm {
-	bool active;
-	uint32_t first_psn;
-	uint32_t rkey;
-	uint64_t va;
-	uint32_t dma_len;
-	uint32_t pmtu;
-};
-
-/* An RDMA Read Request seen on the flow of the side that reads. */
-struct rr_read_req {
-	uint64_t frame;
-	uint32_t psn;             /* IB */
-	uint32_t rkey;            /* source R_Key / STag */
-	uint64_t va;              /* source VA / TO */
-	uint32_t len;
-	uint32_t sink_stag;       /* iWARP */
-	uint64_t sink_to;
-	uint32_t pmtu;            /* IB: learnt from the first response */
-};
-
-#define RR_MAX_READ_REQS 1024
-
-/*
- * An iWARP Read Response seen before its Read Request: when one direction's
- * MPA framing is found late, or the capture interleaved the directions out
- * of order.  Held (bounded) until the request shows up.
- */
-struct rr_early_resp {
-	struct rr_event ev;       /* data and more_frames point into the copies below */
-	uint8_t *data;
-	uint64_t *frames;
-};
-
-#define RR_MAX_EARLY_RESP 256
-
 struct rr_flow {
 	struct rr_flow_key key;
 	struct rr_conn *conn;     /* always set; paired when conn->flow[1-side] is set */
 	int side;                 /* 0 or 1 */
 
-	bool req_psn_valid;       /* IB: last request-stream PSN, for duplicates */
-	uint32_t req_last_psn;
-	bool last_was_read_req;   /* a Read Request takes one PSN per response packet */
-	uint32_t pmtu;            /* IB: learnt from full-size packets */
-
-	struct rr_send_asm send;          /* IB */
-	GHashTable *iw_sends;             /* iWARP: msn -> struct rr_send_asm* */
-	struct rr_write_asm write;        /* IB */
-	GQueue read_reqs;                 /* struct rr_read_req*, newest last */
-	GQueue early_resps;               /* iWARP: struct rr_early_resp*, oldest first */
+	struct rr_xfer_flow *xfer;        /* xfer.c's, opaque here */
 
 	GHashTable *calls;        /* xid -> struct rr_call*: calls sent on this flow */
 	GHashTable *segs;         /* handle -> GPtrArray of struct rr_seg*: memory of this flow's sender */
 	bool closed;              /* FIN seen */
 	uint64_t last_frame;      /* last event on this flow: the least recent are forgotten first */
-	GPtrArray *unmatched_keys;/* rkeys already reported unmatched (bounded) */
 };
 
 struct rr_conn {
@@ -220,14 +125,12 @@ struct rr_engine {
 	bool told_flows;          /* ENG-LIMIT about forgotten connections said */
 	GHashTable *cm_pending;   /* IB CM: comm id -> struct rr_cm_pending* */
 	uint64_t buffered;        /* bytes held in Sends, segments and call copies */
-	uint64_t psn_gaps;        /* IB/RoCE: PSN jumps seen (packets the capture lost) */
+	struct rr_xfer *xfer;     /* xfer.c's, opaque here */
 	/*
 	 * What one event produced, handed up to engine.c (lower layers never
-	 * call the rebuild): calls whose read chunk data grew, and the Send
-	 * the event completed (at most one per event).
+	 * call the rebuild): calls whose read chunk data grew.
 	 */
 	GPtrArray *calls_ready;   /* struct rr_call*, not owned */
-	struct rr_send_done send_done;
 	uint64_t cur_frame;
 };
 
@@ -256,24 +159,20 @@ struct rr_flow *rr_conn_pair_by_evidence(struct rr_engine *eng, struct rr_flow *
 					 void *arg);
 void rr_conn_pair(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *b);
 const char *rr_conn_name(struct rr_conn *c);
-/* Returns the connection the event tears down (DREQ, FIN both ways, RST), or NULL. */
-struct rr_conn *rr_conn_handle_cm(struct rr_engine *eng, const struct rr_event *ev);
+/* What a CM event did: the connection it tears down, the flows it starts afresh. */
+struct rr_cm_outcome {
+	struct rr_conn *gone;         /* torn down (DREQ, FIN both ways, RST) */
+	struct rr_flow *restarted[2]; /* a new connection on these flows (CM REP): new PSN sequences */
+};
+void rr_conn_handle_cm(struct rr_engine *eng, const struct rr_event *ev, struct rr_cm_outcome *out);
+/* The connection was torn down: its flows may carry a new one (FINs seen are forgotten). */
+void rr_conn_reopen(struct rr_conn *c);
 void rr_flow_free(struct rr_flow *f);
 void rr_conn_free(struct rr_conn *c);
 void rr_conn_note_call(struct rr_engine *eng, struct rr_flow *f, uint32_t prog);
 
 /* conn.c: what a message record says of its connection */
 void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, struct rr_conn_info *out);
-
-/* xfer.c */
-void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev);
-void rr_send_asm_clear(struct rr_engine *eng, struct rr_send_asm *a);
-/* Clear and free a heap-allocated (iWARP) partial Send. */
-void rr_send_asm_free(struct rr_engine *eng, struct rr_send_asm *a);
-/* Report and drop Read Responses whose request never came. */
-void rr_xfer_drop_early(struct rr_engine *eng, struct rr_flow *f);
-void rr_xfer_flow_reset(struct rr_engine *eng, struct rr_flow *f);
-void rr_xfer_flow_free(struct rr_flow *f);
 
 /* segstore.c */
 struct rr_seg *rr_seg_add(struct rr_engine *eng, struct rr_call *call, enum rr_seg_role role,
@@ -291,6 +190,7 @@ bool rr_seg_complete(const struct rr_seg *seg);
 bool rr_seg_read(const struct rr_seg *seg, uint64_t off, uint8_t *dst, uint64_t n);
 
 /* rebuild.c */
+struct rr_send_done;
 void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_send_done *d);
 void rr_call_try_complete(struct rr_engine *eng, struct rr_call *call);
 void rr_call_flush(struct rr_engine *eng, struct rr_call *call);   /* deliver if pending */

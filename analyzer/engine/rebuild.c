@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "mbuf.h"
+#include "xfer.h"
 #include "../check/check.h"
 
 /*
@@ -306,7 +307,7 @@ static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr
 		rr_frames_add(call->frames, frames[i]);
 	call->first_frame = frames[0];
 	call->ts_usec = d->ts_usec;
-	call->gaps_at_start = eng->psn_gaps;
+	call->gaps_at_start = d->psn_gaps;
 	call->send_truncated = truncated;
 	call->segs = g_ptr_array_new();
 	g_hash_table_insert(f->calls, GUINT_TO_POINTER(call->xid), call);

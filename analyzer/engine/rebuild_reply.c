@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mbuf.h"
+#include "xfer.h"
 
 struct insertion {
 	size_t pos;           /* in the inline stream, just after the length word */
@@ -269,7 +270,7 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 		m.call_capture_loss = call->capture_loss;
 		m.call_send_frame = call->first_frame;
 		m.call_ts_usec = call->ts_usec;
-		seg_bytes = written_bytes(call, hdr, eng->psn_gaps != call->gaps_at_start, &cut, &seg_frames);
+		seg_bytes = written_bytes(call, hdr, d->psn_gaps != call->gaps_at_start, &cut, &seg_frames);
 		req_bytes = requested_bytes(call);
 		m.seg_bytes = seg_bytes;
 		m.seg_frames = seg_frames;
