@@ -4,7 +4,7 @@
  * Send frames and the segments it advertised (registered in the segment
  * store, which places RDMA bytes in them).
  */
-#include "engine_int.h"
+#include "call.h"
 
 struct rr_seg *rr_call_seg(const struct rr_call *call, enum rr_seg_role role, uint32_t chunk,
 			       uint32_t index)
@@ -26,12 +26,23 @@ void rr_call_collect_frames(GArray *dst, const struct rr_call *call, bool reads)
 
 	for (i = 0; i < call->segs->len; i++) {
 		const struct rr_seg *s = g_ptr_array_index(call->segs, i);
+		struct rr_seg_frames sf;
 
 		if ((s->role == RR_SEG_READ) != reads)
 			continue;
-		for (j = 0; j < s->frames->len; j++)
-			rr_frames_add(dst, g_array_index(s->frames, uint64_t, j));
+		sf = rr_seg_frames_of(s);
+		for (j = 0; j < sf.n_frames; j++)
+			rr_frames_add(dst, sf.frames[j]);
 	}
+}
+
+/* The segment goes in the store, under the flow the call was sent on (its sender's memory). */
+static void add_seg(struct rr_engine *eng, struct rr_call *call, enum rr_seg_role role, uint32_t chunk,
+		    uint32_t index, const struct rr_segment *s)
+{
+	struct rr_seg what = { call, call->xid, role, chunk, index, *s };
+
+	g_ptr_array_add(call->segs, rr_seg_add(eng, call->flow, &what));
 }
 
 void rr_call_register_segments(struct rr_engine *eng, struct rr_call *call)
@@ -40,21 +51,20 @@ void rr_call_register_segments(struct rr_engine *eng, struct rr_call *call)
 	uint32_t i, k;
 
 	for (i = 0; i < h->n_reads; i++)
-		rr_seg_add(eng, call, RR_SEG_READ, i, 0, &h->reads[i].seg);
+		add_seg(eng, call, RR_SEG_READ, i, 0, &h->reads[i].seg);
 	for (k = 0; k < h->n_write_chunks; k++)
 		for (i = 0; i < h->writes[k].count; i++)
-			rr_seg_add(eng, call, RR_SEG_WRITE, k, i, rr_hdr_wseg(h, &h->writes[k], i));
+			add_seg(eng, call, RR_SEG_WRITE, k, i, rr_hdr_wseg(h, &h->writes[k], i));
 	if (h->has_reply)
 		for (i = 0; i < h->reply.count; i++)
-			rr_seg_add(eng, call, RR_SEG_REPLY, 0, i, rr_hdr_wseg(h, &h->reply, i));
+			add_seg(eng, call, RR_SEG_REPLY, 0, i, rr_hdr_wseg(h, &h->reply, i));
 }
 
 void rr_call_free(struct rr_engine *eng, struct rr_call *call)
 {
 	guint i;
 
-	if (call->ready_queued)
-		g_ptr_array_remove_fast(eng->calls_ready, call);
+	rr_segstore_unready(eng, call);
 	for (i = 0; i < call->segs->len; i++)
 		rr_seg_remove(eng, g_ptr_array_index(call->segs, i));
 	g_ptr_array_unref(call->segs);

@@ -226,8 +226,6 @@ static struct rr_flow *flow_lookup(struct rr_engine *eng, const struct rr_flow_k
 	f = g_new0(struct rr_flow, 1);
 	f->key = k;
 	f->calls = g_hash_table_new(g_direct_hash, g_direct_equal);
-	f->segs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-					(GDestroyNotify)g_ptr_array_unref);
 	f->conn = conn_new(eng, k.transport);
 	f->conn->flow[0] = f;
 	f->conn->home = f;
@@ -615,7 +613,6 @@ void rr_conn_reopen(struct rr_conn *c)
 void rr_flow_free(struct rr_flow *f)
 {
 	g_hash_table_destroy(f->calls);
-	g_hash_table_destroy(f->segs);
 	g_free(f);
 }
 

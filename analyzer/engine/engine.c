@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "call.h"
+#include "segstore.h"
 #include "xfer.h"
 #include "../check/check.h"
 
@@ -53,7 +55,7 @@ struct rr_engine *rr_engine_new(const struct rr_engine_limits *limits,
 					      (GDestroyNotify)g_ptr_array_unref);
 	eng->conns = g_ptr_array_new_with_free_func((GDestroyNotify)rr_conn_free);
 	eng->cm_pending = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
-	eng->calls_ready = g_ptr_array_new();
+	eng->segstore = rr_segstore_new();
 	eng->xfer = rr_xfer_new();
 	rr_check_default_opts(&eng->check_opts);
 	eng->checker = rr_checker_new(&eng->diag);
@@ -175,18 +177,14 @@ static void forget_idle(struct rr_engine *eng)
 static void pass_up(struct rr_engine *eng)
 {
 	struct rr_send_done d;
+	struct rr_call *call;
 
 	if (rr_xfer_take_send(eng, &d)) {
 		rr_rebuild_send(eng, d.flow, &d);
 		rr_xfer_send_release(&d);
 	}
-	while (eng->calls_ready->len) {
-		struct rr_call *call = g_ptr_array_steal_index_fast(eng->calls_ready,
-								     eng->calls_ready->len - 1);
-
-		call->ready_queued = false;
+	while ((call = rr_segstore_take_ready(eng)))
 		rr_call_try_complete(eng, call);
-	}
 }
 
 static void end_all(struct rr_engine *eng)
@@ -257,6 +255,7 @@ void rr_engine_finish(struct rr_engine *eng)
 static void free_flow(gpointer p)
 {
 	rr_xfer_flow_free(p);
+	rr_segstore_flow_free(p);
 	rr_flow_free(p);
 }
 
@@ -294,7 +293,7 @@ void rr_engine_free(struct rr_engine *eng)
 	g_hash_table_destroy(eng->by_addrs);
 	g_hash_table_destroy(eng->cm_pending);
 	g_ptr_array_free(eng->conns, TRUE);
-	g_ptr_array_unref(eng->calls_ready);
+	rr_segstore_free(eng->segstore);
 	rr_xfer_free(eng->xfer);
 	rr_checker_free(eng->checker);
 	g_free(eng);

@@ -20,13 +20,6 @@ struct rr_conn;
 struct rr_call;
 struct rr_flow;
 
-/* What an RDMA operation's range hit among the live segments of a flow. */
-struct rr_seg_hit {
-	bool handle_live;         /* some live segment has the handle */
-	bool inside;              /* the whole range lies in one segment */
-	const struct rr_seg *seg; /* that segment, or the nearest with the handle */
-};
-
 struct rr_flow {
 	struct rr_flow_key key;
 	struct rr_conn *conn;     /* always set; paired when conn->flow[1-side] is set */
@@ -35,7 +28,7 @@ struct rr_flow {
 	struct rr_xfer_flow *xfer;        /* xfer.c's, opaque here */
 
 	GHashTable *calls;        /* xid -> struct rr_call*: calls sent on this flow */
-	GHashTable *segs;         /* handle -> GPtrArray of struct rr_seg*: memory of this flow's sender */
+	struct rr_seg_table *segs;        /* segstore.c's, opaque here */
 	bool closed;              /* FIN seen */
 	uint64_t last_frame;      /* last event on this flow: the least recent are forgotten first */
 };
@@ -59,30 +52,8 @@ struct rr_conn {
 	bool capture_cut;         /* see rr_conn_info */
 };
 
-enum rr_seg_role {
-	RR_SEG_READ = 0,
-	RR_SEG_WRITE,
-	RR_SEG_REPLY,
-};
-
 struct rr_range {
 	uint64_t start, end;
-};
-
-struct rr_seg {
-	struct rr_call *call;
-	enum rr_seg_role role;
-	uint32_t chunk;           /* write chunk index; read: index into hdr reads */
-	uint32_t index;           /* segment index inside its chunk */
-	struct rr_segment s;
-	uint8_t *buf;             /* grows with the highest byte placed, up to s.length */
-	uint64_t buf_len;
-	GArray *cover;            /* struct rr_range, sorted, merged */
-	uint64_t covered;
-	GArray *frames;           /* uint64_t, unique */
-	bool refused;             /* over a limit: not buffered */
-	bool cut;                 /* bytes aimed at it were cut by the snaplen */
-	uint64_t requested;       /* read segments: bytes RDMA Read Requests asked for */
 };
 
 struct rr_call {
@@ -95,7 +66,6 @@ struct rr_call {
 	GPtrArray *segs;          /* struct rr_seg* owned */
 	bool send_truncated;
 	bool delivered;
-	bool ready_queued;        /* in eng->calls_ready */
 	bool backchannel;
 	bool has_ulp;
 	bool capture_loss;        /* its message lost bytes: what its ULP said is partial */
@@ -126,11 +96,7 @@ struct rr_engine {
 	GHashTable *cm_pending;   /* IB CM: comm id -> struct rr_cm_pending* */
 	uint64_t buffered;        /* bytes held in Sends, segments and call copies */
 	struct rr_xfer *xfer;     /* xfer.c's, opaque here */
-	/*
-	 * What one event produced, handed up to engine.c (lower layers never
-	 * call the rebuild): calls whose read chunk data grew.
-	 */
-	GPtrArray *calls_ready;   /* struct rr_call*, not owned */
+	struct rr_segstore *segstore;   /* segstore.c's, opaque here */
 	uint64_t cur_frame;
 };
 
@@ -174,36 +140,12 @@ void rr_conn_note_call(struct rr_engine *eng, struct rr_flow *f, uint32_t prog);
 /* conn.c: what a message record says of its connection */
 void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, struct rr_conn_info *out);
 
-/* segstore.c */
-struct rr_seg *rr_seg_add(struct rr_engine *eng, struct rr_call *call, enum rr_seg_role role,
-			  uint32_t chunk, uint32_t index, const struct rr_segment *s);
-void rr_seg_remove(struct rr_engine *eng, struct rr_seg *seg);
-/* Place bytes written to or read from the memory of owner's sender. Returns bytes that landed. */
-uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rkey, uint64_t va,
-		      const struct rr_event *ev);
-bool rr_flow_has_rkey(struct rr_flow *f, void *rkey_ptr);
-/* Which live segment of owner's memory [va, va+len) with rkey falls in; counts read requests. */
-void rr_seg_lookup(struct rr_flow *owner, uint32_t rkey, uint64_t va, uint64_t len, bool is_read_req,
-		   struct rr_seg_hit *hit);
-bool rr_seg_complete(const struct rr_seg *seg);
-/* Copy n bytes of segment data from offset off into dst; missing bytes are zero. Returns false if any was missing. */
-bool rr_seg_read(const struct rr_seg *seg, uint64_t off, uint8_t *dst, uint64_t n);
-
 /* rebuild.c */
 struct rr_send_done;
 void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_send_done *d);
 void rr_call_try_complete(struct rr_engine *eng, struct rr_call *call);
 void rr_call_flush(struct rr_engine *eng, struct rr_call *call);   /* deliver if pending */
 void rr_rebuild_flow_reset(struct rr_engine *eng, struct rr_flow *f);
-
-/* call.c */
-struct rr_seg *rr_call_seg(const struct rr_call *call, enum rr_seg_role role, uint32_t chunk, uint32_t index);
-void rr_call_collect_frames(GArray *dst, const struct rr_call *call, bool reads);
-/* Put every segment the call advertised in the segment store. */
-void rr_call_register_segments(struct rr_engine *eng, struct rr_call *call);
-void rr_call_free(struct rr_engine *eng, struct rr_call *call);
-/* Forget the call on its flow and free it. */
-void rr_call_drop(struct rr_engine *eng, struct rr_call *call);
 
 /* rebuild_reply.c */
 void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,

@@ -8,6 +8,7 @@
 #define RPCRDMA_MBUF_H
 
 #include "engine_int.h"
+#include "segstore.h"
 
 /*
  * A message being rebuilt.  Lengths come from headers (segment lengths,

@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "call.h"
 #include "mbuf.h"
 #include "xfer.h"
 #include "../check/check.h"
@@ -179,12 +180,11 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	for (i = 0; i < hdr->n_reads; i++) {
 		const struct rr_seg *sg = rr_call_seg(call, RR_SEG_READ, i, 0);
 
-		seg_bytes[i] = sg ? sg->covered : 0;
-		if (sg) {
-			seg_frames[i].frames = (const uint64_t *)(void *)sg->frames->data;
-			seg_frames[i].n_frames = sg->frames->len;
-		}
-		m.capture_loss |= sg && (sg->cut || (sg->covered < sg->s.length && sg->requested > sg->covered));
+		seg_bytes[i] = sg ? rr_seg_covered(sg) : 0;
+		if (sg)
+			seg_frames[i] = rr_seg_frames_of(sg);
+		m.capture_loss |= sg && (rr_seg_cut(sg) || (rr_seg_covered(sg) < sg->s.length &&
+							    rr_seg_requested(sg) > rr_seg_covered(sg)));
 	}
 	m.seg_bytes = seg_bytes;
 	m.seg_frames = seg_frames;
@@ -246,8 +246,8 @@ void rr_call_flush(struct rr_engine *eng, struct rr_call *call)
 	for (i = 0; i < call->segs->len; i++) {
 		const struct rr_seg *sg = g_ptr_array_index(call->segs, i);
 
-		lost |= sg->role == RR_SEG_READ && sg->covered < sg->s.length &&
-			(sg->requested > sg->covered || sg->cut);
+		lost |= sg->role == RR_SEG_READ && rr_seg_covered(sg) < sg->s.length &&
+			(rr_seg_requested(sg) > rr_seg_covered(sg) || rr_seg_cut(sg));
 	}
 	if (lost)
 		rr_diag_report(&eng->diag, ENG_INCOMPLETE, call->first_frame,

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "call.h"
 #include "mbuf.h"
 #include "xfer.h"
 
@@ -118,20 +119,19 @@ static uint64_t *written_bytes(const struct rr_call *call, const struct rr_hdr *
 			continue;
 		c = sg->role == RR_SEG_REPLY ? &h->reply : &h->writes[sg->chunk];
 		if (c->first + sg->index < h->n_wsegs) {
-			out[c->first + sg->index] = sg->covered;
-			sf[c->first + sg->index].frames = (const uint64_t *)(void *)sg->frames->data;
-			sf[c->first + sg->index].n_frames = sg->frames->len;
+			out[c->first + sg->index] = rr_seg_covered(sg);
+			sf[c->first + sg->index] = rr_seg_frames_of(sg);
 		}
-		*lost |= sg->cut;
+		*lost |= rr_seg_cut(sg);
 		/* Fewer bytes seen than the reply says it returned, and packets went missing meanwhile. */
 		if (!gaps)
 			continue;
 		if (sg->role == RR_SEG_WRITE && sg->chunk < rhdr->n_write_chunks &&
 		    sg->index < rhdr->writes[sg->chunk].count &&
-		    sg->covered < rr_hdr_wseg(rhdr, &rhdr->writes[sg->chunk], sg->index)->length)
+		    rr_seg_covered(sg) < rr_hdr_wseg(rhdr, &rhdr->writes[sg->chunk], sg->index)->length)
 			*lost = true;
 		if (sg->role == RR_SEG_REPLY && rhdr->has_reply && sg->index < rhdr->reply.count &&
-		    sg->covered < rr_hdr_wseg(rhdr, &rhdr->reply, sg->index)->length)
+		    rr_seg_covered(sg) < rr_hdr_wseg(rhdr, &rhdr->reply, sg->index)->length)
 			*lost = true;
 	}
 	return out;
@@ -145,7 +145,7 @@ static uint64_t *requested_bytes(const struct rr_call *call)
 	for (i = 0; i < call->hdr->n_reads; i++) {
 		const struct rr_seg *sg = rr_call_seg(call, RR_SEG_READ, i, 0);
 
-		out[i] = sg ? sg->requested : 0;
+		out[i] = sg ? rr_seg_requested(sg) : 0;
 	}
 	return out;
 }

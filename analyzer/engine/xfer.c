@@ -101,8 +101,9 @@ static void rdma_fact(struct rr_engine *eng, struct rr_flow *f, enum rr_rdma_op 
 	r.handle_live = hit.handle_live;
 	r.inside = hit.inside;
 	if (hit.seg) {
-		r.xid = hit.seg->call->xid;
-		r.backchannel = f->conn->requester >= 0 && hit.seg->call->flow->side != f->conn->requester;
+		r.xid = hit.seg->xid;
+		/* The segment is in owner's memory: owner sent the call that advertised it. */
+		r.backchannel = f->conn->requester >= 0 && owner->side != f->conn->requester;
 		r.role = (uint8_t)hit.seg->role;
 		r.chunk = hit.seg->chunk;
 		r.index = hit.seg->index;

@@ -7,6 +7,7 @@
 #ifndef RPCRDMA_XFER_INT_H
 #define RPCRDMA_XFER_INT_H
 
+#include "segstore.h"
 #include "xfer.h"
 
 #define RR_PSN_MASK 0xFFFFFFu
