@@ -225,7 +225,6 @@ static struct rr_flow *flow_lookup(struct rr_engine *eng, const struct rr_flow_k
 	}
 	f = g_new0(struct rr_flow, 1);
 	f->key = k;
-	f->calls = g_hash_table_new(g_direct_hash, g_direct_equal);
 	f->conn = conn_new(eng, k.transport);
 	f->conn->flow[0] = f;
 	f->conn->home = f;
@@ -612,7 +611,6 @@ void rr_conn_reopen(struct rr_conn *c)
 /* The flow's transfer state was freed by rr_xfer_flow_free() (engine.c calls both). */
 void rr_flow_free(struct rr_flow *f)
 {
-	g_hash_table_destroy(f->calls);
 	g_free(f);
 }
 

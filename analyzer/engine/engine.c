@@ -254,6 +254,7 @@ void rr_engine_finish(struct rr_engine *eng)
 
 static void free_flow(gpointer p)
 {
+	rr_call_flow_free(p);
 	rr_xfer_flow_free(p);
 	rr_segstore_flow_free(p);
 	rr_flow_free(p);
@@ -275,19 +276,9 @@ void rr_engine_free(struct rr_engine *eng)
 		struct rr_conn *c = g_ptr_array_index(eng->conns, i);
 		int s;
 
-		for (s = 0; c && s < 2; s++) {
-			struct rr_flow *f = c->flow[s];
-			GHashTableIter it;
-			gpointer v;
-
-			if (!f || f->conn != c)
-				continue;
-			g_hash_table_iter_init(&it, f->calls);
-			while (g_hash_table_iter_next(&it, NULL, &v)) {
-				g_hash_table_iter_steal(&it);
-				rr_call_free(eng, v);
-			}
-		}
+		for (s = 0; c && s < 2; s++)
+			if (c->flow[s] && c->flow[s]->conn == c)
+				rr_call_free_all(eng, c->flow[s]);
 	}
 	g_hash_table_destroy(eng->flows);
 	g_hash_table_destroy(eng->by_addrs);

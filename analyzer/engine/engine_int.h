@@ -27,7 +27,7 @@ struct rr_flow {
 
 	struct rr_xfer_flow *xfer;        /* xfer.c's, opaque here */
 
-	GHashTable *calls;        /* xid -> struct rr_call*: calls sent on this flow */
+	struct rr_call_table *calls;      /* call.c's, opaque here */
 	struct rr_seg_table *segs;        /* segstore.c's, opaque here */
 	bool closed;              /* FIN seen */
 	uint64_t last_frame;      /* last event on this flow: the least recent are forgotten first */
@@ -54,25 +54,6 @@ struct rr_conn {
 
 struct rr_range {
 	uint64_t start, end;
-};
-
-struct rr_call {
-	uint32_t xid;
-	struct rr_flow *flow;     /* the flow the call was sent on (owner of its segments) */
-	struct rr_hdr *hdr;
-	uint8_t *inline_buf;      /* RDMA_MSG: payload after the header */
-	size_t inline_len;
-	GArray *frames;           /* Send frames */
-	GPtrArray *segs;          /* struct rr_seg* owned */
-	bool send_truncated;
-	bool delivered;
-	bool backchannel;
-	bool has_ulp;
-	bool capture_loss;        /* its message lost bytes: what its ULP said is partial */
-	struct rr_ulp_info ulp;
-	uint64_t first_frame;
-	uint64_t ts_usec;         /* capture time of its Send */
-	uint64_t gaps_at_start;   /* eng->psn_gaps when it was sent */
 };
 
 struct rr_checker;

@@ -77,11 +77,6 @@ static enum verdict judge(struct rr_engine *eng, struct rr_flow *f, const uint8_
 	return NOT_RPCRDMA;
 }
 
-static bool has_call_xid(struct rr_flow *cand, void *arg)
-{
-	return g_hash_table_contains(cand->calls, arg);
-}
-
 /* ---- calls ---- */
 
 static void deliver_call(struct rr_engine *eng, struct rr_call *call)
@@ -203,13 +198,8 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 		m.conn_name = rr_conn_name(call->flow->conn);
 		rr_conn_info_fill(eng, call->flow->conn, &m.conn);
 	}
-	call->backchannel = call->flow->conn->requester >= 0 &&
-			    call->flow->side != call->flow->conn->requester;
-	m.backchannel = call->backchannel;
-	call->has_ulp = m.has_ulp;
-	call->capture_loss = m.capture_loss;
-	call->ulp = m.ulp;
-	call->delivered = true;
+	m.backchannel = call->flow->conn->requester >= 0 && call->flow->side != call->flow->conn->requester;
+	rr_call_delivered(call, m.backchannel, m.has_ulp, m.capture_loss, &m.ulp);
 	rr_record_emit(eng, &m);
 
 	g_array_unref(items);
@@ -262,57 +252,28 @@ void rr_call_flush(struct rr_engine *eng, struct rr_call *call)
 static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
 		       const struct rr_send_done *d)
 {
-	const uint8_t *data = d->data;
-	size_t len = d->len, n_frames = d->n_frames;
-	const uint64_t *frames = d->frames;
-	bool truncated = d->truncated;
 	struct rr_call *call, *old;
-	size_t inline_len = rr_hdr_proc_has_payload(hdr->proc) ? len - hdr->hdr_len : 0;
-	size_t i;
 
 	/* A second call with an outstanding XID (RR-004, the check stage's): the older one goes. */
-	old = g_hash_table_lookup(f->calls, GUINT_TO_POINTER(hdr->xid));
+	old = rr_call_find(f, hdr->xid);
 	if (old) {
 		rr_call_flush(eng, old);
 		rr_call_drop(eng, old);
 	}
-	if (g_hash_table_size(f->calls) >= eng->lim.max_calls_per_flow) {
-		GHashTableIter it;
-		gpointer v;
-
-		struct rr_call *oldest = NULL;
-
+	if (rr_call_count(f) >= eng->lim.max_calls_per_flow) {
 		/* The oldest outstanding call is the one whose reply was most likely lost. */
-		g_hash_table_iter_init(&it, f->calls);
-		while (g_hash_table_iter_next(&it, NULL, &v))
-			if (!oldest || ((struct rr_call *)v)->first_frame < oldest->first_frame)
-				oldest = v;
-		rr_diag_report(&eng->diag, ENG_LIMIT, frames[0],
+		struct rr_call *oldest = rr_call_oldest(f);
+
+		rr_diag_report(&eng->diag, ENG_LIMIT, d->frames[0],
 			       "more than %u outstanding calls on %s: the oldest, XID 0x%08x (frame %" G_GUINT64_FORMAT "), is dropped",
 			       eng->lim.max_calls_per_flow, rr_conn_name(f->conn), oldest->xid,
 			       oldest->first_frame);
 		rr_call_flush(eng, oldest);
 		rr_call_drop(eng, oldest);
 	}
-	if (!rr_budget_take(eng, sizeof(struct rr_call) + sizeof(*hdr) + inline_len, frames[0], "a call"))
-		return;
-	call = g_new0(struct rr_call, 1);
-	call->xid = hdr->xid;
-	call->flow = f;
-	call->hdr = g_memdup2(hdr, sizeof(*hdr));
-	call->inline_len = inline_len;
-	call->inline_buf = g_memdup2(data + hdr->hdr_len, inline_len);
-	call->frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-	for (i = 0; i < n_frames; i++)
-		rr_frames_add(call->frames, frames[i]);
-	call->first_frame = frames[0];
-	call->ts_usec = d->ts_usec;
-	call->gaps_at_start = d->psn_gaps;
-	call->send_truncated = truncated;
-	call->segs = g_ptr_array_new();
-	g_hash_table_insert(f->calls, GUINT_TO_POINTER(call->xid), call);
-	rr_call_register_segments(eng, call);
-	rr_call_try_complete(eng, call);
+	call = rr_call_new(eng, f, hdr, d);
+	if (call)
+		rr_call_try_complete(eng, call);
 }
 
 /* Which of a Send's messages is a call; for refused headers, a guess from the roles. */
@@ -438,9 +399,9 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 		return;
 	}
 
-	peer = rr_conn_pair_by_evidence(eng, f, has_call_xid, GUINT_TO_POINTER(hdr->xid));
+	peer = rr_conn_pair_by_evidence(eng, f, rr_flow_has_call, GUINT_TO_POINTER(hdr->xid));
 	if (peer)
-		call = g_hash_table_lookup(peer->calls, GUINT_TO_POINTER(hdr->xid));
+		call = rr_call_find(peer, hdr->xid);
 	if (call && !call->delivered)
 		rr_call_flush(eng, call);
 	rr_rebuild_reply(eng, f, hdr, d, call);
@@ -452,13 +413,12 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 /* The connection went away: deliver what its calls have, then drop them. */
 void rr_rebuild_flow_reset(struct rr_engine *eng, struct rr_flow *f)
 {
-	GHashTableIter it;
-	gpointer v;
+	GPtrArray *calls = rr_call_take_all(f);
+	guint i;
 
-	g_hash_table_iter_init(&it, f->calls);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		g_hash_table_iter_steal(&it);
-		rr_call_flush(eng, v);
-		rr_call_free(eng, v);
+	for (i = 0; i < calls->len; i++) {
+		rr_call_flush(eng, g_ptr_array_index(calls, i));
+		rr_call_free(eng, g_ptr_array_index(calls, i));
 	}
+	g_ptr_array_unref(calls);
 }
