@@ -11,7 +11,7 @@
 #ifndef RPCRDMA_CALL_H
 #define RPCRDMA_CALL_H
 
-#include "engine_int.h"
+#include "conn.h"
 #include "segstore.h"
 
 struct rr_send_done;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "call.h"
+#include "conn.h"
 #include "mbuf.h"
 #include "xfer.h"
 #include "../check/check.h"
@@ -357,7 +358,7 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 
 	/* A header cut short hides chunks and XIDs later messages depend on. */
 	if (d->truncated && (st != RR_HDR_OK || d->captured < hdr->hdr_len + RR_RPC_HEAD_LEN))
-		f->conn->capture_cut = true;
+		rr_conn_mark_cut(f->conn);
 
 	if (v == NOT_RPCRDMA) {
 		eng->stats.not_rpcrdma++;
@@ -365,7 +366,7 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 		return;
 	}
 	if (v == ACCEPTED)
-		f->conn->carried_rpcrdma = true;
+		rr_conn_mark_rpcrdma(f->conn);
 	is_call = classify_call(f, hdr, v, &pk);
 	if (v == ACCEPTED && is_call && hdr->proc != RR_RDMA_DONE && f->conn->requester < 0) {
 		/* Learn the roles now, so the check stage counts this Send in the right direction. */

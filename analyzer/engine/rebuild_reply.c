@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "call.h"
+#include "conn.h"
 #include "mbuf.h"
 #include "xfer.h"
 

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "conn.h"
 #include "segstore.h"
 
 /* A segment: the public part its users see, and what the store keeps of it. */

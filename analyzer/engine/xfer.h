@@ -11,7 +11,7 @@
 #ifndef RPCRDMA_XFER_H
 #define RPCRDMA_XFER_H
 
-#include "engine_int.h"
+#include "conn.h"
 
 /* A whole Send that the transfer layer put together; engine.c hands it to the rebuild. */
 struct rr_send_done {
