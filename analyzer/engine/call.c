@@ -4,7 +4,9 @@
  * Send frames and the segments it advertised (registered in the segment
  * store, which places RDMA bytes in them), in a table per flow by XID.
  */
+#include "budget.h"
 #include "call.h"
+#include "frames.h"
 #include "xfer.h"
 
 /* A flow's calls (rr_flow.calls). */

@@ -3,9 +3,10 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "budget.h"
 #include "call.h"
 #include "conn.h"
+#include "rebuild.h"
 #include "segstore.h"
 #include "xfer.h"
 #include "../check/check.h"
@@ -46,6 +47,7 @@ struct rr_engine *rr_engine_new(const struct rr_engine_limits *limits,
 	eng->ctx = ctx;
 	if (diag)
 		eng->diag = *diag;
+	eng->budget = rr_budget_new();
 	eng->conns = rr_conn_table_new();
 	eng->segstore = rr_segstore_new();
 	eng->xfer = rr_xfer_new();
@@ -290,6 +292,7 @@ void rr_engine_free(struct rr_engine *eng)
 	rr_conn_table_free(eng->conns);
 	rr_segstore_free(eng->segstore);
 	rr_xfer_free(eng->xfer);
+	rr_budget_free(eng->budget);
 	rr_checker_free(eng->checker);
 	g_free(dispatch_of(eng));
 }

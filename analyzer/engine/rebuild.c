@@ -13,10 +13,11 @@
  */
 #include <string.h>
 
-#include "call.h"
 #include "conn.h"
+#include "frames.h"
 #include "mbuf.h"
-#include "xfer.h"
+#include "rebuild.h"
+#include "record.h"
 #include "../check/check.h"
 
 /*

@@ -8,10 +8,11 @@
  */
 #include <string.h>
 
-#include "call.h"
 #include "conn.h"
+#include "frames.h"
 #include "mbuf.h"
-#include "xfer.h"
+#include "rebuild.h"
+#include "record.h"
 
 struct insertion {
 	size_t pos;           /* in the inline stream, just after the length word */

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "conn.h"
+#include "record.h"
 #include "../check/check.h"
 
 void rr_record_init(struct rr_message *m, struct rr_engine *eng, struct rr_flow *f,

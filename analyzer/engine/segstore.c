@@ -12,7 +12,9 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "budget.h"
 #include "conn.h"
+#include "frames.h"
 #include "segstore.h"
 
 /* A segment: the public part its users see, and what the store keeps of it. */

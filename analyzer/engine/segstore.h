@@ -46,7 +46,10 @@ void rr_segstore_free(struct rr_segstore *st);
 /* The flow is forgotten: free its table (its segments went with their calls). */
 void rr_segstore_flow_free(struct rr_flow *f);
 
-/* A copy of what, live in the memory of owner's sender (owner: the flow its call was sent on). */
+/*
+ * A segment like what goes live in the memory of owner's sender (owner: the
+ * flow its call was sent on); it stays until rr_seg_remove.
+ */
 struct rr_seg *rr_seg_add(struct rr_engine *eng, struct rr_flow *owner, const struct rr_seg *what);
 void rr_seg_remove(struct rr_engine *eng, struct rr_seg *seg);
 /*

@@ -76,7 +76,7 @@ static bool ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct 
 /* The flow whose sender owns the memory f's RDMA operations name (the other end of f). */
 static struct rr_flow *memory_owner(struct rr_engine *eng, struct rr_flow *f, uint32_t rkey)
 {
-	return rr_conn_pair_by_evidence(eng, f, (rr_flow_pred)rr_flow_has_rkey, GUINT_TO_POINTER(rkey));
+	return rr_conn_pair_by_evidence(eng, f, rr_flow_has_rkey, GUINT_TO_POINTER(rkey));
 }
 
 /* An RDMA Write or Read Request, with the segment it hit, goes to the check stage. */

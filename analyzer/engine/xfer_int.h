@@ -7,6 +7,8 @@
 #ifndef RPCRDMA_XFER_INT_H
 #define RPCRDMA_XFER_INT_H
 
+#include "budget.h"
+#include "frames.h"
 #include "segstore.h"
 #include "xfer.h"
 
