@@ -25,10 +25,12 @@
  *   budget.c (budget.h)  bytes held for later (rr_engine.budget).
  *   frames.c (frames.h)  sorted frame lists.
  *
- * Calls go one way: engine.c -> conn, xfer, call, segstore, rebuild;
- * rebuild -> call, record, mbuf, conn, segstore; xfer -> conn, segstore;
- * call -> segstore; segstore, xfer, call -> budget, frames; record -> conn.
- * conn.c calls no module (the pairing predicates it runs are passed in).
+ * Calls go one way (no file calls a file that calls it back):
+ * engine.c -> conn, xfer, call, segstore, rebuild, budget; rebuild -> call,
+ * record, mbuf, conn, segstore; xfer -> conn, segstore; call, mbuf ->
+ * segstore; segstore, xfer, call -> budget, frames; record -> conn;
+ * conn_cm.c -> conn.c.  conn.c calls no module (the pairing predicates it
+ * runs are passed in).
  */
 #ifndef RPCRDMA_ENGINE_INT_H
 #define RPCRDMA_ENGINE_INT_H
