@@ -22,20 +22,53 @@
 #include <arpa/inet.h>
 #include <string.h>
 
-#include "rpcrdma/rfc8797.h"
-#include "engine_int.h"
+#include "conn_int.h"
 
-struct rr_cm_pending {
-	uint8_t transport;
-	struct rr_addr active, passive;   /* REQ sender, REQ receiver */
-	uint32_t active_qpn;
-	uint32_t conn_id;                 /* after REP */
-	bool has_pd;
-	bool pd_cut;                      /* REQ private data cut before its RFC 8797 part */
-	uint32_t send_size, recv_size;    /* active side's RFC 8797 values */
-	uint8_t flags;
-	uint16_t port;                    /* from the Service ID (RDMA_PS_TCP) */
-};
+/* Keys are canonicalised (canon_key) so padding is zero and bytes compare. */
+static guint flow_key_hash(gconstpointer p)
+{
+	const uint8_t *b = p;
+	guint32 h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < sizeof(struct rr_flow_key); i++)
+		h = (h ^ b[i]) * 16777619u;
+	return h;
+}
+
+static gboolean flow_key_equal(gconstpointer a, gconstpointer b)
+{
+	return memcmp(a, b, sizeof(struct rr_flow_key)) == 0;
+}
+
+static void conn_free(gpointer p)
+{
+	struct conn *c = conn_of(p);
+
+	g_free(c->name);
+	g_free(c);
+}
+
+struct rr_conn_table *rr_conn_table_new(void)
+{
+	struct rr_conn_table *t = g_new0(struct rr_conn_table, 1);
+
+	t->flows = g_hash_table_new_full(flow_key_hash, flow_key_equal, NULL, g_free);
+	t->by_addrs = g_hash_table_new_full(flow_key_hash, flow_key_equal, g_free,
+					    (GDestroyNotify)g_ptr_array_unref);
+	t->conns = g_ptr_array_new_with_free_func(conn_free);
+	return t;
+}
+
+void rr_conn_table_free(struct rr_conn_table *t)
+{
+	g_hash_table_destroy(t->flows);
+	g_hash_table_destroy(t->by_addrs);
+	if (t->cm_pending)
+		g_hash_table_destroy(t->cm_pending);
+	g_ptr_array_free(t->conns, TRUE);
+	g_free(t);
+}
 
 static void canon_key(const struct rr_flow_key *in, struct rr_flow_key *out)
 {
@@ -63,7 +96,7 @@ static GPtrArray *flows_between(struct rr_engine *eng, const struct rr_flow_key 
 	struct rr_flow_key ak;
 
 	addr_pair_key(k, reverse, &ak);
-	return g_hash_table_lookup(eng->by_addrs, &ak);
+	return g_hash_table_lookup(eng->conns->by_addrs, &ak);
 }
 
 struct rr_flow *rr_flow_peer(const struct rr_flow *f)
@@ -76,25 +109,19 @@ bool rr_flow_is_requester(const struct rr_flow *f)
 	return f->conn->requester >= 0 && f->side == f->conn->requester;
 }
 
-static struct rr_conn *conn_new(struct rr_engine *eng, uint8_t transport)
+static struct conn *conn_new(struct rr_engine *eng, uint8_t transport)
 {
-	struct rr_conn *c = g_new0(struct rr_conn, 1);
+	struct conn *c = g_new0(struct conn, 1);
 
-	c->id = ++eng->next_conn_id;
-	c->transport = transport;
-	c->requester = -1;
-	g_ptr_array_add(eng->conns, c);
+	c->pub.id = ++eng->conns->next_conn_id;
+	c->pub.transport = transport;
+	c->pub.requester = -1;
+	g_ptr_array_add(eng->conns->conns, &c->pub);
 	eng->stats.connections++;
 	return c;
 }
 
-static void conn_rename(struct rr_conn *c)
-{
-	g_free(c->name);
-	c->name = NULL;
-}
-
-void rr_conn_pair(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *b)
+static void conn_pair(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *b)
 {
 	struct rr_conn *keep, *gone;
 	struct rr_flow *mover;
@@ -118,9 +145,9 @@ void rr_conn_pair(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *b)
 	if (keep->requester < 0 && requester_flow_was_mover)
 		keep->requester = requester_flow_was_mover > 0 ? mover->side : 1 - mover->side;
 	keep->carried_rpcrdma |= gone->carried_rpcrdma;
-	keep->capture_cut |= gone->capture_cut;
+	conn_of(keep)->capture_cut |= conn_of(gone)->capture_cut;
 	eng->stats.connections--;
-	conn_rename(keep);
+	conn_rename(conn_of(keep));
 }
 
 static bool flow_unpaired(const struct rr_flow *f)
@@ -135,37 +162,38 @@ static bool flow_unpaired(const struct rr_flow *f)
  */
 static void conn_split(struct rr_engine *eng, struct rr_flow *f)
 {
-	struct rr_conn *old = f->conn, *c;
+	struct rr_conn *old = f->conn;
 	struct rr_flow *leaver;
+	struct conn *c;
 
 	if (flow_unpaired(f))
 		return;
-	leaver = old->home == f ? rr_flow_peer(f) : f;
+	leaver = conn_of(old)->home == f ? rr_flow_peer(f) : f;
 	old->flow[leaver->side] = NULL;
 	c = conn_new(eng, leaver->key.transport);
 	c->home = leaver;
-	c->carried_rpcrdma = old->carried_rpcrdma;
+	c->pub.carried_rpcrdma = old->carried_rpcrdma;
 	if (old->requester >= 0)
-		c->requester = old->requester == leaver->side ? 0 : 1;
-	c->flow[0] = leaver;
+		c->pub.requester = old->requester == leaver->side ? 0 : 1;
+	c->pub.flow[0] = leaver;
 	leaver->side = 0;
-	leaver->conn = c;
-	old->tentative = false;
-	conn_rename(old);
+	leaver->conn = &c->pub;
+	conn_of(old)->tentative = false;
+	conn_rename(conn_of(old));
 }
 
 /* Can g be given to f as its peer: free, or only tentatively paired? */
 static bool flow_available(const struct rr_flow *g)
 {
-	return flow_unpaired(g) || g->conn->tentative;
+	return flow_unpaired(g) || conn_of(g->conn)->tentative;
 }
 
-static void pair_proved(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *b)
+void rr_conn_pair_proved(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *b)
 {
 	conn_split(eng, a);
 	conn_split(eng, b);
-	rr_conn_pair(eng, a, b);
-	a->conn->tentative = false;
+	conn_pair(eng, a, b);
+	conn_of(a->conn)->tentative = false;
 }
 
 /* Eager pairing: only when the choice is unambiguous (see the top comment). */
@@ -184,7 +212,7 @@ static void pair_if_unambiguous(struct rr_engine *eng, struct rr_flow *f)
 		if (f->key.transport == RR_TRANSPORT_IWARP) {
 			if (g->key.src.port == f->key.dst.port && g->key.dst.port == f->key.src.port &&
 			    flow_unpaired(g)) {
-				rr_conn_pair(eng, g, f);
+				conn_pair(eng, g, f);
 				return;
 			}
 			continue;
@@ -203,43 +231,45 @@ static void pair_if_unambiguous(struct rr_engine *eng, struct rr_flow *f)
 		if (g != f && flow_unpaired(g))
 			return;
 	}
-	rr_conn_pair(eng, only, f);
-	f->conn->tentative = true;
+	conn_pair(eng, only, f);
+	conn_of(f->conn)->tentative = true;
 }
 
-static struct rr_flow *flow_lookup(struct rr_engine *eng, const struct rr_flow_key *key,
-				   bool eager)
+struct rr_flow *rr_conn_flow_lookup(struct rr_engine *eng, const struct rr_flow_key *key, bool eager,
+				    uint64_t frame)
 {
+	struct rr_conn_table *t = eng->conns;
 	struct rr_flow_key k, ak;
+	struct conn_flow *cf;
 	struct rr_flow *f;
+	struct conn *c;
 	GPtrArray *list;
 
 	canon_key(key, &k);
-	f = g_hash_table_lookup(eng->flows, &k);
-	if (f)
-		return f;
-	if (g_hash_table_size(eng->flows) >= eng->lim.max_flows) {
-		rr_diag_report(&eng->diag, ENG_LIMIT, eng->cur_frame,
+	cf = g_hash_table_lookup(t->flows, &k);
+	if (cf)
+		return &cf->pub;
+	if (g_hash_table_size(t->flows) >= eng->lim.max_flows) {
+		rr_diag_report(&eng->diag, ENG_LIMIT, frame,
 			       "more than %u one-way flows: new flows are ignored", eng->lim.max_flows);
 		return NULL;
 	}
-	f = g_new0(struct rr_flow, 1);
+	cf = g_new0(struct conn_flow, 1);
+	f = &cf->pub;
 	f->key = k;
-	f->calls = g_hash_table_new(g_direct_hash, g_direct_equal);
-	f->segs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-					(GDestroyNotify)g_ptr_array_unref);
-	f->conn = conn_new(eng, k.transport);
-	f->conn->flow[0] = f;
-	f->conn->home = f;
+	c = conn_new(eng, k.transport);
+	c->pub.flow[0] = f;
+	c->home = f;
+	f->conn = &c->pub;
 	f->side = 0;
-	f->last_frame = eng->cur_frame;
-	g_hash_table_insert(eng->flows, &f->key, f);
+	cf->last_frame = frame;
+	g_hash_table_insert(t->flows, &f->key, cf);
 
 	addr_pair_key(&k, false, &ak);
-	list = g_hash_table_lookup(eng->by_addrs, &ak);
+	list = g_hash_table_lookup(t->by_addrs, &ak);
 	if (!list) {
 		list = g_ptr_array_new();
-		g_hash_table_insert(eng->by_addrs, g_memdup2(&ak, sizeof(ak)), list);
+		g_hash_table_insert(t->by_addrs, g_memdup2(&ak, sizeof(ak)), list);
 	}
 	g_ptr_array_add(list, f);
 	if (eager)
@@ -247,40 +277,55 @@ static struct rr_flow *flow_lookup(struct rr_engine *eng, const struct rr_flow_k
 	return f;
 }
 
-struct rr_flow *rr_flow_get(struct rr_engine *eng, const struct rr_flow_key *key)
+struct rr_flow *rr_flow_get(struct rr_engine *eng, const struct rr_flow_key *key, uint64_t frame)
 {
-	return flow_lookup(eng, key, true);
+	return rr_conn_flow_lookup(eng, key, true, frame);
 }
 
 struct rr_flow *rr_flow_find(struct rr_engine *eng, const struct rr_flow_key *key)
 {
 	struct rr_flow_key k;
+	struct conn_flow *cf;
 
 	canon_key(key, &k);
-	return g_hash_table_lookup(eng->flows, &k);
+	cf = g_hash_table_lookup(eng->conns->flows, &k);
+	return cf ? &cf->pub : NULL;
 }
 
-/* eng->conns is in id order (ids only grow, removal keeps the order). */
-struct rr_conn *rr_conn_by_id(struct rr_engine *eng, uint32_t id)
+guint rr_flow_count(const struct rr_engine *eng)
 {
-	guint lo = 0, hi = eng->conns->len;
+	return g_hash_table_size(eng->conns->flows);
+}
 
-	while (lo < hi) {
-		guint mid = lo + (hi - lo) / 2;
-		struct rr_conn *c = g_ptr_array_index(eng->conns, mid);
+void rr_flow_touch(struct rr_flow *f, uint64_t frame)
+{
+	conn_flow_of(f)->last_frame = frame;
+}
 
-		if (c->id == id)
-			return c;
-		if (c->id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+guint rr_conn_count(const struct rr_engine *eng)
+{
+	return eng->conns->conns->len;
+}
+
+struct rr_conn *rr_conn_nth(const struct rr_engine *eng, guint i)
+{
+	return g_ptr_array_index(eng->conns->conns, i);
+}
+
+uint64_t rr_conn_last_frame(const struct rr_conn *c)
+{
+	uint64_t last = 0;
+	int s;
+
+	for (s = 0; s < 2; s++)
+		if (c->flow[s] && conn_flow_of(c->flow[s])->last_frame > last)
+			last = conn_flow_of(c->flow[s])->last_frame;
+	return last;
 }
 
 void rr_conn_forget(struct rr_engine *eng, struct rr_conn *c)
 {
+	struct rr_conn_table *t = eng->conns;
 	int s;
 
 	for (s = 0; s < 2; s++) {
@@ -291,15 +336,15 @@ void rr_conn_forget(struct rr_engine *eng, struct rr_conn *c)
 		if (!f || f->conn != c)
 			continue;
 		addr_pair_key(&f->key, false, &ak);
-		list = g_hash_table_lookup(eng->by_addrs, &ak);
+		list = g_hash_table_lookup(t->by_addrs, &ak);
 		if (list) {
 			g_ptr_array_remove(list, f);
 			if (!list->len)
-				g_hash_table_remove(eng->by_addrs, &ak);
+				g_hash_table_remove(t->by_addrs, &ak);
 		}
-		g_hash_table_remove(eng->flows, &f->key);   /* frees f */
+		g_hash_table_remove(t->flows, &f->key);   /* frees f */
 	}
-	g_ptr_array_remove(eng->conns, c);              /* frees c */
+	g_ptr_array_remove(t->conns, c);              /* frees c */
 }
 
 struct rr_flow *rr_conn_pair_by_evidence(struct rr_engine *eng, struct rr_flow *f, rr_flow_pred pred,
@@ -309,10 +354,10 @@ struct rr_flow *rr_conn_pair_by_evidence(struct rr_engine *eng, struct rr_flow *
 	GPtrArray *rev;
 	guint i;
 
-	if (peer && !f->conn->tentative)
+	if (peer && !conn_of(f->conn)->tentative)
 		return peer;
 	if (peer && pred(peer, arg)) {
-		f->conn->tentative = false;
+		conn_of(f->conn)->tentative = false;
 		return peer;
 	}
 	/* Unpaired, or tentatively paired with a flow that lacks the evidence. */
@@ -326,7 +371,7 @@ struct rr_flow *rr_conn_pair_by_evidence(struct rr_engine *eng, struct rr_flow *
 		    (g->key.src.port != f->key.dst.port || g->key.dst.port != f->key.src.port))
 			continue;
 		if (flow_available(g) && pred(g, arg)) {
-			pair_proved(eng, g, f);
+			rr_conn_pair_proved(eng, g, f);
 			return g;
 		}
 	}
@@ -370,14 +415,14 @@ static const char *transport_name(uint8_t t)
 	return "?";
 }
 
-/* "rocev2 10.0.0.1 qp 0x11 <-> 10.0.0.2 qp 0x12", requester first when known. */
 const char *rr_conn_name(struct rr_conn *c)
 {
+	struct conn *cx = conn_of(c);
 	GString *s;
 	int first, i;
 
-	if (c->name)
-		return c->name;
+	if (cx->name)
+		return cx->name;
 	s = g_string_new(transport_name(c->transport));
 	first = c->requester >= 0 ? c->requester : 0;
 	for (i = 0; i < 2; i++) {
@@ -398,8 +443,8 @@ const char *rr_conn_name(struct rr_conn *c)
 				g_string_append(s, " qp ?");
 		}
 	}
-	c->name = g_string_free(s, FALSE);
-	return c->name;
+	cx->name = g_string_free(s, FALSE);
+	return cx->name;
 }
 
 /* Callback programs are the backward direction (RFC 8166 7, RFC 8267 6.5). */
@@ -415,201 +460,26 @@ void rr_conn_note_call(struct rr_engine *eng, struct rr_flow *f, uint32_t prog)
 	if (c->requester >= 0)
 		return;
 	c->requester = is_callback_program(prog) ? 1 - f->side : f->side;
-	conn_rename(c);
+	conn_rename(conn_of(c));
 }
 
-/* RFC 8797: an RPC-over-RDMA CM private message somewhere in the CM private data. */
-static bool parse_rfc8797(const uint8_t *pd, uint32_t len, uint32_t *send, uint32_t *recv,
-			  uint8_t *flags_out)
+void rr_conn_mark_rpcrdma(struct rr_conn *c)
 {
-	struct rr_rfc8797 m;
-
-	if (!rr_rfc8797_find(pd, len, &m))
-		return false;
-	*send = m.send_size;
-	*recv = m.recv_size;
-	*flags_out = m.flags;
-	return true;
+	c->carried_rpcrdma = true;
 }
 
-static void set_requester(struct rr_conn *c, int side)
+void rr_conn_mark_cut(struct rr_conn *c)
 {
-	c->requester = side;
-	c->from_handshake = true;
-	conn_rename(c);
+	conn_of(c)->capture_cut = true;
 }
 
-#define RR_MAX_CM_PENDING 4096
-
-/* Bounded: past the cap, handshakes that never completed are forgotten first. */
-static void cm_pending_room(struct rr_engine *eng)
+void rr_conn_reopen(struct rr_conn *c)
 {
-	GHashTableIter it;
-	gpointer v;
+	int s;
 
-	if (g_hash_table_size(eng->cm_pending) < RR_MAX_CM_PENDING)
-		return;
-	g_hash_table_iter_init(&it, eng->cm_pending);
-	while (g_hash_table_iter_next(&it, NULL, &v))
-		if (!((struct rr_cm_pending *)v)->conn_id)
-			g_hash_table_iter_remove(&it);
-	if (g_hash_table_size(eng->cm_pending) >= RR_MAX_CM_PENDING)
-		g_hash_table_remove_all(eng->cm_pending);
-}
-
-static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event *ev)
-{
-	const struct rr_cm_info *cm = &ev->cm;
-	struct rr_cm_pending *p;
-
-	switch (cm->kind) {
-	case RR_CM_REQ:
-		cm_pending_room(eng);
-		p = g_new0(struct rr_cm_pending, 1);
-		p->transport = ev->flow.transport;
-		p->active = ev->flow.src;
-		p->passive = ev->flow.dst;
-		p->active_qpn = cm->local_qpn;
-		p->has_pd = parse_rfc8797(cm->private_data, cm->private_len, &p->send_size,
-					  &p->recv_size, &p->flags);
-		p->pd_cut = !p->has_pd && cm->private_cut;
-		/* RDMA-CM IP service IDs: 0x0000000001 | port space (0x06 TCP) | port. */
-		if ((cm->service_id >> 16) == 0x0000000001060000ull >> 16)
-			p->port = (uint16_t)(cm->service_id & 0xffff);
-		g_hash_table_replace(eng->cm_pending, GUINT_TO_POINTER(cm->local_comm_id), p);
-		break;
-	case RR_CM_REP: {
-		struct rr_flow_key k1, k2;
-		struct rr_flow *f1, *f2;
-		struct rr_conn *c;
-		uint32_t ps, pr;
-		uint8_t pf;
-
-		p = g_hash_table_lookup(eng->cm_pending, GUINT_TO_POINTER(cm->remote_comm_id));
-		if (!p)
-			break;
-		memset(&k1, 0, sizeof(k1));
-		k1.transport = p->transport;
-		k1.src = p->active;
-		k1.dst = p->passive;
-		k1.dst_qp = cm->local_qpn;
-		k2 = k1;
-		k2.src = p->passive;
-		k2.dst = p->active;
-		k2.dst_qp = p->active_qpn;
-		f1 = flow_lookup(eng, &k1, false);
-		f2 = flow_lookup(eng, &k2, false);
-		if (!f1 || !f2)
-			break;
-		/* The handshake wins over any pairing guessed before (QP numbers are reused). */
-		if (rr_flow_peer(f1) != f2)
-			pair_proved(eng, f1, f2);
-		c = f1->conn;
-		if (c != f2->conn)
-			break;
-		c->tentative = false;
-		/* A new connection starts new PSN sequences. */
-		f1->req_psn_valid = f2->req_psn_valid = false;
-		set_requester(c, f1->side);
-		if (p->has_pd) {
-			c->has_cm_pd = true;
-			c->inline_send[f1->side] = p->send_size;
-			c->inline_recv[f1->side] = p->recv_size;
-			c->has_cm_flags[f1->side] = true;
-			c->cm_flags[f1->side] = p->flags;
-		}
-		if (p->pd_cut || (cm->private_cut && !parse_rfc8797(cm->private_data, cm->private_len,
-								   &ps, &pr, &pf)))
-			c->capture_cut = true;      /* thresholds may have been in the cut bytes */
-		if (parse_rfc8797(cm->private_data, cm->private_len, &ps, &pr, &pf)) {
-			c->has_cm_pd = true;
-			c->inline_send[f2->side] = ps;
-			c->inline_recv[f2->side] = pr;
-			c->has_cm_flags[f2->side] = true;
-			c->cm_flags[f2->side] = pf;
-		}
-		if (p->port)
-			c->server_port = p->port;
-		p->conn_id = c->id;
-		/* DREQ may name either end's comm id. */
-		cm_pending_room(eng);
-		g_hash_table_replace(eng->cm_pending, GUINT_TO_POINTER(cm->local_comm_id),
-				     g_memdup2(p, sizeof(*p)));
-		break;
-	}
-	case RR_CM_REJ:
-		g_hash_table_remove(eng->cm_pending, GUINT_TO_POINTER(cm->remote_comm_id));
-		break;
-	case RR_CM_DREQ:
-		p = g_hash_table_lookup(eng->cm_pending, GUINT_TO_POINTER(cm->remote_comm_id));
-		if (!p)
-			p = g_hash_table_lookup(eng->cm_pending, GUINT_TO_POINTER(cm->local_comm_id));
-		if (p && p->conn_id)
-			return rr_conn_by_id(eng, p->conn_id);
-		break;
-	default:
-		break;
-	}
-	return NULL;
-}
-
-static struct rr_conn *handle_iwarp_cm(struct rr_engine *eng, const struct rr_event *ev)
-{
-	const struct rr_cm_info *cm = &ev->cm;
-	struct rr_flow *f = rr_flow_get(eng, &ev->flow);
-	struct rr_flow *peer;
-	uint32_t s, r;
-	uint8_t fl;
-
-	if (!f)
-		return NULL;
-	switch (cm->kind) {
-	case RR_CM_REQ:
-		set_requester(f->conn, f->side);
-		f->conn->server_port = ev->flow.dst.port;
-		break;
-	case RR_CM_REP:
-		set_requester(f->conn, 1 - f->side);
-		f->conn->server_port = ev->flow.src.port;
-		break;
-	case RR_CM_DREQ:
-		f->closed = true;
-		peer = rr_flow_peer(f);
-		return peer && peer->closed ? f->conn : NULL;
-	case RR_CM_RESET:
-		return f->conn;
-	default:
-		return NULL;
-	}
-	if (parse_rfc8797(cm->private_data, cm->private_len, &s, &r, &fl)) {
-		f->conn->has_cm_pd = true;
-		f->conn->inline_send[f->side] = s;
-		f->conn->inline_recv[f->side] = r;
-		f->conn->has_cm_flags[f->side] = true;
-		f->conn->cm_flags[f->side] = fl;
-	}
-	return NULL;
-}
-
-struct rr_conn *rr_conn_handle_cm(struct rr_engine *eng, const struct rr_event *ev)
-{
-	if (ev->flow.transport == RR_TRANSPORT_IWARP)
-		return handle_iwarp_cm(eng, ev);
-	return handle_ib_cm(eng, ev);
-}
-
-/* The flow's transfer state was freed by rr_xfer_flow_free() (engine.c calls both). */
-void rr_flow_free(struct rr_flow *f)
-{
-	g_hash_table_destroy(f->calls);
-	g_hash_table_destroy(f->segs);
-	g_free(f);
-}
-
-void rr_conn_free(struct rr_conn *c)
-{
-	g_free(c->name);
-	g_free(c);
+	for (s = 0; s < 2; s++)
+		if (c->flow[s])
+			conn_flow_of(c->flow[s])->closed = false;
 }
 
 static uint32_t addr_hash(const struct rr_addr *a)
@@ -624,22 +494,23 @@ static uint32_t addr_hash(const struct rr_addr *a)
 
 void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, struct rr_conn_info *out)
 {
+	const struct conn *cx = conn_of(c);
 	int rq = c->requester;
 	uint32_t cfg = eng->check_opts.inline_threshold;
 
 	memset(out, 0, sizeof(*out));
-	out->handshake = c->from_handshake;
+	out->handshake = cx->from_handshake;
 	out->roles_known = rq >= 0;
-	out->server_port = c->server_port;
+	out->server_port = cx->server_port;
 	if (!out->server_port && rq >= 0 && c->transport == RR_TRANSPORT_IWARP) {
 		const struct rr_flow *req = c->flow[rq], *rsp = c->flow[1 - rq];
 
 		out->server_port = req ? req->key.dst.port : rsp ? rsp->key.src.port : 0;
 	}
-	if (rq >= 0 && c->has_cm_pd && c->inline_recv[rq] && c->inline_recv[1 - rq]) {
+	if (rq >= 0 && cx->has_cm_pd && cx->inline_recv[rq] && cx->inline_recv[1 - rq]) {
 		out->inline_source = RR_INLINE_HANDSHAKE;
-		out->inline_requester = c->inline_recv[rq];
-		out->inline_responder = c->inline_recv[1 - rq];
+		out->inline_requester = cx->inline_recv[rq];
+		out->inline_responder = cx->inline_recv[1 - rq];
 	} else if (cfg) {
 		out->inline_source = RR_INLINE_CONFIG;
 		out->inline_requester = out->inline_responder = cfg;
@@ -647,9 +518,9 @@ void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, str
 		out->inline_source = RR_INLINE_DEFAULT;
 		out->inline_requester = out->inline_responder = RR_DEFAULT_INLINE_THRESHOLD;
 	}
-	if (rq >= 0 && c->has_cm_flags[rq]) {
+	if (rq >= 0 && cx->has_cm_flags[rq]) {
 		out->inv_flag_known = true;
-		out->remote_invalidate_ok = c->cm_flags[rq] & 1;
+		out->remote_invalidate_ok = cx->cm_flags[rq] & 1;
 	}
 	if (rq >= 0) {
 		const struct rr_flow *req = c->flow[rq], *rsp = c->flow[1 - rq];
@@ -657,5 +528,5 @@ void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, str
 
 		out->requester_hash = a ? addr_hash(a) : 0;
 	}
-	out->capture_cut = c->capture_cut;
+	out->capture_cut = cx->capture_cut;
 }

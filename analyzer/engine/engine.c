@@ -1,9 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Event dispatch, limits and delivery; see engine.h for the contract. */
+#include <stddef.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "budget.h"
+#include "call.h"
+#include "conn.h"
+#include "rebuild.h"
+#include "recent.h"
+#include "segstore.h"
+#include "xfer.h"
 #include "../check/check.h"
+
+/* The engine as engine.c alone sees it: the modules' view, and the dispatch state. */
+struct dispatch {
+	struct rr_engine eng;
+	uint64_t cur_frame;       /* the event being fed */
+	bool told_flows;          /* ENG-LIMIT about forgotten connections said */
+};
+
+static struct dispatch *dispatch_of(struct rr_engine *eng)
+{
+	return (struct dispatch *)((char *)eng - offsetof(struct dispatch, eng));
+}
 
 void rr_engine_default_limits(struct rr_engine_limits *lim)
 {
@@ -15,29 +34,11 @@ void rr_engine_default_limits(struct rr_engine_limits *lim)
 	lim->max_flows = 4096;
 }
 
-static void free_flow(gpointer p);
-
-/* Keys are canonicalised (conn.c) so padding is zero and bytes compare. */
-static guint flow_key_hash(gconstpointer p)
-{
-	const uint8_t *b = p;
-	guint32 h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < sizeof(struct rr_flow_key); i++)
-		h = (h ^ b[i]) * 16777619u;
-	return h;
-}
-
-static gboolean flow_key_equal(gconstpointer a, gconstpointer b)
-{
-	return memcmp(a, b, sizeof(struct rr_flow_key)) == 0;
-}
-
 struct rr_engine *rr_engine_new(const struct rr_engine_limits *limits,
 				rr_message_fn fn, void *ctx, const struct rr_diag_sink *diag)
 {
-	struct rr_engine *eng = g_new0(struct rr_engine, 1);
+	struct dispatch *d = g_new0(struct dispatch, 1);
+	struct rr_engine *eng = &d->eng;
 
 	if (limits)
 		eng->lim = *limits;
@@ -47,12 +48,10 @@ struct rr_engine *rr_engine_new(const struct rr_engine_limits *limits,
 	eng->ctx = ctx;
 	if (diag)
 		eng->diag = *diag;
-	eng->flows = g_hash_table_new_full(flow_key_hash, flow_key_equal, NULL, free_flow);
-	eng->by_addrs = g_hash_table_new_full(flow_key_hash, flow_key_equal, g_free,
-					      (GDestroyNotify)g_ptr_array_unref);
-	eng->conns = g_ptr_array_new_with_free_func((GDestroyNotify)rr_conn_free);
-	eng->cm_pending = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
-	eng->calls_ready = g_ptr_array_new();
+	eng->budget = rr_budget_new();
+	eng->conns = rr_conn_table_new();
+	eng->segstore = rr_segstore_new();
+	eng->xfer = rr_xfer_new();
 	rr_check_default_opts(&eng->check_opts);
 	eng->checker = rr_checker_new(&eng->diag);
 	return eng;
@@ -99,11 +98,6 @@ const char *rr_skip_reason_text(enum rr_skip_reason why)
 	}
 }
 
-
-
-
-
-
 /* Calls first on both sides (their replies may have placed data), then transfers. */
 static void conn_teardown(struct rr_engine *eng, struct rr_conn *c)
 {
@@ -116,22 +110,33 @@ static void conn_teardown(struct rr_engine *eng, struct rr_conn *c)
 	for (s = 0; s < 2; s++)
 		if (c->flow[s])
 			rr_xfer_flow_reset(eng, c->flow[s]);
+	rr_conn_reopen(c);
 	/* The check stage forgets the connection (what outcomes need stays with them). */
 	rr_checker_fact(eng->checker, &down);
+}
+
+/* Each module frees its own state of the flows; then conn.c forgets the flows and the connection. */
+static void conn_forget(struct rr_engine *eng, struct rr_conn *c)
+{
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		struct rr_flow *f = c->flow[s];
+
+		if (!f || f->conn != c)
+			continue;
+		rr_call_flow_free(f);
+		rr_xfer_flow_free(f);
+		rr_segstore_flow_free(f);
+	}
+	rr_conn_forget(eng, c);
 }
 
 static int by_activity(const void *a, const void *b)
 {
 	const struct rr_conn *x = *(struct rr_conn *const *)a, *y = *(struct rr_conn *const *)b;
-	uint64_t lx = 0, ly = 0;
-	int s;
+	uint64_t lx = rr_conn_last_frame(x), ly = rr_conn_last_frame(y);
 
-	for (s = 0; s < 2; s++) {
-		if (x->flow[s] && x->flow[s]->last_frame > lx)
-			lx = x->flow[s]->last_frame;
-		if (y->flow[s] && y->flow[s]->last_frame > ly)
-			ly = y->flow[s]->last_frame;
-	}
 	return lx < ly ? -1 : lx > ly ? 1 : (x->id > y->id) - (x->id < y->id);
 }
 
@@ -142,15 +147,17 @@ static int by_activity(const void *a, const void *b)
  */
 static void forget_idle(struct rr_engine *eng)
 {
-	guint n = eng->conns->len, i;
+	struct dispatch *d = dispatch_of(eng);
+	guint n = rr_conn_count(eng), i;
 	struct rr_conn **all = g_new(struct rr_conn *, n ? n : 1);
 	guint target = eng->lim.max_flows - eng->lim.max_flows / 8;
 
-	memcpy(all, eng->conns->pdata, n * sizeof(*all));
+	for (i = 0; i < n; i++)
+		all[i] = rr_conn_nth(eng, i);
 	qsort(all, n, sizeof(*all), by_activity);
-	if (!eng->told_flows) {
-		eng->told_flows = true;
-		rr_diag_report(&eng->diag, ENG_LIMIT, eng->cur_frame,
+	if (!d->told_flows) {
+		d->told_flows = true;
+		rr_diag_report(&eng->diag, ENG_LIMIT, d->cur_frame,
 			       "more than %u one-way flows at once: the least recently active connections "
 			       "are closed and forgotten (their unanswered calls are judged as at a disconnect)",
 			       eng->lim.max_flows);
@@ -159,11 +166,11 @@ static void forget_idle(struct rr_engine *eng)
 		struct rr_conn *c = all[i];
 
 		if (c->flow[0] || c->flow[1]) {
-			if (g_hash_table_size(eng->flows) <= target)
+			if (rr_flow_count(eng) <= target)
 				continue;
 			conn_teardown(eng, c);
 		}
-		rr_conn_forget(eng, c);
+		conn_forget(eng, c);
 	}
 	g_free(all);
 }
@@ -171,24 +178,15 @@ static void forget_idle(struct rr_engine *eng)
 /* What the transfer layer produced for this event goes to the rebuild. */
 static void pass_up(struct rr_engine *eng)
 {
-	struct rr_send_done d = eng->send_done;
+	struct rr_send_done d;
+	struct rr_call *call;
 
-	if (d.frames == &eng->send_done.one_frame)
-		d.frames = &d.one_frame;
-	memset(&eng->send_done, 0, sizeof(eng->send_done));
-	if (d.flow)
+	if (rr_xfer_take_send(eng, &d)) {
 		rr_rebuild_send(eng, d.flow, &d);
-	if (d.buf)
-		g_byte_array_unref(d.buf);
-	if (d.frames_buf)
-		g_array_unref(d.frames_buf);
-	while (eng->calls_ready->len) {
-		struct rr_call *call = g_ptr_array_steal_index_fast(eng->calls_ready,
-								     eng->calls_ready->len - 1);
-
-		call->ready_queued = false;
-		rr_call_try_complete(eng, call);
+		rr_xfer_send_release(&d);
 	}
+	while ((call = rr_segstore_take_ready(eng)))
+		rr_call_try_complete(eng, call);
 }
 
 static void end_all(struct rr_engine *eng)
@@ -196,8 +194,8 @@ static void end_all(struct rr_engine *eng)
 	struct rr_fact end = { .kind = RR_FACT_END };
 	guint i;
 
-	for (i = 0; i < eng->conns->len; i++)
-		conn_teardown(eng, g_ptr_array_index(eng->conns, i));
+	for (i = 0; i < rr_conn_count(eng); i++)
+		conn_teardown(eng, rr_conn_nth(eng, i));
 	rr_checker_fact(eng->checker, &end);
 }
 
@@ -209,9 +207,22 @@ static void end_all(struct rr_engine *eng)
 static void end_part(struct rr_engine *eng)
 {
 	end_all(eng);
-	while (eng->conns->len)
-		rr_conn_forget(eng, g_ptr_array_index(eng->conns, eng->conns->len - 1));
-	g_hash_table_remove_all(eng->cm_pending);
+	while (rr_conn_count(eng))
+		conn_forget(eng, rr_conn_nth(eng, rr_conn_count(eng) - 1));
+	rr_conn_forget_handshakes(eng);
+}
+
+static void handle_cm(struct rr_engine *eng, const struct rr_event *ev)
+{
+	struct rr_cm_outcome cm;
+	int s;
+
+	rr_conn_handle_cm(eng, ev, &cm);
+	for (s = 0; s < 2; s++)
+		if (cm.restarted[s])
+			rr_xfer_flow_restart(cm.restarted[s]);
+	if (cm.gone)
+		conn_teardown(eng, cm.gone);
 }
 
 void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
@@ -219,29 +230,26 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 	struct rr_flow *f;
 
 	eng->stats.events++;
-	eng->cur_frame = ev->frame;
+	dispatch_of(eng)->cur_frame = ev->frame;
 	if (ev->kind == RR_EV_CAPTURE_PART) {
 		end_part(eng);
 		return;
 	}
 	/* An event may make two flows (a handshake); room first. */
-	if (g_hash_table_size(eng->flows) + 2 > eng->lim.max_flows && !rr_flow_find(eng, &ev->flow))
+	if (rr_flow_count(eng) + 2 > eng->lim.max_flows && !rr_flow_find(eng, &ev->flow))
 		forget_idle(eng);
 	if (ev->kind == RR_EV_CM) {
-		struct rr_conn *gone = rr_conn_handle_cm(eng, ev);
-
-		if (gone)
-			conn_teardown(eng, gone);
+		handle_cm(eng, ev);
 		return;
 	}
 	if (ev->kind == RR_EV_ACK || ev->kind == RR_EV_TERMINATE)
 		return;
-	f = rr_flow_get(eng, &ev->flow);
+	f = rr_flow_get(eng, &ev->flow, ev->frame);
 	if (!f)
 		return;
-	f->last_frame = ev->frame;
+	rr_flow_touch(f, ev->frame);
 	if (ev->after_loss)
-		f->conn->capture_cut = true;
+		rr_conn_mark_cut(f->conn);
 	rr_xfer_event(eng, f, ev);
 	pass_up(eng);
 }
@@ -249,12 +257,6 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 void rr_engine_finish(struct rr_engine *eng)
 {
 	end_all(eng);
-}
-
-static void free_flow(gpointer p)
-{
-	rr_xfer_flow_free(p);
-	rr_flow_free(p);
 }
 
 const struct rr_engine_stats *rr_engine_stats(const struct rr_engine *eng)
@@ -265,34 +267,34 @@ const struct rr_engine_stats *rr_engine_stats(const struct rr_engine *eng)
 void rr_engine_free(struct rr_engine *eng)
 {
 	guint i;
+	int s;
 
 	if (!eng)
 		return;
 	/* Calls reference segments held in flows: drop them first. */
-	for (i = 0; i < eng->conns->len; i++) {
-		struct rr_conn *c = g_ptr_array_index(eng->conns, i);
-		int s;
+	for (i = 0; i < rr_conn_count(eng); i++) {
+		struct rr_conn *c = rr_conn_nth(eng, i);
+
+		for (s = 0; c && s < 2; s++)
+			if (c->flow[s] && c->flow[s]->conn == c)
+				rr_call_free_all(eng, c->flow[s]);
+	}
+	for (i = 0; i < rr_conn_count(eng); i++) {
+		struct rr_conn *c = rr_conn_nth(eng, i);
 
 		for (s = 0; c && s < 2; s++) {
-			struct rr_flow *f = c->flow[s];
-			GHashTableIter it;
-			gpointer v;
-
-			if (!f || f->conn != c)
+			if (!c->flow[s] || c->flow[s]->conn != c)
 				continue;
-			g_hash_table_iter_init(&it, f->calls);
-			while (g_hash_table_iter_next(&it, NULL, &v)) {
-				g_hash_table_iter_steal(&it);
-				rr_call_free(eng, v);
-			}
+			rr_call_flow_free(c->flow[s]);
+			rr_xfer_flow_free(c->flow[s]);
+			rr_segstore_flow_free(c->flow[s]);
 		}
 	}
+	rr_conn_table_free(eng->conns);
+	rr_segstore_free(eng->segstore);
+	rr_xfer_free(eng->xfer);
+	rr_budget_free(eng->budget);
 	rr_recent_free(eng->recent);
-	g_hash_table_destroy(eng->flows);
-	g_hash_table_destroy(eng->by_addrs);
-	g_hash_table_destroy(eng->cm_pending);
-	g_ptr_array_free(eng->conns, TRUE);
-	g_ptr_array_unref(eng->calls_ready);
 	rr_checker_free(eng->checker);
-	g_free(eng);
+	g_free(dispatch_of(eng));
 }

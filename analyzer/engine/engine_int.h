@@ -1,13 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * engine_int.h - state shared by the engine's modules.  Not installed.
+ * engine_int.h - the engine as its modules see it.  Not installed.
  *
- *   engine.c    event dispatch, limits, delivery to the reporter
- *   conn.c      one-way flows and their pairing into connections
- *   xfer.c      packets -> whole Sends, and RDMA Write / Read Response bytes
- *               -> (rkey, va) placements (IB PSN and iWARP STag/TO logic)
- *   segstore.c  segments advertised by calls, and the bytes placed in them
- *   rebuild.c   transport header + chunks -> the RPC message Payload stream
+ * Every module owns its state: it alone makes, writes and frees it, and the
+ * others reach it only through the functions of the module's header (or
+ * read a public part that header defines).  A module's per-flow state hangs
+ * from one opaque pointer in struct rr_flow, its per-engine state from one
+ * opaque pointer below.
+ *
+ *   engine.c          dispatch: which stage runs next, teardown order, the
+ *                     flow table's bound.  Owns the event being fed and
+ *                     whether ENG-LIMIT was said (behind this struct).
+ *   conn.c conn_cm.c  flows and connections, pairing, the handshake
+ *   (conn.h)          (rr_engine.conns; rr_flow and rr_conn).
+ *   xfer.c xfer_send.c  Sends from packets; RDMA Write and Read Response
+ *   (xfer.h)          bytes to placements (rr_flow.xfer, rr_engine.xfer).
+ *   segstore.c        segments calls advertised, bytes placed in them
+ *   (segstore.h)      (rr_flow.segs, rr_engine.segstore; rr_seg).
+ *   call.c (call.h)   calls kept until their reply (rr_flow.calls; rr_call).
+ *   rebuild.c rebuild_reply.c (rebuild.h), mbuf.c (mbuf.h)
+ *                     the Payload rebuilt; no state of their own.
+ *   record.c record_view.c (record.h)  the message record and its view,
+ *                     through the check stage to the reporter.
+ *   recent.c (recent.h)  calls seen lately, for the view's retry flag
+ *                     (rr_engine.recent, made and written by record.c).
+ *   budget.c (budget.h)  bytes held for later (rr_engine.budget).
+ *   frames.c (frames.h)  sorted frame lists.
+ *
+ * Calls go one way (no file calls a file that calls it back):
+ * engine.c -> conn, xfer, call, segstore, rebuild, budget; rebuild -> call,
+ * record, mbuf, conn, segstore; xfer -> conn, segstore; call, mbuf ->
+ * segstore; segstore, xfer, call -> budget, frames; record -> conn,
+ * record_view, recent;
+ * conn_cm.c -> conn.c.  conn.c calls no module (the pairing predicates it
+ * runs are passed in).
  */
 #ifndef RPCRDMA_ENGINE_INT_H
 #define RPCRDMA_ENGINE_INT_H
@@ -16,321 +42,39 @@
 
 #include "engine.h"
 
-#define RR_PSN_MASK 0xFFFFFFu
-
-/* 24-bit PSN arithmetic: distance from a to b going forward. */
-static inline uint32_t rr_psn_dist(uint32_t from, uint32_t to)
-{
-	return (to - from) & RR_PSN_MASK;
-}
-/* b is after a (within half the PSN space). */
-static inline bool rr_psn_after(uint32_t a, uint32_t b)
-{
-	uint32_t d = rr_psn_dist(a, b);
-
-	return d != 0 && d < 0x800000u;
-}
-
+struct rr_checker;
+struct rr_flow;
 struct rr_conn;
 struct rr_call;
-struct rr_flow;
 
-/* A whole Send that xfer.c put together; engine.c hands it to the rebuild. */
-struct rr_send_done {
-	struct rr_flow *flow;     /* NULL: nothing completed */
-	const uint8_t *data;      /* the event's bytes, or buf's */
-	size_t len;
-	GByteArray *buf;          /* owned when the Send was assembled */
-	const uint64_t *frames;
-	size_t n_frames;
-	GArray *frames_buf;       /* owned when assembled */
-	uint64_t one_frame;
-	bool truncated;
-	size_t captured;          /* bytes from the start before the first one not captured */
-	bool invalidate;
-	uint32_t inv_rkey;
-	uint64_t ts_usec;
-};
-
-/* A Send being put together from FIRST/MIDDLE/LAST packets. */
-struct rr_send_asm {
-	bool active;
-	uint32_t next_psn;        /* IB */
-	uint32_t msn;             /* iWARP */
-	bool saw_last;
-	GByteArray *buf;
-	GArray *frames;           /* uint64_t */
-	GArray *cover;            /* iWARP: struct rr_range of bytes seen */
-	bool truncated;
-	uint64_t cut_at;          /* truncated: where the first cut starts */
-	bool invalidate;
-	uint32_t inv_rkey;
-	uint64_t ts_usec;         /* capture time of its first packet */
-};
-
-/* What an RDMA operation's range hit among the live segments of a flow. */
-struct rr_seg_hit {
-	bool handle_live;         /* some live segment has the handle */
-	bool inside;              /* the whole range lies in one segment */
-	const struct rr_seg *seg; /* that segment, or the nearest with the handle */
-};
-
-/* An RDMA Write message being received (IB places MIDDLE/LAST by PSN). */
-struct rr_write_asm {
-	bool active;
-	uint32_t first_psn;
-	uint32_t rkey;
-	uint64_t va;
-	uint32_t dma_len;
-	uint32_t pmtu;
-};
-
-/* An RDMA Read Request seen on the flow of the side that reads. */
-struct rr_read_req {
-	uint64_t frame;
-	uint32_t psn;             /* IB */
-	uint32_t rkey;            /* source R_Key / STag */
-	uint64_t va;              /* source VA / TO */
-	uint32_t len;
-	uint32_t sink_stag;       /* iWARP */
-	uint64_t sink_to;
-	uint32_t pmtu;            /* IB: learnt from the first response */
-};
-
-#define RR_MAX_READ_REQS 1024
-
-/*
- * An iWARP Read Response seen before its Read Request: when one direction's
- * MPA framing is found late, or the capture interleaved the directions out
- * of order.  Held (bounded) until the request shows up.
- */
-struct rr_early_resp {
-	struct rr_event ev;       /* data and more_frames point into the copies below */
-	uint8_t *data;
-	uint64_t *frames;
-};
-
-#define RR_MAX_EARLY_RESP 256
-
-struct rr_flow {
-	struct rr_flow_key key;
-	struct rr_conn *conn;     /* always set; paired when conn->flow[1-side] is set */
-	int side;                 /* 0 or 1 */
-
-	bool req_psn_valid;       /* IB: last request-stream PSN, for duplicates */
-	uint32_t req_last_psn;
-	bool last_was_read_req;   /* a Read Request takes one PSN per response packet */
-	uint32_t pmtu;            /* IB: learnt from full-size packets */
-
-	struct rr_send_asm send;          /* IB */
-	GHashTable *iw_sends;             /* iWARP: msn -> struct rr_send_asm* */
-	struct rr_write_asm write;        /* IB */
-	GQueue read_reqs;                 /* struct rr_read_req*, newest last */
-	GQueue early_resps;               /* iWARP: struct rr_early_resp*, oldest first */
-
-	GHashTable *calls;        /* xid -> struct rr_call*: calls sent on this flow */
-	GHashTable *segs;         /* handle -> GPtrArray of struct rr_seg*: memory of this flow's sender */
-	bool closed;              /* FIN seen */
-	uint64_t last_frame;      /* last event on this flow: the least recent are forgotten first */
-	GPtrArray *unmatched_keys;/* rkeys already reported unmatched (bounded) */
-};
-
-struct rr_conn {
-	uint32_t id;
-	uint8_t transport;
-	struct rr_flow *flow[2];
-	struct rr_flow *home;     /* the flow the connection (and its id) was made for */
-	int requester;            /* side index, -1 until known */
-	bool tentative;           /* paired on first sight, not yet proved by traffic */
-	bool from_handshake;
-	bool carried_rpcrdma;
-	/* RFC 8797 private data, when the handshake was captured */
-	bool has_cm_pd;
-	uint32_t inline_send[2], inline_recv[2];   /* by side */
-	bool has_cm_flags[2];
-	uint8_t cm_flags[2];      /* RFC 8797 flags, by side */
-	uint16_t server_port;     /* CM service port / iWARP listening port */
-	char *name;
-	bool capture_cut;         /* see rr_conn_info */
-};
-
-enum rr_seg_role {
-	RR_SEG_READ = 0,
-	RR_SEG_WRITE,
-	RR_SEG_REPLY,
-};
-
+/* A byte range [start, end). */
 struct rr_range {
 	uint64_t start, end;
 };
 
-struct rr_seg {
-	struct rr_call *call;
-	enum rr_seg_role role;
-	uint32_t chunk;           /* write chunk index; read: index into hdr reads */
-	uint32_t index;           /* segment index inside its chunk */
-	struct rr_segment s;
-	uint8_t *buf;             /* grows with the highest byte placed, up to s.length */
-	uint64_t buf_len;
-	GArray *cover;            /* struct rr_range, sorted, merged */
-	uint64_t covered;
-	GArray *frames;           /* uint64_t, unique */
-	bool refused;             /* over a limit: not buffered */
-	bool cut;                 /* bytes aimed at it were cut by the snaplen */
-	uint64_t requested;       /* read segments: bytes RDMA Read Requests asked for */
-};
-
-struct rr_call {
-	uint32_t xid;
-	struct rr_flow *flow;     /* the flow the call was sent on (owner of its segments) */
-	struct rr_hdr *hdr;
-	uint8_t *inline_buf;      /* RDMA_MSG: payload after the header */
-	size_t inline_len;
-	GArray *frames;           /* Send frames */
-	GPtrArray *segs;          /* struct rr_seg* owned */
-	bool send_truncated;
-	bool delivered;
-	bool ready_queued;        /* in eng->calls_ready */
-	bool backchannel;
-	bool has_ulp;
-	bool capture_loss;        /* its message lost bytes: what its ULP said is partial */
-	struct rr_ulp_info ulp;
-	uint64_t first_frame;
-	uint64_t ts_usec;         /* capture time of its Send */
-	uint64_t gaps_at_start;   /* eng->psn_gaps when it was sent */
-};
-
-struct rr_checker;
-
 struct rr_engine {
+	/* Set by engine.c (from rr_engine_new and the setters); every module reads them. */
 	struct rr_engine_limits lim;
+	struct rr_diag_sink diag;
 	struct rr_checker *checker;   /* the check stage (check/check.h) */
 	struct rr_check_opts check_opts;
 	rr_message_fn fn;
 	void *ctx;
 	rr_send_fn send_fn;
 	void *send_ctx;
-	struct rr_diag_sink diag;
-	struct rr_engine_stats stats;
-
-	GHashTable *flows;        /* struct rr_flow_key* -> struct rr_flow* */
-	GHashTable *by_addrs;     /* address pair -> GPtrArray of flows (pairing candidates) */
-	GPtrArray *conns;         /* live connections, in id order */
-	uint32_t next_conn_id;
-	bool told_flows;          /* ENG-LIMIT about forgotten connections said */
-	GHashTable *cm_pending;   /* IB CM: comm id -> struct rr_cm_pending* */
-	uint64_t buffered;        /* bytes held in Sends, segments and call copies */
-	uint64_t psn_gaps;        /* IB/RoCE: PSN jumps seen (packets the capture lost) */
 	/*
-	 * What one event produced, handed up to engine.c (lower layers never
-	 * call the rebuild): calls whose read chunk data grew, and the Send
-	 * the event completed (at most one per event).
+	 * The public counters, each counted by the one module that sees what it
+	 * counts: events (engine.c), connections (conn.c), dup_packets and
+	 * rdma_unmatched (xfer.c), not_rpcrdma (rebuild.c), messages, calls,
+	 * replies and incomplete (record.c).
 	 */
-	GPtrArray *calls_ready;   /* struct rr_call*, not owned */
-	struct rr_send_done send_done;
-	uint64_t cur_frame;
-	struct rr_recent *recent; /* record.c: recent calls, for rr_msg_view.retry (made at the first) */
+	struct rr_engine_stats stats;
+	/* Each module's own state, opaque outside it; engine.c has it made and freed. */
+	struct rr_budget *budget;
+	struct rr_conn_table *conns;
+	struct rr_xfer *xfer;
+	struct rr_segstore *segstore;
+	struct rr_recent *recent;     /* record.c's recent calls, for rr_msg_view.retry (made at the first) */
 };
-
-/* budget.c: take n bytes of the buffer budget (false, reported, when they do not fit), or give them back */
-bool rr_budget_take(struct rr_engine *eng, uint64_t n, uint64_t frame, const char *what);
-void rr_budget_give(struct rr_engine *eng, uint64_t n);
-
-/* conn.c */
-struct rr_flow *rr_flow_get(struct rr_engine *eng, const struct rr_flow_key *key);
-/* The flow, if it exists (never creates one). */
-struct rr_flow *rr_flow_find(struct rr_engine *eng, const struct rr_flow_key *key);
-struct rr_conn *rr_conn_by_id(struct rr_engine *eng, uint32_t id);
-/* Free the connection and its flows; the caller tore it down first. */
-void rr_conn_forget(struct rr_engine *eng, struct rr_conn *c);
-struct rr_flow *rr_flow_peer(const struct rr_flow *f);
-/* f is the requester's direction (false while the roles are unknown). */
-bool rr_flow_is_requester(const struct rr_flow *f);
-typedef bool (*rr_flow_pred)(struct rr_flow *cand, void *arg);
-/*
- * The peer flow.  Not a plain lookup: when f is unpaired or only
- * tentatively paired, the first candidate flow for which pred holds (the
- * evidence: it sent the call this reply answers, it owns this R_Key, ...)
- * becomes f's peer, splitting a tentative pair if need be.
- */
-struct rr_flow *rr_conn_pair_by_evidence(struct rr_engine *eng, struct rr_flow *f, rr_flow_pred pred,
-					 void *arg);
-void rr_conn_pair(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *b);
-const char *rr_conn_name(struct rr_conn *c);
-/* Returns the connection the event tears down (DREQ, FIN both ways, RST), or NULL. */
-struct rr_conn *rr_conn_handle_cm(struct rr_engine *eng, const struct rr_event *ev);
-void rr_flow_free(struct rr_flow *f);
-void rr_conn_free(struct rr_conn *c);
-void rr_conn_note_call(struct rr_engine *eng, struct rr_flow *f, uint32_t prog);
-
-/* conn.c: what a message record says of its connection */
-void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, struct rr_conn_info *out);
-
-/* xfer.c */
-void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev);
-void rr_send_asm_clear(struct rr_engine *eng, struct rr_send_asm *a);
-/* Clear and free a heap-allocated (iWARP) partial Send. */
-void rr_send_asm_free(struct rr_engine *eng, struct rr_send_asm *a);
-/* Report and drop Read Responses whose request never came. */
-void rr_xfer_drop_early(struct rr_engine *eng, struct rr_flow *f);
-void rr_xfer_flow_reset(struct rr_engine *eng, struct rr_flow *f);
-void rr_xfer_flow_free(struct rr_flow *f);
-
-/* segstore.c */
-struct rr_seg *rr_seg_add(struct rr_engine *eng, struct rr_call *call, enum rr_seg_role role,
-			  uint32_t chunk, uint32_t index, const struct rr_segment *s);
-void rr_seg_remove(struct rr_engine *eng, struct rr_seg *seg);
-/* Place bytes written to or read from the memory of owner's sender. Returns bytes that landed. */
-uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rkey, uint64_t va,
-		      const struct rr_event *ev);
-bool rr_flow_has_rkey(struct rr_flow *f, void *rkey_ptr);
-/* Which live segment of owner's memory [va, va+len) with rkey falls in; counts read requests. */
-void rr_seg_lookup(struct rr_flow *owner, uint32_t rkey, uint64_t va, uint64_t len, bool is_read_req,
-		   struct rr_seg_hit *hit);
-bool rr_seg_complete(const struct rr_seg *seg);
-/* Copy n bytes of segment data from offset off into dst; missing bytes are zero. Returns false if any was missing. */
-bool rr_seg_read(const struct rr_seg *seg, uint64_t off, uint8_t *dst, uint64_t n);
-
-/* rebuild.c */
-void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_send_done *d);
-void rr_call_try_complete(struct rr_engine *eng, struct rr_call *call);
-void rr_call_flush(struct rr_engine *eng, struct rr_call *call);   /* deliver if pending */
-void rr_rebuild_flow_reset(struct rr_engine *eng, struct rr_flow *f);
-
-/* call.c */
-struct rr_seg *rr_call_seg(const struct rr_call *call, enum rr_seg_role role, uint32_t chunk, uint32_t index);
-void rr_call_collect_frames(GArray *dst, const struct rr_call *call, bool reads);
-/* Put every segment the call advertised in the segment store. */
-void rr_call_register_segments(struct rr_engine *eng, struct rr_call *call);
-void rr_call_free(struct rr_engine *eng, struct rr_call *call);
-/* Forget the call on its flow and free it. */
-void rr_call_drop(struct rr_engine *eng, struct rr_call *call);
-
-/* rebuild_reply.c */
-void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
-		      const struct rr_send_done *d, struct rr_call *call);
-
-/* record.c */
-void rr_record_init(struct rr_message *m, struct rr_engine *eng, struct rr_flow *f,
-		    const struct rr_hdr *hdr, enum rr_msg_dir dir, uint64_t send_frame, size_t send_len);
-/* Walk the whole payload: RPC header, ULP, every DDP-eligible item (appended to items). */
-void rr_record_describe(struct rr_message *m, const struct rr_ulp_info *callinfo, GArray *items);
-/* The view, then the check stage, then the reporter; the findings it attached are released after. */
-void rr_record_emit(struct rr_engine *eng, struct rr_message *m);
-
-/* record_view.c: fill m->view and m->segs (segs, of struct rr_msg_seg, holds them). */
-void rr_record_view(struct rr_message *m, GArray *segs);
-
-/* recent.c: calls seen lately, by requester host and XID */
-struct rr_recent;
-struct rr_recent *rr_recent_new(void);
-/* key was seen among the last RR_RECENT_CALLS distinct keys; else it is remembered. */
-bool rr_recent_repeat(struct rr_recent *r, uint64_t key);
-void rr_recent_free(struct rr_recent *r);
-
-/* frames.c */
-void rr_frames_add(GArray *frames, uint64_t frame);
-/* ev->frame and ev->more_frames */
-void rr_frames_add_event(GArray *frames, const struct rr_event *ev);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Frame lists: sorted, each frame once, as a record lists them. */
-#include "engine_int.h"
+#include "frames.h"
 
 void rr_frames_add(GArray *frames, uint64_t frame)
 {

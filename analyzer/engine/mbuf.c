@@ -75,7 +75,7 @@ void mb_seg(struct mbuf *m, const struct rr_seg *seg, uint64_t n)
 		m->complete = false;
 		return;
 	}
-	if (seg->covered < n && !mb_may_make_up(m, n - seg->covered))
+	if (rr_seg_covered(seg) < n && !mb_may_make_up(m, n - rr_seg_covered(seg)))
 		return;
 	d = mb_grow(m, n);
 	if (d && !rr_seg_read(seg, 0, d, n))

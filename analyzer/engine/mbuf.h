@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * mbuf.h - a message being rebuilt (rebuild.c, rebuild_reply.c).  Private
- * to lib/.  Every growth is checked against the engine's message limit, and
- * bytes that never arrived are made up as zeros only up to RR_MAX_MADE_UP.
+ * mbuf.h - a message being rebuilt (mbuf.c, for rebuild.c and
+ * rebuild_reply.c).  Every growth is checked against the engine's message
+ * limit, and bytes that never arrived are made up as zeros only up to
+ * RR_MAX_MADE_UP.
  */
 #ifndef RPCRDMA_MBUF_H
 #define RPCRDMA_MBUF_H
 
 #include "engine_int.h"
+#include "segstore.h"
 
 /*
  * A message being rebuilt.  Lengths come from headers (segment lengths,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Rebuilding the RPC message Payload stream (digest 2.3, 2.4).
+ * Rebuilding the RPC message Payload stream (RFC 8166 §3.5.3, §3.5.4).
  *
  * Calls: the inline part (RDMA_MSG: after the header; RDMA_NOMSG: the
  * Position-Zero read chunk) with each non-zero-Position read chunk put in
@@ -13,7 +13,11 @@
  */
 #include <string.h>
 
+#include "conn.h"
+#include "frames.h"
 #include "mbuf.h"
+#include "rebuild.h"
+#include "record.h"
 #include "../check/check.h"
 
 /*
@@ -75,44 +79,24 @@ static enum verdict judge(struct rr_engine *eng, struct rr_flow *f, const uint8_
 	return NOT_RPCRDMA;
 }
 
-static bool has_call_xid(struct rr_flow *cand, void *arg)
-{
-	return g_hash_table_contains(cand->calls, arg);
-}
-
 /* ---- calls ---- */
 
-static void deliver_call(struct rr_engine *eng, struct rr_call *call)
+/* A call's Payload, being rebuilt. */
+struct call_payload {
+	struct mbuf full;         /* the Payload */
+	struct mbuf inl;          /* RDMA_NOMSG: the Position-Zero read chunk */
+	bool complete;
+	bool bad_position;        /* a read chunk's Position is outside the stream */
+	bool bad_overlaps;        /* ... before the bytes already there */
+	uint32_t bad_pos;
+};
+
+/* The Positions of the read chunks put in the stream, ascending, each once. */
+static GArray *read_positions(const struct rr_hdr *hdr)
 {
-	const struct rr_hdr *hdr = call->hdr;
-	struct mbuf full, inl;
-	const uint8_t *in;
-	size_t in_len, ip = 0;
-	bool complete = !call->send_truncated, nomsg = hdr->proc == RR_RDMA_NOMSG;
-	bool bad_position = false, bad_overlaps = false;
-	uint32_t bad_pos = 0;
-	GArray *frames, *positions, *items;
-	uint64_t *seg_bytes;
-	struct rr_seg_frames *seg_frames;
-	struct rr_message m;
-	uint32_t i, k;
-	size_t j;
+	GArray *positions = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	uint32_t i;
 
-	mb_init(&full, eng);
-	mb_init(&inl, eng);
-	if (nomsg) {
-		for (i = 0; i < hdr->n_reads; i++)
-			if (hdr->reads[i].position == 0)
-				mb_seg(&inl, rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
-		in = inl.b->data;
-		in_len = inl.b->len;
-	} else {
-		in = call->inline_buf;
-		in_len = call->inline_len;
-	}
-
-	/* Chunks in ascending Position; list order within a Position. */
-	positions = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	for (i = 0; i < hdr->n_reads; i++) {
 		uint32_t p = hdr->reads[i].position, q;
 
@@ -123,38 +107,134 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 		if (q == positions->len || g_array_index(positions, uint32_t, q) != p)
 			g_array_insert_val(positions, q, p);
 	}
+	return positions;
+}
+
+/*
+ * The inline stream in with each read chunk at its Position (list order
+ * within a Position) and its XDR pad.  Returns how much of in was used.
+ */
+static size_t insert_read_chunks(const struct rr_call *call, const uint8_t *in, size_t in_len,
+				 struct call_payload *cp)
+{
+	const struct rr_hdr *hdr = call->hdr;
+	GArray *positions = read_positions(hdr);
+	size_t ip = 0;
+	uint32_t i, k;
+
 	for (k = 0; k < positions->len; k++) {
 		uint32_t pos = g_array_index(positions, uint32_t, k);
 		uint64_t chunk_len = 0;
 		size_t need;
 
-		if (pos < full.b->len || pos - full.b->len > in_len - ip) {
+		if (pos < cp->full.b->len || pos - cp->full.b->len > in_len - ip) {
 			/* The check stage tells RR-026 from RR-224. */
-			bad_position = true;
-			bad_pos = pos;
-			bad_overlaps = pos < full.b->len;
-			complete = false;
+			cp->bad_position = true;
+			cp->bad_pos = pos;
+			cp->bad_overlaps = pos < cp->full.b->len;
+			cp->complete = false;
 			break;
 		}
-		need = pos - full.b->len;
-		mb_slice(&full, in, ip, need);
+		need = pos - cp->full.b->len;
+		mb_slice(&cp->full, in, ip, need);
 		ip += need;
 		for (i = 0; i < hdr->n_reads; i++) {
 			if (hdr->reads[i].position != pos)
 				continue;
-			mb_seg(&full, rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
+			mb_seg(&cp->full, rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
 			chunk_len += hdr->reads[i].seg.length;
 		}
-		mb_zeros(&full, rr_xdr_pad(chunk_len));
-		if (full.over)
+		mb_zeros(&cp->full, rr_xdr_pad(chunk_len));
+		if (cp->full.over)
 			break;
 	}
-	mb_slice(&full, in, ip, in_len - ip);
 	g_array_unref(positions);
-	complete = complete && full.complete && inl.complete;
-	mb_done(&full, eng, call->xid, call->first_frame);
-	mb_done(&inl, eng, call->xid, call->first_frame);
+	return ip;
+}
 
+/* The inline part (RDMA_MSG: after the header; RDMA_NOMSG: the Position-Zero read chunk) with the read chunks in. */
+static void rebuild_call_payload(struct rr_engine *eng, const struct rr_call *call, struct call_payload *cp)
+{
+	const struct rr_hdr *hdr = call->hdr;
+	const uint8_t *in;
+	size_t in_len, ip;
+	uint32_t i;
+
+	memset(cp, 0, sizeof(*cp));
+	cp->complete = !call->send_truncated;
+	mb_init(&cp->full, eng);
+	mb_init(&cp->inl, eng);
+	if (hdr->proc == RR_RDMA_NOMSG) {
+		for (i = 0; i < hdr->n_reads; i++)
+			if (hdr->reads[i].position == 0)
+				mb_seg(&cp->inl, rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
+		in = cp->inl.b->data;
+		in_len = cp->inl.b->len;
+	} else {
+		in = call->inline_buf;
+		in_len = call->inline_len;
+	}
+	ip = insert_read_chunks(call, in, in_len, cp);
+	mb_slice(&cp->full, in, ip, in_len - ip);
+	cp->complete = cp->complete && cp->full.complete && cp->inl.complete;
+	mb_done(&cp->full, eng, call->xid, call->first_frame);
+	mb_done(&cp->inl, eng, call->xid, call->first_frame);
+}
+
+/*
+ * What the record says of each read segment: bytes seen landing and their
+ * frames (arrays the caller frees), and whether the capture lost bytes the
+ * responder asked for.
+ */
+static void describe_read_segments(const struct rr_call *call, struct rr_message *m, uint64_t **bytes_out,
+				   struct rr_seg_frames **frames_out)
+{
+	const struct rr_hdr *hdr = call->hdr;
+	uint64_t *seg_bytes = g_new0(uint64_t, hdr->n_reads + 1);
+	struct rr_seg_frames *seg_frames = g_new0(struct rr_seg_frames, hdr->n_reads + 1);
+	uint32_t i;
+
+	for (i = 0; i < hdr->n_reads; i++) {
+		const struct rr_seg *sg = rr_call_seg(call, RR_SEG_READ, i, 0);
+
+		seg_bytes[i] = sg ? rr_seg_covered(sg) : 0;
+		if (sg)
+			seg_frames[i] = rr_seg_frames_of(sg);
+		m->capture_loss |= sg && (rr_seg_cut(sg) || (rr_seg_covered(sg) < sg->s.length &&
+							     rr_seg_requested(sg) > rr_seg_covered(sg)));
+	}
+	m->seg_bytes = seg_bytes;
+	m->seg_frames = seg_frames;
+	*bytes_out = seg_bytes;
+	*frames_out = seg_frames;
+}
+
+/* Which read chunk carries each eligible argument: the one at its data's Position. */
+static void assign_read_chunks(GArray *items, const struct rr_hdr *hdr)
+{
+	uint32_t i;
+	size_t j;
+
+	for (j = 0; j < items->len; j++) {
+		struct rr_ddp_place *it = &g_array_index(items, struct rr_ddp_place, j);
+
+		for (i = 0; i < hdr->n_reads && it->chunk < 0; i++)
+			if (hdr->reads[i].position && hdr->reads[i].position == it->data_pos)
+				it->chunk = (int32_t)i;
+	}
+}
+
+static void deliver_call(struct rr_engine *eng, struct rr_call *call)
+{
+	const struct rr_hdr *hdr = call->hdr;
+	struct call_payload cp;
+	GArray *frames, *items;
+	uint64_t *seg_bytes;
+	struct rr_seg_frames *seg_frames;
+	struct rr_message m;
+	uint32_t i;
+
+	rebuild_call_payload(eng, call, &cp);
 	frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	for (i = 0; i < call->frames->len; i++)
 		rr_frames_add(frames, g_array_index(call->frames, uint64_t, i));
@@ -163,60 +243,35 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	rr_record_init(&m, eng, call->flow, hdr, RR_DIR_CALL, call->first_frame,
 		       hdr->hdr_len + call->inline_len);
 	m.ts_usec = call->ts_usec;
-	m.payload = full.b->data;
-	m.payload_len = full.b->len;
-	m.complete = complete;
+	m.payload = cp.full.b->data;
+	m.payload_len = cp.full.b->len;
+	m.complete = cp.complete;
 	/* Lost by the capture: cut frames, or bytes the responder asked for that never showed. */
 	m.capture_loss = call->send_truncated;
 	m.frames = (const uint64_t *)(void *)frames->data;
 	m.n_frames = frames->len;
-	m.has_bad_position = bad_position;
-	m.bad_position = bad_pos;
-	m.bad_position_overlaps = bad_overlaps;
-	seg_bytes = g_new0(uint64_t, hdr->n_reads + 1);
-	seg_frames = g_new0(struct rr_seg_frames, hdr->n_reads + 1);
-	for (i = 0; i < hdr->n_reads; i++) {
-		const struct rr_seg *sg = rr_call_seg(call, RR_SEG_READ, i, 0);
-
-		seg_bytes[i] = sg ? sg->covered : 0;
-		if (sg) {
-			seg_frames[i].frames = (const uint64_t *)(void *)sg->frames->data;
-			seg_frames[i].n_frames = sg->frames->len;
-		}
-		m.capture_loss |= sg && (sg->cut || (sg->covered < sg->s.length && sg->requested > sg->covered));
-	}
-	m.seg_bytes = seg_bytes;
-	m.seg_frames = seg_frames;
+	m.has_bad_position = cp.bad_position;
+	m.bad_position = cp.bad_pos;
+	m.bad_position_overlaps = cp.bad_overlaps;
+	describe_read_segments(call, &m, &seg_bytes, &seg_frames);
 	items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
 	rr_record_describe(&m, NULL, items);
-	/* Which read chunk carries each eligible argument: the one at its data's Position. */
-	for (j = 0; j < items->len; j++) {
-		struct rr_ddp_place *it = &g_array_index(items, struct rr_ddp_place, j);
-
-		for (i = 0; i < hdr->n_reads && it->chunk < 0; i++)
-			if (hdr->reads[i].position && hdr->reads[i].position == it->data_pos)
-				it->chunk = (int32_t)i;
-	}
+	assign_read_chunks(items, hdr);
 	if (m.has_rpc) {
 		rr_conn_note_call(eng, call->flow, m.call.prog);
 		m.conn_name = rr_conn_name(call->flow->conn);
 		rr_conn_info_fill(eng, call->flow->conn, &m.conn);
 	}
-	call->backchannel = call->flow->conn->requester >= 0 &&
-			    call->flow->side != call->flow->conn->requester;
-	m.backchannel = call->backchannel;
-	call->has_ulp = m.has_ulp;
-	call->capture_loss = m.capture_loss;
-	call->ulp = m.ulp;
-	call->delivered = true;
+	m.backchannel = call->flow->conn->requester >= 0 && call->flow->side != call->flow->conn->requester;
+	rr_call_delivered(call, m.backchannel, m.has_ulp, m.capture_loss, &m.ulp);
 	rr_record_emit(eng, &m);
 
 	g_array_unref(items);
 	g_free(seg_bytes);
 	g_free(seg_frames);
 	g_array_unref(frames);
-	g_byte_array_unref(full.b);
-	g_byte_array_unref(inl.b);
+	g_byte_array_unref(cp.full.b);
+	g_byte_array_unref(cp.inl.b);
 }
 
 void rr_call_try_complete(struct rr_engine *eng, struct rr_call *call)
@@ -245,8 +300,8 @@ void rr_call_flush(struct rr_engine *eng, struct rr_call *call)
 	for (i = 0; i < call->segs->len; i++) {
 		const struct rr_seg *sg = g_ptr_array_index(call->segs, i);
 
-		lost |= sg->role == RR_SEG_READ && sg->covered < sg->s.length &&
-			(sg->requested > sg->covered || sg->cut);
+		lost |= sg->role == RR_SEG_READ && rr_seg_covered(sg) < sg->s.length &&
+			(rr_seg_requested(sg) > rr_seg_covered(sg) || rr_seg_cut(sg));
 	}
 	if (lost)
 		rr_diag_report(&eng->diag, ENG_INCOMPLETE, call->first_frame,
@@ -261,57 +316,28 @@ void rr_call_flush(struct rr_engine *eng, struct rr_call *call)
 static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
 		       const struct rr_send_done *d)
 {
-	const uint8_t *data = d->data;
-	size_t len = d->len, n_frames = d->n_frames;
-	const uint64_t *frames = d->frames;
-	bool truncated = d->truncated;
 	struct rr_call *call, *old;
-	size_t inline_len = rr_hdr_proc_has_payload(hdr->proc) ? len - hdr->hdr_len : 0;
-	size_t i;
 
 	/* A second call with an outstanding XID (RR-004, the check stage's): the older one goes. */
-	old = g_hash_table_lookup(f->calls, GUINT_TO_POINTER(hdr->xid));
+	old = rr_call_find(f, hdr->xid);
 	if (old) {
 		rr_call_flush(eng, old);
 		rr_call_drop(eng, old);
 	}
-	if (g_hash_table_size(f->calls) >= eng->lim.max_calls_per_flow) {
-		GHashTableIter it;
-		gpointer v;
-
-		struct rr_call *oldest = NULL;
-
+	if (rr_call_count(f) >= eng->lim.max_calls_per_flow) {
 		/* The oldest outstanding call is the one whose reply was most likely lost. */
-		g_hash_table_iter_init(&it, f->calls);
-		while (g_hash_table_iter_next(&it, NULL, &v))
-			if (!oldest || ((struct rr_call *)v)->first_frame < oldest->first_frame)
-				oldest = v;
-		rr_diag_report(&eng->diag, ENG_LIMIT, frames[0],
+		struct rr_call *oldest = rr_call_oldest(f);
+
+		rr_diag_report(&eng->diag, ENG_LIMIT, d->frames[0],
 			       "more than %u outstanding calls on %s: the oldest, XID 0x%08x (frame %" G_GUINT64_FORMAT "), is dropped",
 			       eng->lim.max_calls_per_flow, rr_conn_name(f->conn), oldest->xid,
 			       oldest->first_frame);
 		rr_call_flush(eng, oldest);
 		rr_call_drop(eng, oldest);
 	}
-	if (!rr_budget_take(eng, sizeof(struct rr_call) + sizeof(*hdr) + inline_len, frames[0], "a call"))
-		return;
-	call = g_new0(struct rr_call, 1);
-	call->xid = hdr->xid;
-	call->flow = f;
-	call->hdr = g_memdup2(hdr, sizeof(*hdr));
-	call->inline_len = inline_len;
-	call->inline_buf = g_memdup2(data + hdr->hdr_len, inline_len);
-	call->frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-	for (i = 0; i < n_frames; i++)
-		rr_frames_add(call->frames, frames[i]);
-	call->first_frame = frames[0];
-	call->ts_usec = d->ts_usec;
-	call->gaps_at_start = eng->psn_gaps;
-	call->send_truncated = truncated;
-	call->segs = g_ptr_array_new();
-	g_hash_table_insert(f->calls, GUINT_TO_POINTER(call->xid), call);
-	rr_call_register_segments(eng, call);
-	rr_call_try_complete(eng, call);
+	call = rr_call_new(eng, f, hdr, d);
+	if (call)
+		rr_call_try_complete(eng, call);
 }
 
 /* Which of a Send's messages is a call; for refused headers, a guess from the roles. */
@@ -395,7 +421,7 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 
 	/* A header cut short hides chunks and XIDs later messages depend on. */
 	if (d->truncated && (st != RR_HDR_OK || d->captured < hdr->hdr_len + RR_RPC_HEAD_LEN))
-		f->conn->capture_cut = true;
+		rr_conn_mark_cut(f->conn);
 
 	if (v == NOT_RPCRDMA) {
 		eng->stats.not_rpcrdma++;
@@ -403,7 +429,7 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 		return;
 	}
 	if (v == ACCEPTED)
-		f->conn->carried_rpcrdma = true;
+		rr_conn_mark_rpcrdma(f->conn);
 	is_call = classify_call(f, hdr, v, &pk);
 	if (v == ACCEPTED && is_call && hdr->proc != RR_RDMA_DONE && f->conn->requester < 0) {
 		/* Learn the roles now, so the check stage counts this Send in the right direction. */
@@ -437,9 +463,9 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 		return;
 	}
 
-	peer = rr_conn_pair_by_evidence(eng, f, has_call_xid, GUINT_TO_POINTER(hdr->xid));
+	peer = rr_conn_pair_by_evidence(eng, f, rr_flow_has_call, GUINT_TO_POINTER(hdr->xid));
 	if (peer)
-		call = g_hash_table_lookup(peer->calls, GUINT_TO_POINTER(hdr->xid));
+		call = rr_call_find(peer, hdr->xid);
 	if (call && !call->delivered)
 		rr_call_flush(eng, call);
 	rr_rebuild_reply(eng, f, hdr, d, call);
@@ -451,13 +477,12 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 /* The connection went away: deliver what its calls have, then drop them. */
 void rr_rebuild_flow_reset(struct rr_engine *eng, struct rr_flow *f)
 {
-	GHashTableIter it;
-	gpointer v;
+	GPtrArray *calls = rr_call_take_all(f);
+	guint i;
 
-	g_hash_table_iter_init(&it, f->calls);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		g_hash_table_iter_steal(&it);
-		rr_call_flush(eng, v);
-		rr_call_free(eng, v);
+	for (i = 0; i < calls->len; i++) {
+		rr_call_flush(eng, g_ptr_array_index(calls, i));
+		rr_call_free(eng, g_ptr_array_index(calls, i));
 	}
+	g_ptr_array_unref(calls);
 }

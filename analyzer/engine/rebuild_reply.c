@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Rebuilding a reply (digest 2.4): the inline part (RDMA_MSG: after the
- * header; RDMA_NOMSG: the Reply chunk cut to its returned lengths), with the
- * data of each used Write chunk put back right after the length word of the
- * DDP-eligible result it carries.  Which result that is needs the ULP walk:
- * Write chunks have no Position.
+ * Rebuilding a reply (RFC 8166 §3.5.3, §3.5.5): the inline part (RDMA_MSG:
+ * after the header; RDMA_NOMSG: the Reply chunk cut to its returned
+ * lengths), with the data of each used Write chunk put back right after the
+ * length word of the DDP-eligible result it carries.  Which result that is
+ * needs the ULP walk: Write chunks have no Position.
  */
 #include <string.h>
 
+#include "conn.h"
+#include "frames.h"
 #include "mbuf.h"
+#include "rebuild.h"
+#include "record.h"
 
 struct insertion {
 	size_t pos;           /* in the inline stream, just after the length word */
@@ -117,20 +121,19 @@ static uint64_t *written_bytes(const struct rr_call *call, const struct rr_hdr *
 			continue;
 		c = sg->role == RR_SEG_REPLY ? &h->reply : &h->writes[sg->chunk];
 		if (c->first + sg->index < h->n_wsegs) {
-			out[c->first + sg->index] = sg->covered;
-			sf[c->first + sg->index].frames = (const uint64_t *)(void *)sg->frames->data;
-			sf[c->first + sg->index].n_frames = sg->frames->len;
+			out[c->first + sg->index] = rr_seg_covered(sg);
+			sf[c->first + sg->index] = rr_seg_frames_of(sg);
 		}
-		*lost |= sg->cut;
+		*lost |= rr_seg_cut(sg);
 		/* Fewer bytes seen than the reply says it returned, and packets went missing meanwhile. */
 		if (!gaps)
 			continue;
 		if (sg->role == RR_SEG_WRITE && sg->chunk < rhdr->n_write_chunks &&
 		    sg->index < rhdr->writes[sg->chunk].count &&
-		    sg->covered < rr_hdr_wseg(rhdr, &rhdr->writes[sg->chunk], sg->index)->length)
+		    rr_seg_covered(sg) < rr_hdr_wseg(rhdr, &rhdr->writes[sg->chunk], sg->index)->length)
 			*lost = true;
 		if (sg->role == RR_SEG_REPLY && rhdr->has_reply && sg->index < rhdr->reply.count &&
-		    sg->covered < rr_hdr_wseg(rhdr, &rhdr->reply, sg->index)->length)
+		    rr_seg_covered(sg) < rr_hdr_wseg(rhdr, &rhdr->reply, sg->index)->length)
 			*lost = true;
 	}
 	return out;
@@ -144,29 +147,156 @@ static uint64_t *requested_bytes(const struct rr_call *call)
 	for (i = 0; i < call->hdr->n_reads; i++) {
 		const struct rr_seg *sg = rr_call_seg(call, RR_SEG_READ, i, 0);
 
-		out[i] = sg ? sg->requested : 0;
+		out[i] = sg ? rr_seg_requested(sg) : 0;
 	}
 	return out;
 }
 
+/* A reply's Payload, being rebuilt. */
+struct reply_payload {
+	struct mbuf inl;          /* RDMA_NOMSG: the Reply chunk */
+	struct mbuf full;         /* the inline part with the Write chunks put back */
+	const uint8_t *in;        /* the inline part: the Send's, or inl's */
+	size_t in_len;
+	bool complete;
+	GArray *chunk_items;      /* struct rr_ddp_place: where each Write chunk's data was put */
+};
+
+/* The inline part: RDMA_MSG after the header; RDMA_NOMSG the Reply chunk cut to its returned lengths. */
+static void reply_inline(const struct rr_hdr *hdr, const struct rr_send_done *d, const struct rr_call *call,
+			 struct reply_payload *rp)
+{
+	uint32_t i;
+
+	if (hdr->proc == RR_RDMA_NOMSG) {
+		for (i = 0; call && i < hdr->reply.count; i++) {
+			const struct rr_seg *seg = rr_call_seg(call, RR_SEG_REPLY, 0, i);
+
+			if (!seg) {
+				rp->complete = false;
+				break;
+			}
+			mb_seg(&rp->inl, seg, rr_hdr_wseg(hdr, &hdr->reply, i)->length);
+		}
+		if (!call)
+			rp->complete = false;
+		rp->in = rp->inl.b->data;
+		rp->in_len = rp->inl.b->len;
+	} else if (rr_hdr_proc_has_payload(hdr->proc)) {
+		rp->in = d->data + hdr->hdr_len;
+		rp->in_len = d->len - hdr->hdr_len;
+	}
+}
+
+/*
+ * Where each used Write chunk's data goes in the inline part (struct
+ * insertion, in stream order): after the length word of the result the
+ * call's ULP walk says it carries (on_ddp_result).
+ */
+static GArray *find_insertions(const struct rr_hdr *hdr, const struct rr_call *call, const uint8_t *in,
+			       size_t in_len)
+{
+	struct reply_ctx rc = { hdr, -1, 0, 0, g_array_new(FALSE, FALSE, sizeof(struct insertion)) };
+	struct rr_ulp_info where;   /* this walk only finds the insertion points */
+	struct rr_rpc_reply rep;
+	struct rr_cursor cur;
+	enum rr_ulp_result res = RR_ULP_MALFORMED;
+
+	rr_cursor_init(&cur, in, in_len);
+	if (rr_rpc_decode_reply(&cur, &rep))
+		res = rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &rc, &where);
+	if (res != RR_ULP_OK && used_chunks(hdr) == 1) {
+		struct reply_ctx again = { hdr, first_used_chunk(hdr), 0, 0, NULL };
+
+		for (again.force_ordinal = 0; again.force_ordinal < 16; again.force_ordinal++) {
+			again.ins = g_array_new(FALSE, FALSE, sizeof(struct insertion));
+			rr_cursor_init(&cur, in, in_len);
+			if (again.force_ordinal != (unsigned)again.force_chunk &&
+			    rr_rpc_decode_reply(&cur, &rep) &&
+			    rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &again, &where) == RR_ULP_OK &&
+			    again.ins->len == 1) {
+				g_array_unref(rc.ins);
+				rc = again;
+				break;
+			}
+			g_array_unref(again.ins);
+		}
+	}
+	return rc.ins;
+}
+
+/* The inline part with each Write chunk's data (and XDR pad) put in where ins says. */
+static void put_write_chunks(struct reply_payload *rp, const struct rr_call *call, const struct rr_hdr *hdr,
+			     const GArray *ins)
+{
+	uint64_t placed = 0;          /* bit k: write chunk k found its result */
+	size_t ip = 0, out_pos = 0;
+	uint32_t i, k;
+
+	for (i = 0; i < ins->len; i++) {
+		const struct insertion *in_i = &g_array_index(ins, struct insertion, i);
+		struct rr_ddp_place p;
+
+		if (in_i->pos < ip || in_i->pos > rp->in_len)
+			continue;
+		mb_slice(&rp->full, rp->in, ip, in_i->pos - ip);
+		ip = in_i->pos;
+		out_pos = rp->full.b->len;
+		append_write_chunk(&rp->full, call, hdr, in_i->chunk, in_i->length);
+		/* Kept in case the whole payload cannot be walked (cut, or lying lengths). */
+		p = (struct rr_ddp_place){ in_i->op, in_i->chunk, in_i->length, out_pos, (int32_t)in_i->chunk };
+		g_array_append_val(rp->chunk_items, p);
+		mb_zeros(&rp->full, rr_xdr_pad(in_i->length));
+		if (in_i->chunk < 64)
+			placed |= (uint64_t)1 << in_i->chunk;
+	}
+	mb_slice(&rp->full, rp->in, ip, rp->in_len - ip);
+	/* A non-empty chunk that found no result: the check stage says which rule that breaks. */
+	for (k = 0; k < hdr->n_write_chunks; k++)
+		if (!(placed >> k & 1) && rr_chunk_length(hdr, &hdr->writes[k]))
+			rp->complete = false;
+}
+
+/*
+ * The record's items from the whole Payload; a result whose data sits
+ * where a chunk's data was put came from that chunk.  When the Payload
+ * does not walk, the chunks' places are the items.
+ */
+static void describe_reply(struct rr_message *m, GArray *items, const GArray *chunk_items)
+{
+	size_t j;
+	guint q;
+
+	rr_record_describe(m, m->call_ulp, items);
+	for (j = 0; j < items->len; j++) {
+		struct rr_ddp_place *it = &g_array_index(items, struct rr_ddp_place, j);
+
+		for (q = 0; q < chunk_items->len; q++)
+			if (g_array_index(chunk_items, struct rr_ddp_place, q).data_pos == it->data_pos)
+				it->chunk = g_array_index(chunk_items, struct rr_ddp_place, q).chunk;
+	}
+	if (m->ulp_result != RR_ULP_OK && chunk_items->len) {
+		g_array_set_size(items, 0);
+		g_array_append_vals(items, chunk_items->data, chunk_items->len);
+		m->items = (const struct rr_ddp_place *)(void *)items->data;
+		m->n_items = items->len;
+	}
+}
+
 void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
-			  const struct rr_send_done *d, struct rr_call *call)
+		      const struct rr_send_done *d, struct rr_call *call)
 {
 	const uint64_t *frames = d->frames;
-	struct mbuf inl, full;
-	const uint8_t *in = NULL;
-	size_t in_len = 0;
-	bool complete = !d->truncated, cut = false;
+	struct reply_payload rp = { .complete = !d->truncated };
+	bool cut = false, chunks_used = false;
 	GArray *fr = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	GArray *items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
-	GArray *inline_items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
 	uint64_t *seg_bytes = NULL, *req_bytes = NULL;
 	struct rr_seg_frames *seg_frames = NULL;
-	uint64_t placed = 0;          /* bit k: write chunk k found its result */
 	struct rr_message m;
 	uint32_t i, k;
-	bool chunks_used = false;
 
+	rp.chunk_items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
 	for (i = 0; i < d->n_frames; i++)
 		rr_frames_add(fr, frames[i]);
 	rr_record_init(&m, eng, f, hdr, RR_DIR_REPLY, frames[0], d->len);
@@ -174,91 +304,24 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	m.inv_rkey = d->inv_rkey;
 	m.ts_usec = d->ts_usec;
 
-	mb_init(&inl, eng);
-	mb_init(&full, eng);
-	if (hdr->proc == RR_RDMA_NOMSG) {
-		for (i = 0; call && i < hdr->reply.count; i++) {
-			const struct rr_seg *seg = rr_call_seg(call, RR_SEG_REPLY, 0, i);
-
-			if (!seg) {
-				complete = false;
-				break;
-			}
-			mb_seg(&inl, seg, rr_hdr_wseg(hdr, &hdr->reply, i)->length);
-		}
-		if (!call)
-			complete = false;
-		in = inl.b->data;
-		in_len = inl.b->len;
-	} else if (rr_hdr_proc_has_payload(hdr->proc)) {
-		in = d->data + hdr->hdr_len;
-		in_len = d->len - hdr->hdr_len;
-	}
+	mb_init(&rp.inl, eng);
+	mb_init(&rp.full, eng);
+	reply_inline(hdr, d, call, &rp);
 	for (k = 0; k < hdr->n_write_chunks; k++)
 		if (rr_chunk_length(hdr, &hdr->writes[k]))
 			chunks_used = true;
-
 	if (chunks_used && call && call->has_ulp) {
-		struct reply_ctx rc = { hdr, -1, 0, 0, g_array_new(FALSE, FALSE, sizeof(struct insertion)) };
-		struct rr_ulp_info where;   /* this walk only finds the insertion points */
-		struct rr_rpc_reply rep;
-		struct rr_cursor cur;
-		size_t ip = 0, out_pos = 0;
-		enum rr_ulp_result res = RR_ULP_MALFORMED;
+		GArray *ins = find_insertions(hdr, call, rp.in, rp.in_len);
 
-		rr_cursor_init(&cur, in, in_len);
-		if (rr_rpc_decode_reply(&cur, &rep))
-			res = rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &rc, &where);
-		if (res != RR_ULP_OK && used_chunks(hdr) == 1) {
-			struct reply_ctx again = { hdr, first_used_chunk(hdr), 0, 0, NULL };
-
-			for (again.force_ordinal = 0; again.force_ordinal < 16; again.force_ordinal++) {
-				again.ins = g_array_new(FALSE, FALSE, sizeof(struct insertion));
-				rr_cursor_init(&cur, in, in_len);
-				if (again.force_ordinal != (unsigned)again.force_chunk &&
-				    rr_rpc_decode_reply(&cur, &rep) &&
-				    rr_ulp_walk_reply(&call->ulp, &rep, &cur, on_ddp_result, &again, &where) == RR_ULP_OK &&
-				    again.ins->len == 1) {
-					g_array_unref(rc.ins);
-					rc = again;
-					break;
-				}
-				g_array_unref(again.ins);
-			}
-		}
-		for (i = 0; i < rc.ins->len; i++) {
-			const struct insertion *in_i = &g_array_index(rc.ins, struct insertion, i);
-
-			if (in_i->pos < ip || in_i->pos > in_len)
-				continue;
-			mb_slice(&full, in, ip, in_i->pos - ip);
-			ip = in_i->pos;
-			out_pos = full.b->len;
-			append_write_chunk(&full, call, hdr, in_i->chunk, in_i->length);
-			{
-				/* Kept in case the whole payload cannot be walked (cut, or lying lengths). */
-				struct rr_ddp_place p = { in_i->op, in_i->chunk, in_i->length, out_pos,
-							  (int32_t)in_i->chunk };
-
-				g_array_append_val(inline_items, p);
-			}
-			mb_zeros(&full, rr_xdr_pad(in_i->length));
-			if (in_i->chunk < 64)
-				placed |= (uint64_t)1 << in_i->chunk;
-		}
-		mb_slice(&full, in, ip, in_len - ip);
-		/* A non-empty chunk that found no result: the check stage says which rule that breaks. */
-		for (k = 0; k < hdr->n_write_chunks; k++)
-			if (!(placed >> k & 1) && rr_chunk_length(hdr, &hdr->writes[k]))
-				complete = false;
-		g_array_unref(rc.ins);
-		m.payload = full.b->data;
-		m.payload_len = full.b->len;
+		put_write_chunks(&rp, call, hdr, ins);
+		g_array_unref(ins);
+		m.payload = rp.full.b->data;
+		m.payload_len = rp.full.b->len;
 	} else {
 		if (chunks_used)
-			complete = false;
-		m.payload = in;
-		m.payload_len = in_len;
+			rp.complete = false;
+		m.payload = rp.in;
+		m.payload_len = rp.in_len;
 	}
 
 	if (call) {
@@ -269,7 +332,7 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 		m.call_capture_loss = call->capture_loss;
 		m.call_send_frame = call->first_frame;
 		m.call_ts_usec = call->ts_usec;
-		seg_bytes = written_bytes(call, hdr, eng->psn_gaps != call->gaps_at_start, &cut, &seg_frames);
+		seg_bytes = written_bytes(call, hdr, d->psn_gaps != call->gaps_at_start, &cut, &seg_frames);
 		req_bytes = requested_bytes(call);
 		m.seg_bytes = seg_bytes;
 		m.seg_frames = seg_frames;
@@ -280,39 +343,20 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	m.frames = (const uint64_t *)(void *)fr->data;
 	m.n_frames = fr->len;
 	m.capture_loss = d->truncated || cut;
-	complete = complete && inl.complete && full.complete;
-	mb_done(&inl, eng, hdr->xid, frames[0]);
-	mb_done(&full, eng, hdr->xid, frames[0]);
-	m.complete = complete;
-	if (m.payload_len) {
-		size_t j;
-
-		guint q;
-
-		rr_record_describe(&m, m.call_ulp, items);
-		/* A result whose data sits where a chunk's data was put came from that chunk. */
-		for (j = 0; j < items->len; j++) {
-			struct rr_ddp_place *it = &g_array_index(items, struct rr_ddp_place, j);
-
-			for (q = 0; q < inline_items->len; q++)
-				if (g_array_index(inline_items, struct rr_ddp_place, q).data_pos == it->data_pos)
-					it->chunk = g_array_index(inline_items, struct rr_ddp_place, q).chunk;
-		}
-		if (m.ulp_result != RR_ULP_OK && inline_items->len) {
-			g_array_set_size(items, 0);
-			g_array_append_vals(items, inline_items->data, inline_items->len);
-			m.items = (const struct rr_ddp_place *)(void *)items->data;
-			m.n_items = items->len;
-		}
-	}
+	rp.complete = rp.complete && rp.inl.complete && rp.full.complete;
+	mb_done(&rp.inl, eng, hdr->xid, frames[0]);
+	mb_done(&rp.full, eng, hdr->xid, frames[0]);
+	m.complete = rp.complete;
+	if (m.payload_len)
+		describe_reply(&m, items, rp.chunk_items);
 	rr_record_emit(eng, &m);
 
 	g_free(seg_bytes);
 	g_free(seg_frames);
 	g_free(req_bytes);
 	g_array_unref(items);
-	g_array_unref(inline_items);
+	g_array_unref(rp.chunk_items);
 	g_array_unref(fr);
-	g_byte_array_unref(inl.b);
-	g_byte_array_unref(full.b);
+	g_byte_array_unref(rp.inl.b);
+	g_byte_array_unref(rp.full.b);
 }

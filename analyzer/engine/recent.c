@@ -7,6 +7,7 @@
  * the oldest forgotten first.
  */
 #include "engine_int.h"
+#include "recent.h"
 
 struct rr_recent {
 	uint64_t keys[RR_RECENT_CALLS];   /* a ring, oldest at next once full */

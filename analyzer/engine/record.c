@@ -8,7 +8,8 @@
  */
 #include <string.h>
 
-#include "engine_int.h"
+#include "record.h"
+#include "recent.h"
 #include "../check/check.h"
 
 void rr_record_init(struct rr_message *m, struct rr_engine *eng, struct rr_flow *f,

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "engine_int.h"
+#include "record.h"
 
 /* RFC 5531 transient program numbers: where an NFSv4 client runs its callback service. */
 #define RR_TRANSIENT_PROG_FIRST 0x40000000u

@@ -9,43 +9,103 @@
  * with the same R_Key; when an R_Key was advertised again by a newer call
  * (keys are reused), the newer segment wins.
  */
+#include <stddef.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "budget.h"
+#include "conn.h"
+#include "frames.h"
+#include "segstore.h"
 
-struct rr_seg *rr_seg_add(struct rr_engine *eng, struct rr_call *call, enum rr_seg_role role,
-			  uint32_t chunk, uint32_t index, const struct rr_segment *s)
+/* A segment: the public part its users see, and what the store keeps of it. */
+struct seg {
+	struct rr_seg pub;
+	struct rr_flow *owner;    /* whose table it is in */
+	uint8_t *buf;             /* grows with the highest byte placed, up to s.length */
+	uint64_t buf_len;
+	GArray *cover;            /* struct rr_range, sorted, merged */
+	uint64_t covered;
+	GArray *frames;           /* uint64_t, unique */
+	bool refused;             /* over a limit: not buffered */
+	bool cut;                 /* bytes aimed at it were cut by the snaplen */
+	uint64_t requested;       /* read segments: bytes RDMA Read Requests asked for */
+};
+
+/* A flow's live segments (rr_flow.segs). */
+struct rr_seg_table {
+	GHashTable *by_handle;    /* handle -> GPtrArray of struct seg*, oldest first */
+};
+
+struct rr_segstore {
+	GPtrArray *ready;         /* struct rr_call*, not owned: read segments grew */
+};
+
+static struct seg *priv(const struct rr_seg *p)
 {
-	struct rr_seg *seg = g_new0(struct rr_seg, 1);
-	GPtrArray *list;
-
-	seg->call = call;
-	seg->role = role;
-	seg->chunk = chunk;
-	seg->index = index;
-	seg->s = *s;
-	seg->cover = g_array_new(FALSE, FALSE, sizeof(struct rr_range));
-	seg->frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-	g_ptr_array_add(call->segs, seg);
-
-	list = g_hash_table_lookup(call->flow->segs, GUINT_TO_POINTER(s->handle));
-	if (!list) {
-		list = g_ptr_array_new();
-		g_hash_table_insert(call->flow->segs, GUINT_TO_POINTER(s->handle), list);
-	}
-	g_ptr_array_add(list, seg);
-	return seg;
+	return (struct seg *)((char *)p - offsetof(struct seg, pub));
 }
 
-void rr_seg_remove(struct rr_engine *eng, struct rr_seg *seg)
+static GPtrArray *segs_with(const struct rr_flow *f, uint32_t handle)
 {
-	GHashTable *segs = seg->call->flow->segs;
-	GPtrArray *list = g_hash_table_lookup(segs, GUINT_TO_POINTER(seg->s.handle));
+	return f && f->segs ? g_hash_table_lookup(f->segs->by_handle, GUINT_TO_POINTER(handle)) : NULL;
+}
+
+struct rr_segstore *rr_segstore_new(void)
+{
+	struct rr_segstore *st = g_new0(struct rr_segstore, 1);
+
+	st->ready = g_ptr_array_new();
+	return st;
+}
+
+void rr_segstore_free(struct rr_segstore *st)
+{
+	g_ptr_array_unref(st->ready);
+	g_free(st);
+}
+
+void rr_segstore_flow_free(struct rr_flow *f)
+{
+	if (!f->segs)
+		return;
+	g_hash_table_destroy(f->segs->by_handle);
+	g_free(f->segs);
+	f->segs = NULL;
+}
+
+
+struct rr_seg *rr_seg_add(struct rr_engine *eng, struct rr_flow *owner, const struct rr_seg *what)
+{
+	struct seg *seg = g_new0(struct seg, 1);
+	GPtrArray *list;
+
+	seg->pub = *what;
+	seg->owner = owner;
+	seg->cover = g_array_new(FALSE, FALSE, sizeof(struct rr_range));
+	seg->frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	if (!owner->segs) {
+		owner->segs = g_new0(struct rr_seg_table, 1);
+		owner->segs->by_handle = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+							       (GDestroyNotify)g_ptr_array_unref);
+	}
+	list = segs_with(owner, what->s.handle);
+	if (!list) {
+		list = g_ptr_array_new();
+		g_hash_table_insert(owner->segs->by_handle, GUINT_TO_POINTER(what->s.handle), list);
+	}
+	g_ptr_array_add(list, seg);
+	return &seg->pub;
+}
+
+void rr_seg_remove(struct rr_engine *eng, struct rr_seg *p)
+{
+	struct seg *seg = priv(p);
+	GPtrArray *list = segs_with(seg->owner, p->s.handle);
 
 	if (list) {
 		g_ptr_array_remove(list, seg);
 		if (list->len == 0)
-			g_hash_table_remove(segs, GUINT_TO_POINTER(seg->s.handle));
+			g_hash_table_remove(seg->owner->segs->by_handle, GUINT_TO_POINTER(p->s.handle));
 	}
 	if (seg->buf) {
 		rr_budget_give(eng, seg->buf_len);
@@ -58,10 +118,10 @@ void rr_seg_remove(struct rr_engine *eng, struct rr_seg *seg)
 
 bool rr_flow_has_rkey(struct rr_flow *f, void *rkey_ptr)
 {
-	return g_hash_table_contains(f->segs, rkey_ptr);
+	return f->segs && g_hash_table_contains(f->segs->by_handle, rkey_ptr);
 }
 
-static void cover_add(struct rr_seg *seg, uint64_t start, uint64_t end)
+static void cover_add(struct seg *seg, uint64_t start, uint64_t end)
 {
 	GArray *c = seg->cover;
 	guint i = 0, j;
@@ -86,18 +146,42 @@ static void cover_add(struct rr_seg *seg, uint64_t start, uint64_t end)
 	seg->covered = total;
 }
 
-bool rr_seg_complete(const struct rr_seg *seg)
+uint64_t rr_seg_covered(const struct rr_seg *seg)
 {
-	return seg->covered >= seg->s.length;
+	return priv(seg)->covered;
 }
 
-bool rr_seg_read(const struct rr_seg *seg, uint64_t off, uint8_t *dst, uint64_t n)
+bool rr_seg_complete(const struct rr_seg *seg)
 {
+	return priv(seg)->covered >= seg->s.length;
+}
+
+uint64_t rr_seg_requested(const struct rr_seg *seg)
+{
+	return priv(seg)->requested;
+}
+
+bool rr_seg_cut(const struct rr_seg *seg)
+{
+	return priv(seg)->cut;
+}
+
+struct rr_seg_frames rr_seg_frames_of(const struct rr_seg *p)
+{
+	const struct seg *seg = priv(p);
+	struct rr_seg_frames sf = { (const uint64_t *)(void *)seg->frames->data, seg->frames->len };
+
+	return sf;
+}
+
+bool rr_seg_read(const struct rr_seg *p, uint64_t off, uint8_t *dst, uint64_t n)
+{
+	const struct seg *seg = priv(p);
 	bool all = true;
 	uint64_t end = off + n, pos = off;
 	guint i;
 
-	if (off > seg->s.length || n > seg->s.length - off) {
+	if (off > p->s.length || n > p->s.length - off) {
 		memset(dst, 0, n);
 		return false;
 	}
@@ -127,7 +211,7 @@ bool rr_seg_read(const struct rr_seg *seg, uint64_t off, uint8_t *dst, uint64_t 
 }
 
 /* Room for bytes up to end; grows geometrically, never past the segment. */
-static bool seg_buffer(struct rr_engine *eng, struct rr_seg *seg, uint64_t end, uint64_t frame)
+static bool seg_buffer(struct rr_engine *eng, struct seg *seg, uint64_t end, uint64_t frame)
 {
 	uint64_t want;
 
@@ -138,11 +222,11 @@ static bool seg_buffer(struct rr_engine *eng, struct rr_seg *seg, uint64_t end, 
 	if (end > eng->lim.max_segment_bytes) {
 		rr_diag_report(&eng->diag, ENG_LIMIT, frame,
 			       "segment R_Key 0x%08x of XID 0x%08x receives bytes past the %u-byte segment limit: not rebuilt",
-			       seg->s.handle, seg->call->xid, eng->lim.max_segment_bytes);
+			       seg->pub.s.handle, seg->pub.xid, eng->lim.max_segment_bytes);
 		seg->refused = true;
 		return false;
 	}
-	want = MAX(end, MIN((uint64_t)seg->s.length, MAX(seg->buf_len * 2, (uint64_t)65536)));
+	want = MAX(end, MIN((uint64_t)seg->pub.s.length, MAX(seg->buf_len * 2, (uint64_t)65536)));
 	if (!rr_budget_take(eng, want - seg->buf_len, frame, "a chunk segment")) {
 		seg->refused = true;
 		return false;
@@ -153,21 +237,21 @@ static bool seg_buffer(struct rr_engine *eng, struct rr_seg *seg, uint64_t end, 
 }
 
 /* The newest segment with this key that holds va, else the newest that starts in (va, end). */
-static struct rr_seg *seg_at(GPtrArray *list, uint64_t va, uint64_t end, uint64_t *next_start)
+static struct seg *seg_at(GPtrArray *list, uint64_t va, uint64_t end, uint64_t *next_start)
 {
-	struct rr_seg *later = NULL;
+	struct seg *later = NULL;
 	guint i;
 
 	for (i = list->len; i > 0; i--) {
-		struct rr_seg *seg = g_ptr_array_index(list, i - 1);
-		uint64_t a = seg->s.offset, b = a + seg->s.length;
+		struct seg *seg = g_ptr_array_index(list, i - 1);
+		uint64_t a = seg->pub.s.offset, b = a + seg->pub.s.length;
 
 		if (va >= a && va < b)
 			return seg;
-		if (a > va && a < end && (!later || a < later->s.offset))
+		if (a > va && a < end && (!later || a < later->pub.s.offset))
 			later = seg;
 	}
-	*next_start = later ? later->s.offset : end;
+	*next_start = later ? later->pub.s.offset : end;
 	return NULL;
 }
 
@@ -177,21 +261,22 @@ uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rke
 	const uint8_t *data = ev->data;
 	uint32_t caplen = ev->caplen, wirelen = ev->wirelen;
 	uint64_t frame = ev->frame;
-	GPtrArray *list = g_hash_table_lookup(owner->segs, GUINT_TO_POINTER(rkey));
+	GPtrArray *list = segs_with(owner, rkey);
+	GPtrArray *ready = eng->segstore->ready;
 	uint64_t end = va + wirelen, landed = 0, pos = va;
 
 	if (!list || end < va)
 		return 0;
 	while (pos < end) {
 		uint64_t next = end, stop, seg_off, cap_end;
-		struct rr_seg *seg = seg_at(list, pos, end, &next);
+		struct seg *seg = seg_at(list, pos, end, &next);
 
 		if (!seg) {
 			pos = next;
 			continue;
 		}
-		stop = MIN(end, seg->s.offset + seg->s.length);
-		seg_off = pos - seg->s.offset;
+		stop = MIN(end, seg->pub.s.offset + seg->pub.s.length);
+		seg_off = pos - seg->pub.s.offset;
 		landed += stop - pos;
 		rr_frames_add_event(seg->frames, ev);
 		/* Only the captured part of the packet carries bytes. */
@@ -203,24 +288,22 @@ uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rke
 			cover_add(seg, seg_off, seg_off + (cap_end - pos));
 		}
 		/* The engine, not the store, decides whether the call is now whole. */
-		if (seg->role == RR_SEG_READ && !seg->call->ready_queued) {
-			seg->call->ready_queued = true;
-			g_ptr_array_add(eng->calls_ready, seg->call);
-		}
+		if (seg->pub.role == RR_SEG_READ && !g_ptr_array_find(ready, seg->pub.call, NULL))
+			g_ptr_array_add(ready, seg->pub.call);
 		pos = stop;
 	}
 	return landed;
 }
 
 /*
- * A responder may cover several contiguous segments with one operation
- * (digest 7), so "inside" means inside the union of the live segments with
- * that handle, walked from va upwards.
+ * A responder may cover several contiguous segments with one operation, so
+ * "inside" means inside the union of the live segments with that handle,
+ * walked from va upwards.
  */
 void rr_seg_lookup(struct rr_flow *owner, uint32_t rkey, uint64_t va, uint64_t len, bool is_read_req,
 		   struct rr_seg_hit *hit)
 {
-	GPtrArray *list = owner ? g_hash_table_lookup(owner->segs, GUINT_TO_POINTER(rkey)) : NULL;
+	GPtrArray *list = segs_with(owner, rkey);
 	uint64_t end = va + len, pos = va;
 	guint i;
 
@@ -229,25 +312,37 @@ void rr_seg_lookup(struct rr_flow *owner, uint32_t rkey, uint64_t va, uint64_t l
 		return;
 	hit->handle_live = true;
 	while (pos < end || (len == 0 && !hit->seg)) {
-		struct rr_seg *in = NULL;
+		struct seg *in = NULL;
 
 		for (i = list->len; i > 0 && !in; i--) {
-			struct rr_seg *seg = g_ptr_array_index(list, i - 1);
+			struct seg *seg = g_ptr_array_index(list, i - 1);
 
-			if (pos >= seg->s.offset && pos < seg->s.offset + seg->s.length)
+			if (pos >= seg->pub.s.offset && pos < seg->pub.s.offset + seg->pub.s.length)
 				in = seg;
 		}
 		if (!in)
 			break;
 		if (!hit->seg)
-			hit->seg = in;
+			hit->seg = &in->pub;
 		if (is_read_req)
-			in->requested += MIN(end, in->s.offset + in->s.length) - pos;
-		pos = in->s.offset + in->s.length;
+			in->requested += MIN(end, in->pub.s.offset + in->pub.s.length) - pos;
+		pos = in->pub.s.offset + in->pub.s.length;
 		if (len == 0)
 			break;
 	}
 	hit->inside = hit->seg && pos >= end;
 	if (!hit->seg)
-		hit->seg = g_ptr_array_index(list, list->len - 1);
+		hit->seg = &((struct seg *)g_ptr_array_index(list, list->len - 1))->pub;
+}
+
+struct rr_call *rr_segstore_take_ready(struct rr_engine *eng)
+{
+	GPtrArray *ready = eng->segstore->ready;
+
+	return ready->len ? g_ptr_array_steal_index_fast(ready, ready->len - 1) : NULL;
+}
+
+void rr_segstore_unready(struct rr_engine *eng, struct rr_call *call)
+{
+	g_ptr_array_remove_fast(eng->segstore->ready, call);
 }

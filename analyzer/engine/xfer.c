@@ -18,150 +18,29 @@
  */
 #include <string.h>
 
-#include "engine_int.h"
+#include "xfer_int.h"
 #include "../check/check.h"
 
-#define RR_MAX_IW_SENDS 256
 #define RR_MAX_UNMATCHED_KEYS 64
 
 static void note_unmatched(struct rr_engine *eng, struct rr_flow *f, uint32_t rkey,
 			   uint32_t bytes, const struct rr_event *ev, const char *what)
 {
+	struct rr_xfer_flow *x;
+
 	eng->stats.rdma_unmatched += bytes;
 	if (!f->conn->carried_rpcrdma)
 		return;
-	if (!f->unmatched_keys)
-		f->unmatched_keys = g_ptr_array_new();
-	if (f->unmatched_keys->len >= RR_MAX_UNMATCHED_KEYS ||
-	    g_ptr_array_find(f->unmatched_keys, GUINT_TO_POINTER(rkey), NULL))
+	x = rr_xf(f);
+	if (!x->unmatched_keys)
+		x->unmatched_keys = g_ptr_array_new();
+	if (x->unmatched_keys->len >= RR_MAX_UNMATCHED_KEYS ||
+	    g_ptr_array_find(x->unmatched_keys, GUINT_TO_POINTER(rkey), NULL))
 		return;
-	g_ptr_array_add(f->unmatched_keys, GUINT_TO_POINTER(rkey));
+	g_ptr_array_add(x->unmatched_keys, GUINT_TO_POINTER(rkey));
 	rr_diag_report(&eng->diag, ENG_UNMATCHED_RDMA, ev->frame,
 		       "%s with R_Key/STag 0x%08x on %s matches no segment advertised by a call seen in the capture",
 		       what, rkey, rr_conn_name(f->conn));
-}
-
-static void asm_free_nobudget(struct rr_send_asm *a)
-{
-	if (a->buf)
-		g_byte_array_unref(a->buf);
-	if (a->frames)
-		g_array_unref(a->frames);
-	if (a->cover)
-		g_array_unref(a->cover);
-}
-
-void rr_send_asm_free(struct rr_engine *eng, struct rr_send_asm *a)
-{
-	rr_send_asm_clear(eng, a);
-	asm_free_nobudget(a);
-	g_free(a);
-}
-
-void rr_send_asm_clear(struct rr_engine *eng, struct rr_send_asm *a)
-{
-	if (a->buf) {
-		rr_budget_give(eng, a->buf->len);
-		g_byte_array_set_size(a->buf, 0);
-	}
-	if (a->frames)
-		g_array_set_size(a->frames, 0);
-	if (a->cover)
-		g_array_set_size(a->cover, 0);
-	a->active = false;
-	a->saw_last = false;
-	a->truncated = false;
-	a->cut_at = 0;
-	a->invalidate = false;
-}
-
-/* Grow a Send buffer to hold [0, end); zero-fills so cut or missing bytes keep their place. */
-static bool asm_reserve(struct rr_engine *eng, struct rr_send_asm *a, uint64_t end, uint64_t frame)
-{
-	uint64_t have;
-
-	if (!a->buf)
-		a->buf = g_byte_array_new();
-	if (!a->frames)
-		a->frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-	have = a->buf->len;
-	if (end <= have)
-		return true;
-	if (end > eng->lim.max_send_bytes) {
-		rr_diag_report(&eng->diag, ENG_LIMIT, frame,
-			       "a multi-packet Send grows past %u bytes: dropped", eng->lim.max_send_bytes);
-		return false;
-	}
-	if (!rr_budget_take(eng, end - have, frame, "a multi-packet Send"))
-		return false;
-	g_byte_array_set_size(a->buf, (guint)end);
-	memset(a->buf->data + have, 0, end - have);
-	return true;
-}
-
-static bool asm_put(struct rr_engine *eng, struct rr_send_asm *a, uint64_t off,
-		    const struct rr_event *ev)
-{
-	if (!asm_reserve(eng, a, off + ev->wirelen, ev->frame))
-		return false;
-	if (!a->frames->len || ev->ts_usec < a->ts_usec)
-		a->ts_usec = ev->ts_usec;
-	if (ev->caplen)
-		memcpy(a->buf->data + off, ev->data, MIN(ev->caplen, ev->wirelen));
-	if (ev->caplen < ev->wirelen) {
-		uint64_t cut = off + ev->caplen;
-
-		if (!a->truncated || cut < a->cut_at)
-			a->cut_at = cut;
-		a->truncated = true;
-	}
-	rr_frames_add_event(a->frames, ev);
-	if (ev->kind == RR_EV_SEND_INV) {
-		a->invalidate = true;
-		a->inv_rkey = ev->inv_rkey;
-	}
-	return true;
-}
-
-/* Hand the whole Send up: its buffers move to eng->send_done, the assembly starts afresh. */
-static void asm_deliver(struct rr_engine *eng, struct rr_flow *f, struct rr_send_asm *a)
-{
-	struct rr_send_done *d = &eng->send_done;
-
-	d->flow = f;
-	d->buf = a->buf;
-	d->data = a->buf->data;
-	d->len = a->buf->len;
-	d->frames_buf = a->frames;
-	d->frames = (const uint64_t *)(void *)a->frames->data;
-	d->n_frames = a->frames->len;
-	d->truncated = a->truncated;
-	d->captured = a->truncated ? (size_t)MIN(a->cut_at, a->buf->len) : a->buf->len;
-	d->invalidate = a->invalidate;
-	d->inv_rkey = a->inv_rkey;
-	d->ts_usec = a->ts_usec;
-	rr_budget_give(eng, a->buf->len);
-	a->buf = NULL;
-	a->frames = NULL;
-	rr_send_asm_clear(eng, a);
-}
-
-/* A Send that came whole in one packet: no copy. */
-static void deliver_whole(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
-{
-	struct rr_send_done *d = &eng->send_done;
-
-	d->flow = f;
-	d->data = ev->data;
-	d->len = ev->wirelen;
-	d->one_frame = ev->frame;
-	d->frames = &d->one_frame;
-	d->n_frames = 1;
-	d->truncated = false;
-	d->captured = ev->wirelen;
-	d->invalidate = ev->kind == RR_EV_SEND_INV;
-	d->inv_rkey = ev->inv_rkey;
-	d->ts_usec = ev->ts_usec;
 }
 
 /*
@@ -175,8 +54,10 @@ static void deliver_whole(struct rr_engine *eng, struct rr_flow *f, const struct
 /* IB: is this request-stream packet a retransmission of one already seen? */
 static bool ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
 {
-	if (f->req_psn_valid && !rr_psn_after(f->req_last_psn, ev->psn) &&
-	    rr_psn_dist(ev->psn, f->req_last_psn) < RR_PSN_RETRANSMIT_WINDOW) {
+	struct rr_xfer_flow *x = rr_xf(f);
+
+	if (x->req_psn_valid && !rr_psn_after(x->req_last_psn, ev->psn) &&
+	    rr_psn_dist(ev->psn, x->req_last_psn) < RR_PSN_RETRANSMIT_WINDOW) {
 		eng->stats.dup_packets++;
 		rr_diag_report(&eng->diag, CAP_DUP, ev->frame,
 			       "PSN 0x%06x on %s was already seen (retransmission or duplicate)",
@@ -184,65 +65,18 @@ static bool ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct 
 		return true;
 	}
 	/* A jump forward: packets between were not captured (or a Read took the PSNs). */
-	if (f->req_psn_valid && rr_psn_dist(f->req_last_psn, ev->psn) > 1 && !f->last_was_read_req)
-		eng->psn_gaps++;
-	f->last_was_read_req = ev->kind == RR_EV_READ_REQ;
-	f->req_psn_valid = true;
-	f->req_last_psn = ev->psn;
+	if (x->req_psn_valid && rr_psn_dist(x->req_last_psn, ev->psn) > 1 && !x->last_was_read_req)
+		eng->xfer->psn_gaps++;
+	x->last_was_read_req = ev->kind == RR_EV_READ_REQ;
+	x->req_psn_valid = true;
+	x->req_last_psn = ev->psn;
 	return false;
-}
-
-static void ib_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
-{
-	struct rr_send_asm *a = &f->send;
-
-	switch (ev->frag) {
-	case RR_FRAG_ONLY:
-		if (ev->caplen >= ev->wirelen && ev->n_more_frames == 0) {
-			deliver_whole(eng, f, ev);
-			return;
-		}
-		rr_send_asm_clear(eng, a);
-		if (asm_put(eng, a, 0, ev))
-			asm_deliver(eng, f, a);
-		else
-			rr_send_asm_clear(eng, a);
-		return;
-	case RR_FRAG_FIRST:
-		if (a->active)
-			rr_diag_report(&eng->diag, ENG_INCOMPLETE, ev->frame,
-				       "a new Send starts on %s before the previous one ended: the previous one is dropped",
-				       rr_conn_name(f->conn));
-		rr_send_asm_clear(eng, a);
-		if (!asm_put(eng, a, 0, ev))
-			return;
-		a->active = true;
-		a->next_psn = (ev->psn + 1) & RR_PSN_MASK;
-		f->pmtu = ev->wirelen;
-		return;
-	default:
-		break;
-	}
-	if (!a->active || ev->psn != a->next_psn) {
-		rr_diag_report(&eng->diag, ENG_INCOMPLETE, ev->frame,
-			       "Send packet PSN 0x%06x on %s does not continue a Send (expected 0x%06x): packets are missing from the capture",
-			       ev->psn, rr_conn_name(f->conn), a->next_psn);
-		rr_send_asm_clear(eng, a);
-		return;
-	}
-	if (!asm_put(eng, a, a->buf->len, ev)) {
-		rr_send_asm_clear(eng, a);
-		return;
-	}
-	a->next_psn = (ev->psn + 1) & RR_PSN_MASK;
-	if (ev->frag == RR_FRAG_LAST)
-		asm_deliver(eng, f, a);
 }
 
 /* The flow whose sender owns the memory f's RDMA operations name (the other end of f). */
 static struct rr_flow *memory_owner(struct rr_engine *eng, struct rr_flow *f, uint32_t rkey)
 {
-	return rr_conn_pair_by_evidence(eng, f, (rr_flow_pred)rr_flow_has_rkey, GUINT_TO_POINTER(rkey));
+	return rr_conn_pair_by_evidence(eng, f, rr_flow_has_rkey, GUINT_TO_POINTER(rkey));
 }
 
 /* An RDMA Write or Read Request, with the segment it hit, goes to the check stage. */
@@ -267,8 +101,9 @@ static void rdma_fact(struct rr_engine *eng, struct rr_flow *f, enum rr_rdma_op 
 	r.handle_live = hit.handle_live;
 	r.inside = hit.inside;
 	if (hit.seg) {
-		r.xid = hit.seg->call->xid;
-		r.backchannel = f->conn->requester >= 0 && hit.seg->call->flow->side != f->conn->requester;
+		r.xid = hit.seg->xid;
+		/* The segment is in owner's memory: owner sent the call that advertised it. */
+		r.backchannel = f->conn->requester >= 0 && owner->side != f->conn->requester;
 		r.role = (uint8_t)hit.seg->role;
 		r.chunk = hit.seg->chunk;
 		r.index = hit.seg->index;
@@ -290,7 +125,8 @@ static void place_or_note(struct rr_engine *eng, struct rr_flow *f, uint32_t rke
 
 static void ib_write(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
 {
-	struct rr_write_asm *w = &f->write;
+	struct rr_xfer_flow *x = rr_xf(f);
+	struct rr_write_asm *w = &x->write;
 	uint64_t off;
 
 	if (ev->frag == RR_FRAG_ONLY || ev->frag == RR_FRAG_FIRST) {
@@ -305,7 +141,7 @@ static void ib_write(struct rr_engine *eng, struct rr_flow *f, const struct rr_e
 		w->dma_len = ev->dma_len;
 		w->pmtu = ev->wirelen;
 		if (ev->frag == RR_FRAG_FIRST)
-			f->pmtu = ev->wirelen;
+			x->pmtu = ev->wirelen;
 		rdma_fact(eng, f, RR_RDMA_WRITE, w->rkey, w->va, w->dma_len, ev->frame,
 			  memory_owner(eng, f, w->rkey));
 		place_or_note(eng, f, w->rkey, w->va, ev, "RDMA Write");
@@ -330,6 +166,7 @@ static void ib_write(struct rr_engine *eng, struct rr_flow *f, const struct rr_e
 
 static void remember_read_req(struct rr_flow *f, const struct rr_event *ev)
 {
+	struct rr_xfer_flow *x = rr_xf(f);
 	struct rr_read_req *r = g_new0(struct rr_read_req, 1);
 
 	r->frame = ev->frame;
@@ -339,9 +176,9 @@ static void remember_read_req(struct rr_flow *f, const struct rr_event *ev)
 	r->len = ev->dma_len;
 	r->sink_stag = ev->sink_stag;
 	r->sink_to = ev->sink_to;
-	g_queue_push_tail(&f->read_reqs, r);
-	if (g_queue_get_length(&f->read_reqs) > RR_MAX_READ_REQS)
-		g_free(g_queue_pop_head(&f->read_reqs));
+	g_queue_push_tail(&x->read_reqs, r);
+	if (g_queue_get_length(&x->read_reqs) > RR_MAX_READ_REQS)
+		g_free(g_queue_pop_head(&x->read_reqs));
 }
 
 /* IB: the Read Request (on the reader's flow) whose PSN range holds psn. */
@@ -354,7 +191,9 @@ static struct rr_read_req *ib_find_read_req(struct rr_flow *reader, uint32_t psn
 {
 	GList *l;
 
-	for (l = reader->read_reqs.tail; l; l = l->prev) {
+	if (!reader->xfer)
+		return NULL;
+	for (l = reader->xfer->read_reqs.tail; l; l = l->prev) {
 		struct rr_read_req *r = l->data;
 		/* A response has at most len/256 + 1 packets (smallest PMTU 256). */
 		uint32_t max_pkts = r->len / 256 + 1;
@@ -388,9 +227,9 @@ static void ib_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct 
 	d = rr_psn_dist(r->psn, ev->psn);
 	if (ev->frag == RR_FRAG_FIRST) {
 		r->pmtu = ev->wirelen;
-		f->pmtu = ev->wirelen;
+		rr_xf(f)->pmtu = ev->wirelen;
 	}
-	pmtu = r->pmtu ? r->pmtu : f->pmtu;
+	pmtu = r->pmtu ? r->pmtu : rr_xf(f)->pmtu;
 	if (d && !pmtu) {
 		note_unmatched(eng, f, r->rkey, ev->wirelen, ev,
 			       "RDMA Read Response whose first packet is missing");
@@ -399,77 +238,6 @@ static void ib_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct 
 	/* Responses come from the memory of f's own sender: f owns the segments. */
 	if (!rr_seg_place(eng, f, r->rkey, r->va + (uint64_t)d * pmtu, ev))
 		note_unmatched(eng, f, r->rkey, ev->wirelen, ev, "RDMA Read Response");
-}
-
-/* At the cap: the partial Send furthest behind the new MSN lost its last piece. */
-static void drop_stalest_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
-{
-	struct rr_send_asm *worst = NULL;
-	uint32_t worst_age = 0;
-	GHashTableIter it;
-	gpointer v;
-
-	g_hash_table_iter_init(&it, f->iw_sends);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		struct rr_send_asm *a = v;
-		uint32_t age = ev->msn - a->msn;   /* MSNs wrap at 2^32 */
-
-		if (!worst || age > worst_age) {
-			worst = a;
-			worst_age = age;
-		}
-	}
-	if (!worst)
-		return;
-	rr_diag_report(&eng->diag, ENG_INCOMPLETE, ev->frame,
-		       "%d partial Sends on %s: MSN %u, still missing pieces, is dropped",
-		       RR_MAX_IW_SENDS, rr_conn_name(f->conn), worst->msn);
-	g_hash_table_remove(f->iw_sends, GUINT_TO_POINTER(worst->msn));
-	rr_send_asm_free(eng, worst);
-}
-
-static void iw_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
-{
-	struct rr_send_asm *a;
-
-	if (!f->iw_sends)
-		f->iw_sends = g_hash_table_new(g_direct_hash, g_direct_equal);
-	a = g_hash_table_lookup(f->iw_sends, GUINT_TO_POINTER(ev->msn));
-	uint64_t total = 0;
-	guint i;
-
-	if (ev->frag == RR_FRAG_ONLY && ev->offset == 0 && !a && ev->caplen >= ev->wirelen &&
-	    ev->n_more_frames == 0) {
-		deliver_whole(eng, f, ev);
-		return;
-	}
-	if (!a) {
-		if (g_hash_table_size(f->iw_sends) >= RR_MAX_IW_SENDS)
-			drop_stalest_send(eng, f, ev);
-		a = g_new0(struct rr_send_asm, 1);
-		a->msn = ev->msn;
-		a->cover = g_array_new(FALSE, FALSE, sizeof(struct rr_range));
-		g_hash_table_insert(f->iw_sends, GUINT_TO_POINTER(ev->msn), a);
-	}
-	if (!asm_put(eng, a, ev->offset, ev)) {
-		g_hash_table_remove(f->iw_sends, GUINT_TO_POINTER(ev->msn));
-		rr_send_asm_free(eng, a);
-		return;
-	}
-	g_array_append_val(a->cover, ((struct rr_range){ ev->offset, ev->offset + ev->wirelen }));
-	if (ev->frag == RR_FRAG_LAST || ev->frag == RR_FRAG_ONLY)
-		a->saw_last = true;
-	if (!a->saw_last)
-		return;
-	for (i = 0; i < a->cover->len; i++)
-		total += g_array_index(a->cover, struct rr_range, i).end -
-			 g_array_index(a->cover, struct rr_range, i).start;
-	/* The decoder delivers each DDP segment once, so bytes seen add up. */
-	if (total < a->buf->len)
-		return;
-	g_hash_table_remove(f->iw_sends, GUINT_TO_POINTER(ev->msn));
-	asm_deliver(eng, f, a);
-	rr_send_asm_free(eng, a);
 }
 
 /* iWARP: the Read Request whose sink buffer holds (stag, to). */
@@ -484,7 +252,9 @@ static bool has_sink(struct rr_flow *cand, void *arg)
 	struct sink_arg *sa = arg;
 	GList *l;
 
-	for (l = cand->read_reqs.tail; l; l = l->prev) {
+	if (!cand->xfer)
+		return false;
+	for (l = cand->xfer->read_reqs.tail; l; l = l->prev) {
 		struct rr_read_req *r = l->data;
 
 		if (r->sink_stag == sa->stag && sa->to >= r->sink_to && sa->to - r->sink_to < r->len) {
@@ -506,9 +276,10 @@ static void free_early(struct rr_engine *eng, struct rr_early_resp *e)
 /* Keep a copy of a Read Response whose request has not been seen yet. */
 static bool hold_early(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
 {
+	struct rr_xfer_flow *x = rr_xf(f);
 	struct rr_early_resp *e;
 
-	if (g_queue_get_length(&f->early_resps) >= RR_MAX_EARLY_RESP ||
+	if (g_queue_get_length(&x->early_resps) >= RR_MAX_EARLY_RESP ||
 	    !rr_budget_take(eng, ev->caplen, ev->frame, "an early RDMA Read Response"))
 		return false;
 	e = g_new0(struct rr_early_resp, 1);
@@ -517,15 +288,16 @@ static bool hold_early(struct rr_engine *eng, struct rr_flow *f, const struct rr
 	e->frames = g_memdup2(ev->more_frames, ev->n_more_frames * sizeof(uint64_t));
 	e->ev.data = e->data;
 	e->ev.more_frames = e->frames;
-	g_queue_push_tail(&f->early_resps, e);
+	g_queue_push_tail(&x->early_resps, e);
 	return true;
 }
 
-void rr_xfer_drop_early(struct rr_engine *eng, struct rr_flow *f)
+/* Report and drop Read Responses whose request never came. */
+static void drop_early(struct rr_engine *eng, struct rr_flow *f, struct rr_xfer_flow *x)
 {
 	struct rr_early_resp *e;
 
-	while ((e = g_queue_pop_head(&f->early_resps))) {
+	while ((e = g_queue_pop_head(&x->early_resps))) {
 		note_unmatched(eng, f, e->ev.rkey, e->ev.wirelen, &e->ev,
 			       "RDMA Read Response without its Read Request");
 		free_early(eng, e);
@@ -539,18 +311,20 @@ static void iw_place_resp(struct rr_engine *eng, struct rr_flow *f, const struct
 static void iw_replay_early(struct rr_engine *eng, struct rr_flow *reader, const struct rr_read_req *r)
 {
 	struct rr_flow *owner = rr_flow_peer(reader);
+	GQueue *early;
 	GList *l, *next;
 
-	if (!owner)
+	if (!owner || !owner->xfer)
 		return;
-	for (l = owner->early_resps.head; l; l = next) {
+	early = &owner->xfer->early_resps;
+	for (l = early->head; l; l = next) {
 		struct rr_early_resp *e = l->data;
 
 		next = l->next;
 		if (e->ev.rkey != r->sink_stag || e->ev.offset < r->sink_to ||
 		    e->ev.offset - r->sink_to >= r->len)
 			continue;
-		g_queue_delete_link(&owner->early_resps, l);
+		g_queue_delete_link(early, l);
 		iw_place_resp(eng, owner, r, &e->ev);
 		free_early(eng, e);
 	}
@@ -590,9 +364,9 @@ void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_eve
 	case RR_EV_SEND:
 	case RR_EV_SEND_INV:
 		if (iwarp)
-			iw_send(eng, f, ev);
+			rr_xfer_iw_send(eng, f, ev);
 		else
-			ib_send(eng, f, ev);
+			rr_xfer_ib_send(eng, f, ev);
 		break;
 	case RR_EV_WRITE:
 		if (iwarp) {
@@ -607,7 +381,7 @@ void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_eve
 			  memory_owner(eng, f, ev->rkey));
 		remember_read_req(f, ev);
 		if (iwarp)
-			iw_replay_early(eng, f, g_queue_peek_tail(&f->read_reqs));
+			iw_replay_early(eng, f, g_queue_peek_tail(&rr_xf(f)->read_reqs));
 		break;
 	case RR_EV_READ_RESP:
 		if (iwarp)
@@ -620,52 +394,76 @@ void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_eve
 	}
 }
 
-/* The connection went away: forget partial transfers (their bytes are lost). */
-void rr_xfer_flow_reset(struct rr_engine *eng, struct rr_flow *f)
+struct rr_xfer *rr_xfer_new(void)
 {
-	GHashTableIter it;
-	gpointer v;
-
-	rr_send_asm_clear(eng, &f->send);
-	if (f->iw_sends) {
-		g_hash_table_iter_init(&it, f->iw_sends);
-		while (g_hash_table_iter_next(&it, NULL, &v)) {
-			g_hash_table_iter_steal(&it);
-			rr_send_asm_free(eng, v);
-		}
-	}
-	memset(&f->write, 0, sizeof(f->write));
-	while (!g_queue_is_empty(&f->read_reqs))
-		g_free(g_queue_pop_head(&f->read_reqs));
-	rr_xfer_drop_early(eng, f);
-	f->req_psn_valid = false;
-	f->closed = false;
+	return g_new0(struct rr_xfer, 1);
 }
 
-/* The engine is going away: free without giving budget back. */
+void rr_xfer_free(struct rr_xfer *x)
+{
+	g_free(x);
+}
+
+bool rr_xfer_take_send(struct rr_engine *eng, struct rr_send_done *out)
+{
+	struct rr_send_done *d = &eng->xfer->done;
+
+	if (!d->flow)
+		return false;
+	*out = *d;
+	if (out->frames == &d->one_frame)
+		out->frames = &out->one_frame;
+	memset(d, 0, sizeof(*d));
+	return true;
+}
+
+void rr_xfer_send_release(struct rr_send_done *d)
+{
+	if (d->buf)
+		g_byte_array_unref(d->buf);
+	if (d->frames_buf)
+		g_array_unref(d->frames_buf);
+}
+
+void rr_xfer_flow_restart(struct rr_flow *f)
+{
+	if (f->xfer)
+		f->xfer->req_psn_valid = false;
+}
+
+void rr_xfer_flow_reset(struct rr_engine *eng, struct rr_flow *f)
+{
+	struct rr_xfer_flow *x = f->xfer;
+
+	if (!x)
+		return;
+	rr_xfer_sends_reset(eng, x);
+	memset(&x->write, 0, sizeof(x->write));
+	while (!g_queue_is_empty(&x->read_reqs))
+		g_free(g_queue_pop_head(&x->read_reqs));
+	drop_early(eng, f, x);
+	x->req_psn_valid = false;
+}
+
+/* Without giving budget back: after a reset nothing is held, and at the engine's end it does not matter. */
 void rr_xfer_flow_free(struct rr_flow *f)
 {
-	GHashTableIter it;
-	gpointer v;
+	struct rr_xfer_flow *x = f->xfer;
 
-	if (f->iw_sends) {
-		g_hash_table_iter_init(&it, f->iw_sends);
-		while (g_hash_table_iter_next(&it, NULL, &v)) {
-			asm_free_nobudget(v);
-			g_free(v);
-		}
-		g_hash_table_destroy(f->iw_sends);
-	}
-	asm_free_nobudget(&f->send);
-	while (!g_queue_is_empty(&f->read_reqs))
-		g_free(g_queue_pop_head(&f->read_reqs));
-	if (f->unmatched_keys)
-		g_ptr_array_unref(f->unmatched_keys);
-	while (!g_queue_is_empty(&f->early_resps)) {
-		struct rr_early_resp *e = g_queue_pop_head(&f->early_resps);
+	if (!x)
+		return;
+	rr_xfer_sends_free(x);
+	while (!g_queue_is_empty(&x->read_reqs))
+		g_free(g_queue_pop_head(&x->read_reqs));
+	if (x->unmatched_keys)
+		g_ptr_array_unref(x->unmatched_keys);
+	while (!g_queue_is_empty(&x->early_resps)) {
+		struct rr_early_resp *e = g_queue_pop_head(&x->early_resps);
 
 		g_free(e->data);
 		g_free(e->frames);
 		g_free(e);
 	}
+	g_free(x);
+	f->xfer = NULL;
 }
