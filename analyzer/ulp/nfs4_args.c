@@ -217,12 +217,12 @@ static bool read_op_count(struct ulp_walk *w, bool has_offset)
 	return true;
 }
 
-static bool skip_args(struct ulp_walk *w, uint32_t op, bool *known)
+/* The ops of NFSv4.0 (RFC 7530), 3 to 39, and OP_ILLEGAL. */
+static bool skip_args_v40(struct ulp_walk *w, uint32_t op, bool *known)
 {
 	struct rr_cursor *c = w->c;
 	bool b;
 
-	*known = true;
 	switch (op) {
 	case 3:   /* ACCESS { uint32_t access; } */
 		return rr_skip(c, 4);
@@ -301,6 +301,21 @@ static bool skip_args(struct ulp_walk *w, uint32_t op, bool *known)
 		       ulp_ddp_item(w, w->arg_items++, RR_NFS4_OP_WRITE, UINT32_MAX);
 	case 39:  /* RELEASE_LOCKOWNER { lock_owner4; } */
 		return nfs4_skip_state_owner(c);
+	case RR_NFS4_OP_ILLEGAL:  /* void */
+		return true;
+	default:
+		*known = false;
+		return false;
+	}
+}
+
+/* The ops NFSv4.1 adds (RFC 8881), 40 to 58. */
+static bool skip_args_v41(struct ulp_walk *w, uint32_t op, bool *known)
+{
+	struct rr_cursor *c = w->c;
+	bool b;
+
+	switch (op) {
 	case 40:  /* BACKCHANNEL_CTL { cb_program; callback_sec_parms4 sec_parms<>; } */
 		return rr_skip(c, 4) && skip_cb_sec_parms_array(c);
 	case 41:  /* BIND_CONN_TO_SESSION { sessionid4; channel_dir; bool rdma_mode; } */
@@ -346,6 +361,20 @@ static bool skip_args(struct ulp_walk *w, uint32_t op, bool *known)
 		return rr_skip(c, 8);
 	case 58:  /* RECLAIM_COMPLETE { bool one_fs; } */
 		return ulp_bool(c, &b);
+	default:
+		*known = false;
+		return false;
+	}
+}
+
+/* The ops NFSv4.2 adds (RFC 7862), 59 to 71, and the extended attribute
+ * ops of RFC 8276, 72 to 75. */
+static bool skip_args_v42(struct ulp_walk *w, uint32_t op, bool *known)
+{
+	struct rr_cursor *c = w->c;
+	bool b;
+
+	switch (op) {
 	case 59:  /* ALLOCATE { stateid4; offset4; length4; } */
 	case 62:  /* DEALLOCATE { stateid4; offset4; length4; } */
 		return nfs4_skip_stateid(c) && rr_skip(c, 16);
@@ -384,12 +413,21 @@ static bool skip_args(struct ulp_walk *w, uint32_t op, bool *known)
 		return rr_skip(c, 12);
 	case 75:  /* REMOVEXATTR { xattrkey4 name; } */
 		return ulp_skip_opaque(c);
-	case RR_NFS4_OP_ILLEGAL:  /* void */
-		return true;
 	default:
 		*known = false;
 		return false;
 	}
+}
+
+/* Op numbers are allotted by minor version: the op picks the one to read it. */
+static bool skip_args(struct ulp_walk *w, uint32_t op, bool *known)
+{
+	*known = true;
+	if (op < 40 || op == RR_NFS4_OP_ILLEGAL)
+		return skip_args_v40(w, op, known);
+	if (op < 59)
+		return skip_args_v41(w, op, known);
+	return skip_args_v42(w, op, known);
 }
 
 enum rr_ulp_result nfs4_skip_args(struct ulp_walk *w, uint32_t op)
