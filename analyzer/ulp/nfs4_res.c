@@ -155,13 +155,13 @@ static bool skip_opt_stateid(struct rr_cursor *c)
 	return ulp_bool(c, &present) && (!present || nfs4_skip_stateid(c));
 }
 
-static bool skip_res(struct ulp_walk *w, uint32_t op, uint32_t st, bool *known)
+/* The ops of NFSv4.0 (RFC 7530), 3 to 39, and OP_ILLEGAL. */
+static bool skip_res_v40(struct ulp_walk *w, uint32_t op, uint32_t st, bool *known)
 {
 	struct rr_cursor *c = w->c;
 	bool ok = st == NFS4_OK;
 	bool b;
 
-	*known = true;
 	switch (op) {
 	/* Results that are only the status. */
 	case 7:   /* DELEGPURGE */
@@ -179,17 +179,6 @@ static bool skip_res(struct ulp_walk *w, uint32_t op, uint32_t st, bool *known)
 	case 36:  /* SETCLIENTID_CONFIRM */
 	case 37:  /* VERIFY */
 	case 39:  /* RELEASE_LOCKOWNER */
-	case 40:  /* BACKCHANNEL_CTL */
-	case 44:  /* DESTROY_SESSION */
-	case 45:  /* FREE_STATEID */
-	case 57:  /* DESTROY_CLIENTID */
-	case 58:  /* RECLAIM_COMPLETE */
-	case 59:  /* ALLOCATE */
-	case 62:  /* DEALLOCATE */
-	case 64:  /* LAYOUTERROR */
-	case 65:  /* LAYOUTSTATS */
-	case 66:  /* OFFLOAD_CANCEL */
-	case 71:  /* CLONE */
 	case RR_NFS4_OP_ILLEGAL:
 		return true;
 
@@ -210,8 +199,6 @@ static bool skip_res(struct ulp_walk *w, uint32_t op, uint32_t st, bool *known)
 		return !ok || nfs4_skip_fh(c);
 	case 11:  /* LINK4resok { change_info4; } */
 	case 28:  /* REMOVE4resok { change_info4; } */
-	case 73:  /* SETXATTR: change_info4 */
-	case 75:  /* REMOVEXATTR: change_info4 */
 		return !ok || nfs4_skip_change_info(c);
 	case 12:  /* LOCK: OK: stateid4; NFS4ERR_DENIED: LOCK4denied */
 		if (ok)
@@ -232,7 +219,6 @@ static bool skip_res(struct ulp_walk *w, uint32_t op, uint32_t st, bool *known)
 	case 29:  /* RENAME4resok { change_info4 source, target; } */
 		return !ok || (nfs4_skip_change_info(c) && nfs4_skip_change_info(c));
 	case 33:  /* SECINFO4resok */
-	case 52:  /* SECINFO_NO_NAME4res = SECINFO4res */
 		return !ok || skip_secinfo_list(c);
 	case 34:  /* SETATTR4res { nfsstat4 status; bitmap4 attrsset; }: not a union */
 		return nfs4_skip_bitmap(c);
@@ -242,6 +228,28 @@ static bool skip_res(struct ulp_walk *w, uint32_t op, uint32_t st, bool *known)
 		return st != NFS4ERR_CLID_INUSE || nfs4_skip_netaddr(c);
 	case 38:  /* WRITE4resok { count4; stable_how4; verifier4; } */
 		return !ok || rr_skip(c, 8 + NFS4_VERIFIER_SIZE);
+	default:
+		*known = false;
+		return false;
+	}
+}
+
+/* The ops NFSv4.1 adds (RFC 8881), 40 to 58. */
+static bool skip_res_v41(struct ulp_walk *w, uint32_t op, uint32_t st, bool *known)
+{
+	struct rr_cursor *c = w->c;
+	bool ok = st == NFS4_OK;
+	bool b;
+
+	switch (op) {
+	/* Results that are only the status. */
+	case 40:  /* BACKCHANNEL_CTL */
+	case 44:  /* DESTROY_SESSION */
+	case 45:  /* FREE_STATEID */
+	case 57:  /* DESTROY_CLIENTID */
+	case 58:  /* RECLAIM_COMPLETE */
+		return true;
+
 	case 41:  /* BIND_CONN_TO_SESSION4resok { sessionid4; dir; bool rdma_mode; } */
 		return !ok || (rr_skip(c, NFS4_SESSIONID_SIZE + 4) && ulp_bool(c, &b));
 	case 42:  /* EXCHANGE_ID4resok */
@@ -268,15 +276,40 @@ static bool skip_res(struct ulp_walk *w, uint32_t op, uint32_t st, bool *known)
 		return st != NFS4ERR_LAYOUTTRYLATER || ulp_bool(c, &b);
 	case 51:  /* LAYOUTRETURN: OK: layoutreturn_stateid (bool; TRUE: stateid4) */
 		return !ok || skip_opt_stateid(c);
+	case 52:  /* SECINFO_NO_NAME4res = SECINFO4res */
+		return !ok || skip_secinfo_list(c);
 	case 53:  /* SEQUENCE4resok { sessionid4; sequenceid4; slotid4 x3; status_flags; } */
 		return !ok || rr_skip(c, NFS4_SESSIONID_SIZE + 20);
 	case 54:  /* SET_SSV4resok { opaque digest<>; } */
-	case 72:  /* GETXATTR: xattrvalue4 */
 		return !ok || ulp_skip_opaque(c);
 	case 55:  /* TEST_STATEID4resok { nfsstat4 codes<>; } */
 		return !ok || ulp_skip_fixed_array(c, 4, 0);
 	case 56:  /* WANT_DELEGATION: OK: open_delegation4 */
 		return !ok || nfs4_skip_open_delegation(c);
+	default:
+		*known = false;
+		return false;
+	}
+}
+
+/* The ops NFSv4.2 adds (RFC 7862), 59 to 71, and the extended attribute
+ * ops of RFC 8276, 72 to 75. */
+static bool skip_res_v42(struct ulp_walk *w, uint32_t op, uint32_t st, bool *known)
+{
+	struct rr_cursor *c = w->c;
+	bool ok = st == NFS4_OK;
+	bool b;
+
+	switch (op) {
+	/* Results that are only the status. */
+	case 59:  /* ALLOCATE */
+	case 62:  /* DEALLOCATE */
+	case 64:  /* LAYOUTERROR */
+	case 65:  /* LAYOUTSTATS */
+	case 66:  /* OFFLOAD_CANCEL */
+	case 71:  /* CLONE */
+		return true;
+
 	case 60:  /* COPY: OK { write_response4; copy_requirements4 (2 bools); };
 		   * NFS4ERR_OFFLOAD_NO_REQS: copy_requirements4 */
 		if (ok && !nfs4_skip_write_response(c))
@@ -310,12 +343,28 @@ static bool skip_res(struct ulp_walk *w, uint32_t op, uint32_t st, bool *known)
 		return !ok || (ulp_bool(c, &b) && rr_skip(c, 8));
 	case 70:  /* WRITE_SAME: write_response4 */
 		return !ok || nfs4_skip_write_response(c);
+	case 72:  /* GETXATTR: xattrvalue4 */
+		return !ok || ulp_skip_opaque(c);
+	case 73:  /* SETXATTR: change_info4 */
+	case 75:  /* REMOVEXATTR: change_info4 */
+		return !ok || nfs4_skip_change_info(c);
 	case 74:  /* LISTXATTRS4resok { nfs_cookie4; xattrkey4 names<>; bool eof; } */
 		return !ok || (rr_skip(c, 8) && ulp_skip_opaque_array(c) && ulp_bool(c, &b));
 	default:
 		*known = false;
 		return false;
 	}
+}
+
+/* Op numbers are allotted by minor version: the op picks the one to read it. */
+static bool skip_res(struct ulp_walk *w, uint32_t op, uint32_t st, bool *known)
+{
+	*known = true;
+	if (op < 40 || op == RR_NFS4_OP_ILLEGAL)
+		return skip_res_v40(w, op, st, known);
+	if (op < 59)
+		return skip_res_v41(w, op, st, known);
+	return skip_res_v42(w, op, st, known);
 }
 
 enum rr_ulp_result nfs4_skip_res(struct ulp_walk *w, uint32_t op, uint32_t status)
