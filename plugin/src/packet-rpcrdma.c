@@ -178,7 +178,8 @@ static void cleanup_file(void)
 #define HF(id, name, abbrev, type, disp, strings, blurb) \
 	{ &(id), { name, abbrev, type, disp, strings, 0x0, blurb, HFILL } }
 
-void rrp_register(void)
+/* The header fields and subtrees the tree shows (docs/plugin.md lists them). */
+static void register_fields(void)
 {
 	static hf_register_info hf[] = {
 		HF(hf_rr_xid, "XID", "rpcrdma.xid", FT_UINT32, BASE_HEX, NULL, "Transaction ID (mirrors the RPC XID)"),
@@ -271,6 +272,14 @@ void rrp_register(void)
 		&ett_rr, &ett_rr_send, &ett_rr_list, &ett_rr_chunk, &ett_rr_segment, &ett_rr_message,
 		&ett_rr_violation, &ett_rr_cm,
 	};
+
+	proto_register_field_array(proto_rpcrdma, hf, array_length(hf));
+	proto_register_subtree_array(ett, array_length(ett));
+}
+
+/* One expert info per finding severity. */
+static void register_expert(void)
+{
 	static ei_register_info ei[] = {
 		{ &ei_rr_error, { "rpcrdma.violation.error", PI_PROTOCOL, PI_ERROR,
 				  "RPC-over-RDMA rule violation (error)", EXPFILL } },
@@ -279,16 +288,16 @@ void rrp_register(void)
 		{ &ei_rr_note, { "rpcrdma.violation.note", PI_PROTOCOL, PI_NOTE,
 				 "RPC-over-RDMA finding (info)", EXPFILL } },
 	};
-	module_t *mod;
-	expert_module_t *em;
+	expert_module_t *em = expert_register_protocol(proto_rpcrdma);
 
-	proto_rpcrdma = proto_register_protocol("RPC-over-RDMA v1 (rpcrdma-toolkit)", "RPC-over-RDMA", "rpcrdma");
-	proto_register_field_array(proto_rpcrdma, hf, array_length(hf));
-	proto_register_subtree_array(ett, array_length(ett));
-	em = expert_register_protocol(proto_rpcrdma);
 	expert_register_field_array(em, ei, array_length(ei));
+}
 
-	mod = prefs_register_protocol(proto_rpcrdma, rrp_handoff);
+/* The preferences; rrp_handoff applies them when they change. */
+static void register_prefs(void)
+{
+	module_t *mod = prefs_register_protocol(proto_rpcrdma, rrp_handoff);
+
 	prefs_register_bool_preference(mod, "builtin", "Use Wireshark's built-in dissector instead",
 		"Give RPC-over-RDMA back to Wireshark's built-in rpcordma dissector: this plugin then claims "
 		"nothing and the built-in heuristics are switched on again", &rrp_prefs.builtin);
@@ -302,7 +311,14 @@ void rrp_register(void)
 	prefs_register_uint_preference(mod, "iwarp_port", "iWARP TCP port",
 		"TCP port that marks iWARP when the MPA exchange is not in the capture (0: any TCP stream "
 		"whose bytes frame as MPA)", 10, &rrp_prefs.iwarp_port);
+}
 
+void rrp_register(void)
+{
+	proto_rpcrdma = proto_register_protocol("RPC-over-RDMA v1 (rpcrdma-toolkit)", "RPC-over-RDMA", "rpcrdma");
+	register_fields();
+	register_expert();
+	register_prefs();
 	register_init_routine(init_file);
 	register_cleanup_routine(cleanup_file);
 	rrp_tap = register_tap("rpcrdma");
