@@ -92,7 +92,7 @@ else
 fi
 
 if [ "$fuzz" = 1 ] && command -v clang >/dev/null; then
-  stage "build libFuzzer harnesses (clang, ASan + UBSan)"
+  stage "build libFuzzer harnesses (clang, ASan)"
   CC=clang cmake -S . -B build-fuzz -DRR_FUZZ=ON -DRR_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
   cmake --build build-fuzz -j"$jobs" --target fuzz-hdr fuzz-ulp fuzz-capture
   stage "libFuzzer harnesses (20 s each)"
@@ -103,16 +103,16 @@ fi
 
 if [ "$live" != no ]; then
   if [ "$(id -u)" -ne 0 ]; then
-    note "live tier (needs root)"
+    note "live (needs root)"
   elif [ "$live" = full ]; then
-    stage "live tier: QEMU lab and live agent, every transport"
+    stage "live: lab and agent, every transport"
     (cd build && ctest --output-on-failure -L live)
   else
-    stage "live tier: QEMU lab (quick) and checks of its captures"
+    stage "live: lab quick, checks of its captures"
     (cd build && ctest --output-on-failure -R '^live_lab_quick$')
-    stage "live tier: live agent (quick)"
+    stage "live: agent quick"
     (cd build && ctest --output-on-failure -R '^live_agent_quick$')
   fi
 else
-  note "live tier (--no-live)"
+  note "live (--no-live)"
 fi
