@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The Wireshark plugin against independent references (issue: plugin, point 6).
+"""The Wireshark plugin against independent references.
 
 tshark runs as an unprivileged user with the freshly built plugin in its
 personal plugin folder (ws-user.sh: tshark run as root ignores personal
