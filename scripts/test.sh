@@ -1,26 +1,33 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh Debian 12 machine:
+# The whole test suite, from a fresh Debian 12 machine (docs/testing.md):
 #   1. installs the build and test dependencies (scripts/install-deps.sh),
-#   2. builds and runs every test (unit, generated-capture ground truth,
-#      Wireshark cross-check, real captures, fuzz corpus),
+#   2. builds and runs every test but the live and package ones,
 #   3. builds again with AddressSanitizer + UndefinedBehaviorSanitizer and
-#      runs the suite again,
-#   4. with clang present, runs each libFuzzer harness for a short while,
+#      runs the sample labelled `asan` there: every unit test, every rule on
+#      one InfiniBand, one RoCE and one iWARP link, every link type's ground
+#      truth, the short hostile campaign, the fuzz seed replays, the agent's
+#      verify (with --full: every test the release build ran but the tshark
+#      ones, as the release build does),
+#   4. with clang present, runs each libFuzzer harness for 20 s,
 #   5. as root, runs the live tier: the QEMU lab (rxe, NFSv4.1, reduced
-#      workload; ~2 min with its image cached, ~6 min building it) and the
-#      real-capture checks on its fresh captures.
-# Options: --no-deps (skip step 1), --no-sanitize (skip 3), --no-fuzz (skip 4),
-#          --package (also the Debian package test: cpack, installed in a clean
-#          Debian 12 chroot; 2-6 min, left out by default to keep CI under 40 min),
-#          --no-live (skip 5), --live-full (step 5 with every transport and
-#          NFS version, ~15 min more).
+#      workload; ~2 min with its image cached, ~6 min building it) with the
+#      real-capture checks on its fresh captures, then the live agent's quick
+#      run.
+# Each stage prints its wall time as it ends; a table of every stage and the
+# total ends the run, a failed one too (as far as it got).
+# Options: --no-deps (skip 1), --no-sanitize (skip 3), --full (3 on the whole
+#          suite, ~15 min more), --no-fuzz (skip 4), --no-live (skip 5),
+#          --live-full (5 with every transport and NFS version, ~15 min more),
+#          --package (also the Debian package test: cpack, installed in a
+#          clean Debian 12 chroot; 2-6 min).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-deps=1 sanitize=1 fuzz=1 live=quick package=0
+deps=1 sanitize=1 full=0 fuzz=1 live=quick package=0
 for a in "$@"; do
   case "$a" in
     --no-deps) deps=0 ;;
     --no-sanitize) sanitize=0 ;;
+    --full) full=1 ;;
     --no-fuzz) fuzz=0 ;;
     --no-live) live=no ;;
     --package) package=1 ;;
@@ -29,43 +36,83 @@ for a in "$@"; do
   esac
 done
 jobs=$(nproc 2>/dev/null || echo 2)
+
+# Stage bookkeeping: stage NAME starts a stage and ends the one before it.
+names=() secs=() states=()
+current="" t_stage=0 t_start=$(date +%s)
+mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+end_stage() {
+  [ -n "$current" ] || return 0
+  local s=$(($(date +%s) - t_stage))
+  names+=("$current") secs+=("$s") states+=("$1")
+  printf '== %s: %s (%s)\n' "$current" "$(mmss "$s")" "$1"
+  current=""
+}
+stage() { end_stage passed; current=$1; t_stage=$(date +%s); printf '\n== %s ==\n' "$1"; }
+note() { end_stage passed; names+=("$1") secs+=(0) states+=(skipped); printf '\n== %s: skipped\n' "$1"; }
+summary() {
+  local rc=$? i
+  end_stage "$([ "$rc" = 0 ] && echo passed || echo FAILED)"
+  printf '\n%-48s %8s  %s\n' "stage" "time" "result"
+  for i in "${!names[@]}"; do
+    printf '%-48s %8s  %s\n' "${names[$i]}" \
+      "$([ "${states[$i]}" = skipped ] && echo - || mmss "${secs[$i]}")" "${states[$i]}"
+  done
+  printf '%-48s %8s  %s\n' "total" "$(mmss $(($(date +%s) - t_start)))" \
+    "$([ "$rc" = 0 ] && echo "all stages passed" || echo "FAILED (exit $rc)")"
+}
+trap summary EXIT
+
 if [ "$deps" = 1 ]; then
+  stage "dependencies"
   if [ "$live" != no ]; then scripts/install-deps.sh --lab; else scripts/install-deps.sh; fi
+else
+  note "dependencies (--no-deps)"
 fi
 
-step() { printf '\n== %s ==\n' "$*"; }
-exclude="-LE live"
-[ "$package" = 1 ] || exclude="-LE live|package"
-
-step "build (RelWithDebInfo)"
+exclude="live|package"
+[ "$package" = 1 ] && exclude="live"
+stage "build (RelWithDebInfo)"
 cmake -S . -B build -DRR_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"
-step "tests"
-(cd build && ctest --output-on-failure -j"$jobs" $exclude)
+stage "tests (release)"
+(cd build && ctest --output-on-failure -j"$jobs" -LE "$exclude")
 
 if [ "$sanitize" = 1 ]; then
-  step "build with ASan + UBSan"
+  stage "build with ASan + UBSan"
   cmake -S . -B build-asan -DRR_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
   cmake --build build-asan -j"$jobs"
-  step "tests under ASan + UBSan"
+  sel=(-L asan)
+  [ "$full" = 1 ] && sel=(-LE "live|tshark|package")
+  stage "tests under ASan + UBSan ($([ "$full" = 1 ] && echo "whole suite" || echo "label asan"))"
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-     ctest --output-on-failure -j"$jobs" -LE "live|tshark|package")
+     ctest --output-on-failure -j"$jobs" "${sel[@]}")
+else
+  note "ASan + UBSan (--no-sanitize)"
 fi
 
 if [ "$fuzz" = 1 ] && command -v clang >/dev/null; then
-  step "libFuzzer harnesses (clang, ASan + UBSan, 20 s each)"
+  stage "build libFuzzer harnesses (clang, ASan)"
   CC=clang cmake -S . -B build-fuzz -DRR_FUZZ=ON -DRR_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
   cmake --build build-fuzz -j"$jobs" --target fuzz-hdr fuzz-ulp fuzz-capture
-  (cd build-fuzz && ctest --output-on-failure -R '^fuzz_run_')
+  stage "libFuzzer harnesses (20 s each)"
+  (cd build-fuzz && ctest --output-on-failure -j"$jobs" -R '^fuzz_run_')
+else
+  note "libFuzzer harnesses ($([ "$fuzz" = 1 ] && echo "no clang" || echo "--no-fuzz"))"
 fi
+
 if [ "$live" != no ]; then
   if [ "$(id -u)" -ne 0 ]; then
-    step "live tier skipped: the QEMU lab needs root"
+    note "live (needs root)"
+  elif [ "$live" = full ]; then
+    stage "live: lab and agent, every transport"
+    (cd build && ctest --output-on-failure -L live)
   else
-    step "live tier: QEMU lab ($live) and checks of its fresh captures"
-    sel="-R ^live_(lab|agent)_quick$"
-    [ "$live" = full ] && sel="-L live"
-    (cd build && ctest --output-on-failure $sel)
+    stage "live: lab quick, checks of its captures"
+    (cd build && ctest --output-on-failure -R '^live_lab_quick$')
+    stage "live: agent quick"
+    (cd build && ctest --output-on-failure -R '^live_agent_quick$')
   fi
+else
+  note "live (--no-live)"
 fi
-step "all test stages passed"

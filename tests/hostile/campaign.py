@@ -242,6 +242,11 @@ class Runner:
             # fast instead of swapping; the real budget is the RSS check.
             self.prefix = ["prlimit", "--as=%d" % self.as_bytes, "--"]
         self.tmpdir = tmpdir
+        if self.plugin:
+            # One HOME for every tshark run, the plugin put in place once:
+            # ws-user.sh then skips its own tshark start per run.
+            self.ws_home = os.path.join(tmpdir, "ws-home")
+            subprocess.run([self.ws_user, self.plugin, "--home", self.ws_home, "--", "true"], check=True)
         self.spawners = queue.Queue()
         for _ in range(max(1, jobs)):
             self.spawners.put(Spawner(self.env))
@@ -257,7 +262,7 @@ class Runner:
         elif mode.startswith("tshark"):
             if not os.stat(path).st_mode & 0o004:
                 os.chmod(path, 0o644)    # read by the unprivileged user
-            args = [self.ws_user, self.plugin, "--", "tshark", "-V", "-r", path] + (
+            args = [self.ws_user, self.plugin, "--home", self.ws_home, "--", "tshark", "-V", "-r", path] + (
                 ["-2"] if mode == "tshark-2" else [])
         elif mode.endswith("-stdin"):
             args.append("-")

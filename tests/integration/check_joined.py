@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A capture joined to itself (mergecap -a: time goes backwards, every XID
 repeats) is told once as several captures, and each part is analysed as
-the capture alone is (issue 7.3).
+the capture alone is.
 
 Each real capture is written three times into one pcap by this script (the
 records as they are, one file after the other).  The oracle is ulb-lint on

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Every read error names the file, the byte offset and the last good frame
-in plain words, and says what was analysed before it (issue 7.4).
+in plain words, and says what was analysed before it.
 
 The damaged files are made here from a real capture, by this script's own
 pcap and pcapng writers, so the script knows where each damage lies: that

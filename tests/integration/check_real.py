@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Real Linux NFS/RDMA captures against Wireshark (issue: real-traffic lab, point 3).
+"""Real Linux NFS/RDMA captures against Wireshark.
 
 For one capture:
   1. every RPC call and reply that `tshark -2` finds, ulb-lint finds too

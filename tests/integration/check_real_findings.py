@@ -31,7 +31,7 @@ WHY = {
     # An unaligned WRITE (O_DIRECT at an offset inside a page) spans two pages,
     # so its read chunk has two segments at one Position.
     "RR-241": "two read segments at one Position (WRITE data spanning two pages)",
-    # The NFSv3 failures named in issue 6: SETACL of a 400-entry ACL (a Long Call
+    # The NFSv3 failures the lab shows: SETACL of a 400-entry ACL (a Long Call
     # with a 2-segment PZRC) gets GARBAGE_ARGS, and GETACL of it gets SYSTEM_ERR
     # through a Reply chunk; the client reconnects and resends the same XID twice.
     # One finding per failing call, naming the shape, the answer and the retries.

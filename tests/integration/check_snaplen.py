@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""A frame cut by the snaplen is "not captured", never evidence (issue 7.2).
+"""A frame cut by the snaplen is "not captured", never evidence.
 
 Every real capture is cut at several snaplens by this script's own pcap
 writer (each record keeps min(caplen, snaplen) bytes; the original length

@@ -29,7 +29,7 @@ def compare(scn, truth, got, fail):
     have = {}
     for m in got:
         have.setdefault(key(m), []).append(m)
-    # Injected violations are the lint's business (ULB issue), not the rebuild's.
+    # Injected violations are the lint's business, not the rebuild's.
     injected = set(key(w) for w in want if w.get("injected"))
     for k in injected:
         have.pop(k, None)

@@ -21,6 +21,31 @@ import os
 import tempfile
 
 from lintjson import Failures, lint_dump, rebuild_scenarios, run, tshark
+from pcapjoin import join_groups
+
+
+def compare(out, by_last, where, fail):
+    """(compared, not comparable, checks) of tshark's reassembled lengths
+    against ulb-lint's messages, keyed by the frame that completes them."""
+    compared = skipped = checks = 0
+    for line in out.splitlines():
+        f = (line.split("\t") + ["", "", ""])[:3]
+        if not f[0] or f[2]:
+            continue          # Malformed in Wireshark: nothing to agree with
+        frame, length = int(f[0]), int(f[1].split(",")[0])
+        ms = by_last.get(frame, [])
+        if any(m["write_chunks"] or len([p for p in m["read_positions"] if p]) > 1 for m in ms):
+            skipped += 1
+            continue
+        checks += 1
+        if not any(m["payload_len"] == length or
+                   (not m["read_positions"] and not m["reply_chunk"] and
+                    m["payload_len"] + m["rdma_hdr_len"] == length) for m in ms):
+            fail.add("%s: Wireshark rebuilt %d bytes, ulb-lint %s" %
+                     (where(frame), length, [m["payload_len"] for m in ms] or "nothing ending there"))
+        else:
+            compared += 1
+    return compared, skipped, checks
 
 
 def main():
@@ -31,36 +56,32 @@ def main():
     ap.add_argument("--link", required=True)
     a = ap.parse_args()
     fail = Failures("tshark %s" % a.link)
-    checks = compared = skipped = 0
     scns = rebuild_scenarios(a.scenarios)
+    compared = skipped = checks = 0
     with tempfile.TemporaryDirectory() as tmp:
+        caps, names = [], []
         for scn in scns:
             base = os.path.splitext(os.path.basename(scn))[0]
             cap = os.path.join(tmp, base + ".pcap")
             run([a.pcapgen, "--link", a.link, "--handshake", scn, "-o", cap,
                  "--truth", os.path.join(tmp, base + ".json")])
+            caps.append(cap)
+            names.append(base)
+        # Few tshark starts for every scenario: their captures joined end to
+        # end (pcapjoin.py), each message looked for at its frame in the join.
+        for cap, members in join_groups(caps, os.path.join(tmp, "joined.pcap")):
+            by_last = {}
+            for i, off in members:
+                for m in lint_dump(a.lint, caps[i]):
+                    by_last.setdefault(m["last_frame"] + off, []).append(m)
+
+            def where(frame, members=members):
+                i, off = max((i, off) for i, off in members if off < frame)
+                return "%s: frame %d" % (names[i], frame - off)
             out = tshark(["-2", "-r", cap, "-Y", "rpcordma.reassembled.length", "-T", "fields",
                           "-e", "frame.number", "-e", "rpcordma.reassembled.length", "-e", "_ws.malformed"])
-            by_last = {}
-            for m in lint_dump(a.lint, cap):
-                by_last.setdefault(m["last_frame"], []).append(m)
-            for line in out.splitlines():
-                f = (line.split("\t") + ["", "", ""])[:3]
-                if not f[0] or f[2]:
-                    continue          # Malformed in Wireshark: nothing to agree with
-                frame, length = int(f[0]), int(f[1].split(",")[0])
-                ms = by_last.get(frame, [])
-                if any(m["write_chunks"] or len([p for p in m["read_positions"] if p]) > 1 for m in ms):
-                    skipped += 1
-                    continue
-                checks += 1
-                if not any(m["payload_len"] == length or
-                           (not m["read_positions"] and not m["reply_chunk"] and
-                            m["payload_len"] + m["rdma_hdr_len"] == length) for m in ms):
-                    fail.add("%s: frame %d: Wireshark rebuilt %d bytes, ulb-lint %s" %
-                             (base, frame, length, [m["payload_len"] for m in ms] or "nothing ending there"))
-                else:
-                    compared += 1
+            n = compare(out, by_last, where, fail)
+            compared, skipped, checks = compared + n[0], skipped + n[1], checks + n[2]
     if compared == 0:
         fail.add("Wireshark reassembled nothing: the cross-check compared no message")
     print("tshark %s: %d reassemblies agree, %d not comparable (Wireshark 4.0 limits)" %

@@ -12,7 +12,10 @@ import tempfile
 
 
 def tshark(a, args, plugin=True):
-    p = subprocess.run([a.ws_user, a.plugin if plugin else "none", "--", "tshark"] + args,
+    """tshark as the unprivileged user; every run with the plugin shares one
+    HOME (a.home), where the first run puts the plugin."""
+    who = [a.plugin, "--home", a.home] if plugin else ["none"]
+    p = subprocess.run([a.ws_user] + who + ["--", "tshark"] + args,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
@@ -45,6 +48,7 @@ def main():
     shutil.copyfile(a.capture, cap)
     os.chmod(cap, 0o644)
     a.capture = cap
+    a.home = os.path.join(tmp, "home")
     try:
         check(a)
     finally:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The Wireshark plugin against independent references (issue: plugin, point 6).
+"""The Wireshark plugin against independent references.
 
 tshark runs as an unprivileged user with the freshly built plugin in its
 personal plugin folder (ws-user.sh: tshark run as root ignores personal
@@ -21,6 +21,11 @@ plugins).  For one capture, with and without the connection handshake:
   findings  (-2) the (frame, rule, severity, text) set equals ulb-lint's;
             one pass shows a subset of it.
 With --negative (rping, perftest) the plugin must claim nothing.
+With --pcapgen every scenario of a folder is generated on one link, and
+the scenarios of one handshake setting are read joined end to end in one
+capture (tests/integration/pcapjoin.py), each part analysed as if alone:
+the messages are the generator's ground truth moved to the joined frame
+numbers, and must complete within their own part.
 """
 import argparse
 import hashlib
@@ -35,15 +40,20 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 from lintjson import Failures, lint_dump, lint_findings, run  # noqa: E402
+from pcapjoin import join_groups  # noqa: E402
 
 
 class Plugin:
-    def __init__(self, ws_user, plugin):
+    def __init__(self, ws_user, plugin, home):
+        """home: the unprivileged user's HOME, kept for every run with the
+        plugin (ws-user.sh then finds the plugin in place)."""
         self.ws_user = ws_user
         self.plugin = plugin
+        self.home = home
 
     def tshark(self, args, plugin=True):
-        cmd = [self.ws_user, self.plugin if plugin else "none", "--", "tshark"] + args
+        who = [self.plugin, "--home", self.home] if plugin else ["none"]
+        cmd = [self.ws_user] + who + ["--", "tshark"] + args
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if p.returncode != 0:
             sys.stderr.write("tshark failed (%d): %s\n%s\n" % (p.returncode, " ".join(cmd),
@@ -55,17 +65,22 @@ class Plugin:
             raise SystemExit(1)
         return p.stdout.decode(errors="replace")
 
-    def fields(self, cap, fields, two_pass=False, filt=None, plugin=True):
+    def fields(self, cap, fields, two_pass=False, filt=None, plugin=True, tap=None):
+        """The fields of every frame (rows of {field: [values]}); with tap,
+        (rows, the text tshark -z TAP prints after them) from the same run."""
         args = (["-2"] if two_pass else []) + ["-r", cap, "-T", "json"]
         if filt:
             args += ["-Y", filt]
         for f in fields:
             args += ["-e", f]
+        if tap:
+            args += ["-z", tap]
         out = self.tshark(args, plugin=plugin)
-        rows = []
-        for pkt in json.loads(out) if out.strip() else []:
-            rows.append(pkt["_source"]["layers"])
-        return rows
+        rows, end = [], 0
+        if out.lstrip().startswith("["):
+            pkts, end = json.JSONDecoder().raw_decode(out, len(out) - len(out.lstrip()))
+            rows = [pkt["_source"]["layers"] for pkt in pkts]
+        return (rows, out[end:]) if tap else rows
 
     def rebuilt_tabs(self, cap):
         """{frame: [(len, sha256), ...]} of every "Rebuilt RPC message" tab, one pass."""
@@ -108,16 +123,35 @@ TWO_PASS = ["frame.number", "rpcrdma.message.dir", "rpcrdma.message.length", "rp
 
 
 class Passes:
-    """What tshark with the plugin shows of one capture: one pass, -2, and the rebuilt tabs."""
+    """What tshark with the plugin shows of one capture: one pass, -2 with
+    the -z rpcrdma,stat report of that run, and the rebuilt tabs."""
 
-    def __init__(self, pl, cap, two_pass=True):
+    def __init__(self, pl, cap):
         self.one = pl.fields(cap, ONE_PASS)
-        self.two = pl.fields(cap, TWO_PASS, two_pass=True) if two_pass else []
+        self.two, self.stats = pl.fields(cap, TWO_PASS, two_pass=True, tap="rpcrdma,stat")
         self.tabs = pl.rebuilt_tabs(cap)
 
 
-def check_messages(pl, cap, ref, fail, label, ps, strict=True, hashes=None, malformed_ok=False):
-    """ref: messages with xid, dir, payload_len, payload_sha256, last_frame.
+def fits(g, m):
+    """Is g, a message the plugin rebuilt ([frame, dir, length, taken]), the
+    reference message m?  Within a joined capture m may complete no later
+    than the first frame of the next part (m["until"]), where the engine
+    closes what the part left open."""
+    return (not g[3] and m["last_frame"] <= g[0] <= m.get("until", g[0]) and g[1] == m["dir"]
+            and g[2] == m["payload_len"])
+
+
+def frame_name(fr):
+    return "frame %d" % fr
+
+
+def check_messages(pl, cap, ref, fail, label, ps, strict=True, hashes=None, malformed_ok=None,
+                   where=frame_name):
+    """ref: messages with xid, dir, payload_len, payload_sha256, last_frame
+    (and in a joined capture, the scenario they belong to, part, and the
+    last frame they may complete in, until).
+    malformed_ok(frame): whether that frame may be Malformed (deliberately
+    broken messages).  where(frame) names a frame in the failures.
     A message is rebuilt in the frame that completes it: its last frame,
     or later when the decoder held its bytes (iWARP framing found
     mid-stream).  Returns {frame: {(xid, dir)}} of what the plugin rebuilt."""
@@ -127,8 +161,8 @@ def check_messages(pl, cap, ref, fail, label, ps, strict=True, hashes=None, malf
         fr = int(vals(r, "frame.number")[0])
         if vals(r, "_ws.malformed"):
             malformed += 1
-            if not malformed_ok:
-                fail.add("%s: frame %d is Malformed" % (label, fr))
+            if not (malformed_ok and malformed_ok(fr)):
+                fail.add("%s: %s is Malformed" % (label, where(fr)))
         for d, n in zip(vals(r, "rpcrdma.message.dir"), vals(r, "rpcrdma.message.length")):
             got.append([fr, d, int(n), False])
     for r in ps.two:
@@ -142,21 +176,20 @@ def check_messages(pl, cap, ref, fail, label, ps, strict=True, hashes=None, malf
     at = {}
     matched = hashed = 0
     for m in sorted(ref, key=lambda m: m["last_frame"]):
-        hit = next((g for g in got if not g[3] and g[0] >= m["last_frame"] and g[1] == m["dir"]
-                    and g[2] == m["payload_len"]), None)
+        hit = next((g for g in got if fits(g, m)), None)
         if not hit and not strict:
             # Delivered only when the engine ended (after the first pass): a
             # stream too short for its framing to be found before its end.
-            hit = next((g for g in later if not g[3] and g[0] >= m["last_frame"] and g[1] == m["dir"]
-                        and g[2] == m["payload_len"]), None)
+            hit = next((g for g in later if fits(g, m)), None)
             if hit:
                 hit[3] = True
                 only_later += 1
                 matched += 1
                 continue
         if not hit:
-            fail.add("%s: %s XID %s (%d bytes, last frame %d) not rebuilt" %
-                     (label, m["dir"], m["xid"], m["payload_len"], m["last_frame"]))
+            fail.add("%s: %s%s XID %s (%d bytes, last frame %d) not rebuilt" %
+                     (label, m["part"] + " " if "part" in m else "", m["dir"], m["xid"],
+                      m["payload_len"], m["last_frame"]))
             continue
         hit[3] = True
         matched += 1
@@ -167,17 +200,17 @@ def check_messages(pl, cap, ref, fail, label, ps, strict=True, hashes=None, malf
                    for m in at.get(fr, []) + (hashes or {}).get(fr, [])):
                 hashed += 1
             else:
-                fail.add("%s: frame %d: a rebuilt tab of %d bytes matches no reference payload" % (label, fr, n))
+                fail.add("%s: %s: a rebuilt tab of %d bytes matches no reference payload" % (label, where(fr), n))
     extra = sum(1 for g in got if not g[3])
     if extra:
         fail.add("%s: the plugin rebuilt %d messages the reference does not have" % (label, extra))
     print("%s: %d/%d messages rebuilt in one pass%s, %d payload hashes equal, %d Malformed%s" %
           (label, matched, len(ref), " (%d of them only with -2)" % only_later if only_later else "",
-           hashed, malformed, " (deliberately broken messages)" if malformed_ok else ""))
+           hashed, malformed, " (deliberately broken messages)" if malformed and malformed_ok else ""))
     return {fr: set((m["xid"].lower(), m["dir"]) for m in ms) for fr, ms in at.items()}
 
 
-def check_findings(pl, lint, cap, fail, label, ps):
+def check_findings(pl, lint, cap, fail, label, ps, where=frame_name):
     ref, _ = lint_findings(lint, cap)
     want = set((d["frame"], d["rule"], d["severity"], d["message"]) for d in ref)
     def collect(two_pass):
@@ -196,11 +229,11 @@ def check_findings(pl, lint, cap, fail, label, ps):
         if hit:
             two.discard(hit[0])
     for w in sorted(want - zero - two):
-        fail.add("%s: ulb-lint finding missing from the plugin (-2): %s" % (label, w))
+        fail.add("%s: ulb-lint finding missing from the plugin (-2): %s: %s" % (label, where(w[0]), w))
     for g in sorted(two - want):
-        fail.add("%s: plugin finding ulb-lint does not report: %s" % (label, g))
+        fail.add("%s: plugin finding ulb-lint does not report: %s: %s" % (label, where(g[0]), g))
     for g in sorted(one - two):
-        fail.add("%s: one-pass finding not in the -2 set: %s" % (label, g))
+        fail.add("%s: one-pass finding not in the -2 set: %s: %s" % (label, where(g[0]), g))
     print("%s: findings: ulb-lint %d, plugin -2 %d, one pass %d" % (label, len(want), len(two), len(one)))
 
 
@@ -251,9 +284,9 @@ def plugin_rpcs(ps):
     return out
 
 
-def check_stats(pl, cap, ref, fail, label):
+def check_stats(ps, ref, fail, label):
     """tshark -z rpcrdma,stat counts what ulb-lint rebuilt: messages, and calls per operation."""
-    out = pl.tshark(["-2", "-q", "-r", cap, "-z", "rpcrdma,stat"])
+    out = ps.stats
     m = re.search(r"RPC-over-RDMA statistics \(rpcrdma-toolkit\): (\d+) messages", out)
     if not m:
         fail.add("%s: -z rpcrdma,stat printed no report" % label)
@@ -292,11 +325,14 @@ def main():
     ap.add_argument("--pcapgen")
     ap.add_argument("--scenarios")
     ap.add_argument("--link")
+    ap.add_argument("--last", help="the scenario joined last: what the engine holds until the "
+                    "capture ends is delivered only there (after the first pass, so -2 shows it); "
+                    "at the other parts' ends it is delivered when the next part starts")
     ap.add_argument("captures", nargs="*")
     a = ap.parse_args()
-    pl = Plugin(a.ws_user, a.plugin)
     tmp = tempfile.mkdtemp(prefix="rr-plugin-")
     os.chmod(tmp, 0o755)
+    pl = Plugin(a.ws_user, a.plugin, os.path.join(tmp, "home"))
     fail = Failures("plugin")
     checks = 1
     try:
@@ -316,7 +352,7 @@ def main():
             xids = check_messages(pl, cap, ref, fail, name, ps)
             check_links(pl, cap, ref, xids, fail, name, ps)
             check_findings(pl, a.lint, cap, fail, name, ps)
-            check_stats(pl, cap, ref, fail, name)
+            check_stats(ps, ref, fail, name)
             first = first_builtin_frame(pl, cap)
             if first <= 1:
                 fail.add("%s: no handshake to cut" % name)
@@ -341,33 +377,88 @@ def main():
     fail.finish(checks)
 
 
+def generate(a, scn, hs, tmp):
+    """One scenario with or without the handshake: (label, capture, truth)."""
+    base = os.path.splitext(os.path.basename(scn))[0]
+    cap = os.path.join(tmp, "%s%s.pcap" % (base, hs))
+    truth = cap + ".json"
+    run([a.pcapgen, "--link", a.link, hs, scn, "-o", cap, "--truth", truth])
+    with open(truth) as f:
+        return base, cap, json.load(f)
+
+
+class Part:
+    """One scenario's capture inside a joined one: its frames are shifted by offset."""
+
+    def __init__(self, name, cap, truth, offset, lint):
+        self.name, self.offset = name, offset
+        self.injected = any(m.get("injected") for m in truth["messages"])
+        dump = lint_dump(lint, cap)
+        # Deliberate violations: the engine's record of the part alone is the reference.
+        ref = dump if self.injected else [m for m in truth["messages"] if not m.get("injected")]
+        self.ref = [dict(m, last_frame=m["last_frame"] + offset, part=name) for m in ref]
+        # A call whose read chunk was never fetched (its reply an error) is
+        # rebuilt incomplete: its bytes are the engine's, not the sender's.
+        self.hashes = {}
+        for m in dump:
+            if not m["complete"]:
+                for f in range(m["last_frame"], m["last_frame"] + 64):
+                    self.hashes.setdefault(f + offset, []).append(m)
+
+
+class Joined:
+    """The parts of one capture (several scenarios joined, or one alone):
+    the reference messages, the hashes of incomplete ones and which frames
+    may be Malformed, all in the capture's own frame numbers."""
+
+    def __init__(self, parts):
+        self.parts = parts
+        self.ref, self.hashes, self.broken = [], {}, []
+        for k, p in enumerate(parts):
+            nxt = parts[k + 1].offset if k + 1 < len(parts) else None
+            for m in p.ref:
+                if nxt is not None:
+                    m["until"] = nxt + 1
+                self.ref.append(m)
+            for f, ms in p.hashes.items():
+                self.hashes.setdefault(f, []).extend(ms)
+            if p.injected:
+                self.broken.append((p.offset, 2**31 if nxt is None else nxt))
+
+    def malformed_ok(self, fr):
+        return any(lo < fr <= hi for lo, hi in self.broken)
+
+    def where(self, fr):
+        p = ([p for p in self.parts if p.offset < fr] or self.parts)[-1]
+        return "frame %d (%s frame %d)" % (fr, p.name, fr - p.offset)
+
+
+def joined_groups(made, tmp, stem, lint):
+    """made: (name, capture, truth) of each scenario.  Yields (capture,
+    Joined) for each capture to read (pcapjoin.join_groups)."""
+    for cap, members in join_groups([c for _, c, _ in made], os.path.join(tmp, stem + ".pcap")):
+        yield cap, Joined([Part(made[i][0], made[i][1], made[i][2], off, lint) for i, off in members])
+
+
 def run_generated(pl, a, tmp, fail):
+    """Every scenario with and without the handshake.  The scenarios of one
+    handshake setting are read in one joined capture, so tshark starts a
+    few times per link instead of a few times per scenario; each message is
+    looked for at its truth frame moved by its part's offset."""
     import glob
-    for scn in sorted(glob.glob(os.path.join(a.scenarios, "*.scn"))):
-        base = os.path.splitext(os.path.basename(scn))[0]
-        for hs in ("--handshake", "--no-handshake"):
-            cap = os.path.join(tmp, "%s%s.pcap" % (base, hs))
-            truth = cap + ".json"
-            run([a.pcapgen, "--link", a.link, hs, scn, "-o", cap, "--truth", truth])
+    scns = sorted(glob.glob(os.path.join(a.scenarios, "*.scn")),
+                  key=lambda s: (os.path.basename(s) == a.last, s))
+    for hs in ("--handshake", "--no-handshake"):
+        made = [generate(a, scn, hs, tmp) for scn in scns]
+        for cap, j in joined_groups(made, tmp, "joined" + hs, a.lint):
             os.chmod(cap, 0o644)
-            with open(truth) as f:
-                t = json.load(f)
-            ref = [m for m in t["messages"] if not m.get("injected")]
-            label = "%s %s %s" % (a.link, base, hs[2:])
-            injected = any(m.get("injected") for m in t["messages"])
-            dump = lint_dump(a.lint, cap)
-            if injected:
-                ref = dump     # deliberate violations: the engine's record is the reference
-            # A call whose read chunk was never fetched (its reply an error) is
-            # rebuilt incomplete: its bytes are the engine's, not the sender's.
-            hashes = {}
-            for m in dump:
-                if not m["complete"]:
-                    for f in range(m["last_frame"], m["last_frame"] + 64):
-                        hashes.setdefault(f, []).append(m)
+            names = [p.name for p in j.parts]
+            label = "%s %s (%s)" % (a.link, hs[2:], ", ".join(names) if len(names) < 3
+                                    else "%d scenarios joined" % len(names))
             ps = Passes(pl, cap)
-            check_messages(pl, cap, ref, fail, label, ps, strict=False, hashes=hashes, malformed_ok=injected)
-            check_findings(pl, a.lint, cap, fail, label, ps)
+            check_messages(pl, cap, j.ref, fail, label, ps, strict=False, hashes=j.hashes,
+                           malformed_ok=j.malformed_ok, where=j.where)
+            check_findings(pl, a.lint, cap, fail, label, ps, where=j.where)
 
 
 if __name__ == "__main__":

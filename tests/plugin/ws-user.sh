@@ -12,7 +12,9 @@
 # copied into that HOME's personal plugin folder, found with `tshark -G
 # folders` so the Wireshark version is never guessed.  Files the command
 # must read have to be readable by nobody; the HOME is removed at the end
-# unless --home names one.
+# unless --home names one.  Calls that share a --home find the plugin
+# already in place; prepare it with one call (`-- true`) before running
+# several at once.
 set -euo pipefail
 plugin=${1:?usage: ws-user.sh PLUGIN.so|none [--home DIR] -- command ...}
 shift
@@ -38,10 +40,18 @@ if [ "$(id -u)" = 0 ]; then
 fi
 if [ "$plugin" != none ]; then
   [ -f "$plugin" ] || { echo "ws-user.sh: no plugin at $plugin (build it first)" >&2; exit 2; }
-  dir=$(HOME=$home "${as_user[@]}" tshark -G folders 2>/dev/null | awk -F'\t' '/^Personal Plugins:/ {print $2}')
-  [ -n "$dir" ] || { echo "ws-user.sh: tshark -G folders named no personal plugin folder" >&2; exit 2; }
-  mkdir -p "$dir/epan"
-  cp "$plugin" "$dir/epan/"
-  [ "$(id -u)" = 0 ] && chown -R 65534:65534 "$home"
+  # A --home an earlier call prepared remembers the folder: asking tshark
+  # again would cost a second tshark start on every call.
+  dir=$(cat "$home/.ws-user-plugin-folder" 2>/dev/null || true)
+  if [ -z "$dir" ]; then
+    dir=$(HOME=$home "${as_user[@]}" tshark -G folders 2>/dev/null | awk -F'\t' '/^Personal Plugins:/ {print $2}')
+    [ -n "$dir" ] || { echo "ws-user.sh: tshark -G folders named no personal plugin folder" >&2; exit 2; }
+    printf '%s\n' "$dir" >"$home/.ws-user-plugin-folder"
+  fi
+  if ! cmp -s "$plugin" "$dir/epan/$(basename "$plugin")"; then
+    mkdir -p "$dir/epan"
+    cp "$plugin" "$dir/epan/"
+    [ "$(id -u)" = 0 ] && chown -R 65534:65534 "$home"
+  fi
 fi
 HOME=$home XDG_CONFIG_HOME=$home/.config "${as_user[@]}" "$@"
