@@ -6,8 +6,8 @@
 #      runs the sample labelled `asan` there: every unit test, every rule on
 #      one InfiniBand, one RoCE and one iWARP link, every link type's ground
 #      truth, the short hostile campaign, the fuzz seed replays, the agent's
-#      verify (with --full: every test the release build ran but the tshark
-#      ones, as the release build does),
+#      verify (with --full: every test the release build ran but those that
+#      run tshark),
 #   4. with clang present, runs each libFuzzer harness for 20 s,
 #   5. as root, runs the live tier: the QEMU lab (rxe, NFSv4.1, reduced
 #      workload; ~2 min with its image cached, ~6 min building it) with the
@@ -16,7 +16,7 @@
 # Each stage prints its wall time as it ends; a table of every stage and the
 # total ends the run, a failed one too (as far as it got).
 # Options: --no-deps (skip 1), --no-sanitize (skip 3), --full (3 on the whole
-#          suite, ~15 min more), --no-fuzz (skip 4), --no-live (skip 5),
+#          suite, ~8 min more), --no-fuzz (skip 4), --no-live (skip 5),
 #          --live-full (5 with every transport and NFS version, ~15 min more),
 #          --package (also the Debian package test: cpack, installed in a
 #          clean Debian 12 chroot; 2-6 min).
