@@ -11,13 +11,9 @@
 
 #include "verify.h"
 
-struct vf_ctx {
-	struct vf_result *r;
-};
-
 static void on_message(void *ctx, const struct rr_message *m)
 {
-	struct vf_ctx *c = ctx;
+	struct vf_result *r = ctx;
 	struct vf_msg v = { 0 };
 
 	v.xid = m->xid;
@@ -31,12 +27,12 @@ static void on_message(void *ctx, const struct rr_message *m)
 	v.send_frame = m->send_frame;
 	v.len = m->payload_len;
 	rr_message_sha256(m, v.sha256);
-	g_array_append_val(c->r->msgs, v);
+	g_array_append_val(r->msgs, v);
 }
 
 static void on_send(void *ctx, const struct rr_send_report *s)
 {
-	struct vf_ctx *c = ctx;
+	struct vf_result *r = ctx;
 	struct vf_send v = { 0 };
 
 	v.frame = s->frame;
@@ -45,16 +41,16 @@ static void on_send(void *ctx, const struct rr_send_report *s)
 	v.is_call = s->is_call;
 	v.rejected = s->rejected;
 	v.conn_id = s->conn_id;
-	g_array_append_val(c->r->sends, v);
+	g_array_append_val(r->sends, v);
 }
 
 static void on_finding(void *ctx, const struct rr_diag *d)
 {
-	struct vf_ctx *c = ctx;
+	struct vf_result *r = ctx;
 	struct rr_diag copy;
 
 	rr_diag_copy(&copy, d);
-	g_array_append_val(c->r->findings, copy);
+	g_array_append_val(r->findings, copy);
 }
 
 static void index_add(GHashTable *h, uint32_t xid, guint i)
@@ -98,8 +94,7 @@ static void build_index(struct vf_result *r)
 bool vf_run_engine(const char *path, const struct rr_session_opts *o, struct vf_result *r, char *err,
 		   size_t errlen)
 {
-	struct vf_ctx c = { .r = r };
-	struct rr_session_sinks sinks = { .ctx = &c, .message = on_message, .send = on_send,
+	struct rr_session_sinks sinks = { .ctx = r, .message = on_message, .send = on_send,
 					  .finding = on_finding };
 	struct rr_session *s;
 	int rc;
