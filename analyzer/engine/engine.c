@@ -63,6 +63,12 @@ void rr_engine_set_send_fn(struct rr_engine *eng, rr_send_fn fn, void *ctx)
 	eng->send_ctx = ctx;
 }
 
+void rr_engine_set_rdma_fn(struct rr_engine *eng, rr_rdma_fn fn, void *ctx)
+{
+	eng->rdma_fn = fn;
+	eng->rdma_ctx = ctx;
+}
+
 void rr_engine_set_check_opts(struct rr_engine *eng, const struct rr_check_opts *o)
 {
 	eng->check_opts = *o;

@@ -62,6 +62,8 @@ struct rr_engine {
 	void *ctx;
 	rr_send_fn send_fn;
 	void *send_ctx;
+	rr_rdma_fn rdma_fn;           /* called by segstore.c (placements) and xfer.c (requests, misses) */
+	void *rdma_ctx;
 	/*
 	 * The public counters, each counted by the one module that sees what it
 	 * counts: events (engine.c), connections (conn.c), dup_packets and

@@ -255,6 +255,34 @@ static struct seg *seg_at(GPtrArray *list, uint64_t va, uint64_t end, uint64_t *
 	return NULL;
 }
 
+static enum rr_chunk_role chunk_role_of(enum rr_seg_role r)
+{
+	return r == RR_SEG_READ ? RR_ROLE_READ : r == RR_SEG_WRITE ? RR_ROLE_WRITE : RR_ROLE_REPLY;
+}
+
+/* What one placement put in one segment, for a reporter that labels frames. */
+static void report_piece(struct rr_engine *eng, struct rr_flow *owner, const struct seg *seg, uint32_t rkey,
+			 const struct rr_event *ev, uint64_t seg_off, uint64_t len)
+{
+	struct rr_rdma_report r = {
+		.frame = ev->frame,
+		.op = ev->kind == RR_EV_READ_RESP ? RR_CARRY_READ_RESP : RR_CARRY_WRITE,
+		.conn_id = owner->conn->id,
+		.handle = rkey,
+		.hit = true,
+		.xid = seg->pub.xid,
+		.role = chunk_role_of(seg->pub.role),
+		.chunk = seg->pub.chunk,
+		.seg = seg->pub.index,
+		.seg_length = seg->pub.s.length,
+		.seg_offset = seg_off,
+		.len = len,
+	};
+
+	if (eng->rdma_fn && owner->conn->carried_rpcrdma)
+		eng->rdma_fn(eng->rdma_ctx, &r);
+}
+
 uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rkey, uint64_t va,
 		      const struct rr_event *ev)
 {
@@ -279,6 +307,7 @@ uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rke
 		seg_off = pos - seg->pub.s.offset;
 		landed += stop - pos;
 		rr_frames_add_event(seg->frames, ev);
+		report_piece(eng, owner, seg, rkey, ev, seg_off, stop - pos);
 		/* Only the captured part of the packet carries bytes. */
 		cap_end = MIN(stop, va + caplen);
 		if (cap_end < stop)

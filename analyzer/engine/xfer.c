@@ -31,6 +31,14 @@ static void note_unmatched(struct rr_engine *eng, struct rr_flow *f, uint32_t rk
 	eng->stats.rdma_unmatched += bytes;
 	if (!f->conn->carried_rpcrdma)
 		return;
+	if (eng->rdma_fn) {
+		struct rr_rdma_report r = {
+			.frame = ev->frame, .conn_id = f->conn->id, .handle = rkey, .len = bytes,
+			.op = ev->kind == RR_EV_READ_RESP ? RR_CARRY_READ_RESP : RR_CARRY_WRITE,
+		};
+
+		eng->rdma_fn(eng->rdma_ctx, &r);
+	}
 	x = rr_xf(f);
 	if (!x->unmatched_keys)
 		x->unmatched_keys = g_ptr_array_new();
@@ -79,6 +87,28 @@ static struct rr_flow *memory_owner(struct rr_engine *eng, struct rr_flow *f, ui
 	return rr_conn_pair_by_evidence(eng, f, rr_flow_has_rkey, GUINT_TO_POINTER(rkey));
 }
 
+/* A Read Request as a reporter sees it: the segment it asks of, where in it, and how much. */
+static void report_read_req(struct rr_engine *eng, const struct rr_fact_rdma *f)
+{
+	struct rr_rdma_report r = {
+		.frame = f->frame, .op = RR_CARRY_READ_REQ, .conn_id = f->conn_id, .handle = f->rkey,
+		.len = f->len, .hit = f->inside && f->va >= f->seg_offset,
+	};
+
+	if (!eng->rdma_fn)
+		return;
+	if (r.hit) {
+		r.xid = f->xid;
+		r.role = f->role == RR_SEG_READ ? RR_ROLE_READ : f->role == RR_SEG_WRITE ? RR_ROLE_WRITE
+											  : RR_ROLE_REPLY;
+		r.chunk = f->chunk;
+		r.seg = f->index;
+		r.seg_length = f->seg_length;
+		r.seg_offset = f->va - f->seg_offset;
+	}
+	eng->rdma_fn(eng->rdma_ctx, &r);
+}
+
 /* An RDMA Write or Read Request, with the segment it hit, goes to the check stage. */
 static void rdma_fact(struct rr_engine *eng, struct rr_flow *f, enum rr_rdma_op op, uint32_t rkey,
 		      uint64_t va, uint64_t len, uint64_t frame, struct rr_flow *owner)
@@ -110,6 +140,8 @@ static void rdma_fact(struct rr_engine *eng, struct rr_flow *f, enum rr_rdma_op 
 		r.seg_offset = hit.seg->s.offset;
 		r.seg_length = hit.seg->s.length;
 	}
+	if (op == RR_RDMA_READ)
+		report_read_req(eng, &r);
 	rr_checker_fact(eng->checker, &fact);
 }
 

@@ -328,4 +328,35 @@ struct rr_send_report {
 typedef void (*rr_send_fn)(void *ctx, const struct rr_send_report *s);
 void rr_engine_set_send_fn(struct rr_engine *eng, rr_send_fn fn, void *ctx);
 
+/*
+ * Every RDMA operation's packet on a connection that carried RPC-over-RDMA,
+ * reported as the engine takes it: what it carried (a Write or a Read
+ * Response: bytes placed) or asked (a Read Request), and which chunk
+ * segment of which call that was.  A packet whose range spans several
+ * segments is reported once per segment.  For a reporter that labels each
+ * frame (the plugin) without knowing the chunk rules itself.
+ */
+enum rr_rdma_carry {
+	RR_CARRY_WRITE,               /* RDMA Write: bytes placed in the requester's memory */
+	RR_CARRY_READ_REQ,            /* RDMA Read Request: bytes asked of the requester's memory */
+	RR_CARRY_READ_RESP,           /* RDMA Read Response: bytes pulled from it */
+};
+struct rr_rdma_report {
+	uint64_t frame;               /* the packet (an iWARP FPDU's last frame) */
+	enum rr_rdma_carry op;
+	uint32_t conn_id;
+	uint32_t handle;              /* R_Key or STag the operation named */
+	bool hit;                     /* the range lies in a segment a call in the capture advertised */
+	/* When hit: */
+	uint32_t xid;                 /* the call that advertised the segment */
+	enum rr_chunk_role role;      /* RR_ROLE_READ, RR_ROLE_WRITE or RR_ROLE_REPLY */
+	uint32_t chunk;               /* RR_ROLE_WRITE: write chunk index; RR_ROLE_READ: index in the read list */
+	uint32_t seg;                 /* the segment's index in its chunk */
+	uint32_t seg_length;          /* its advertised length */
+	uint64_t seg_offset;          /* where this packet's bytes start in the segment */
+	uint64_t len;                 /* bytes it carried (a Read Request: asked for) in that segment */
+};
+typedef void (*rr_rdma_fn)(void *ctx, const struct rr_rdma_report *r);
+void rr_engine_set_rdma_fn(struct rr_engine *eng, rr_rdma_fn fn, void *ctx);
+
 #endif

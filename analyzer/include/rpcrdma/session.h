@@ -79,6 +79,9 @@ struct rr_session_sinks {
 	rr_send_fn send;               /* every Send judged RPC-over-RDMA, before its message */
 	void (*finding)(void *ctx, const struct rr_diag *d);   /* findings the options let through */
 	rr_event_fn event;             /* every event, after the engine took it (progress) */
+	rr_rdma_fn rdma;               /* every RDMA operation's packet, as the engine placed it */
+	/* A finished session took a new frame (rr_session_keep_frames): what the finish delivered is void. */
+	void (*reopen)(void *ctx);
 };
 
 struct rr_session;
@@ -107,6 +110,23 @@ const struct rr_frame_report *rr_session_feed_frame(struct rr_session *s, int dl
 /* End of input: what is pending is delivered.  Once; later calls do nothing. */
 void rr_session_finish(struct rr_session *s);
 bool rr_session_finished(const struct rr_session *s);
+
+/*
+ * Frames fed one by one may go on after rr_session_finish(): a live
+ * capture, whose viewer asks for the end's outcomes each time it redraws.
+ * After this call the session keeps a copy of every frame it is fed, up to
+ * max_bytes in all.  A frame fed to a finished session then reopens it: the
+ * decoders and the engine are rebuilt by feeding them the kept frames again
+ * with every sink silent (the sinks had all of that already), sinks.reopen
+ * says that what the finish delivered is void, and the new frame goes on
+ * from there, as if the finish had never happened.  Without kept frames, or
+ * once they passed max_bytes, a finished session takes no more frames.
+ */
+void rr_session_keep_frames(struct rr_session *s, size_t max_bytes);
+/* A frame fed now would be taken: not finished, or finished and able to reopen. */
+bool rr_session_takes_frames(const struct rr_session *s);
+/* Times the session reopened (each replayed every kept frame). */
+unsigned rr_session_reopens(const struct rr_session *s);
 
 const struct rr_decode_stats *rr_session_decode_stats(const struct rr_session *s);
 const struct rr_engine_stats *rr_session_engine_stats(const struct rr_session *s);

@@ -7,6 +7,7 @@
  * libpcap directly, independently of the session's own reader.
  */
 #include <getopt.h>
+#include <glib.h>
 #include <pcap/pcap.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,7 +174,7 @@ static void on_send(void *ctx, const struct rr_send_report *r)
 static struct seen run_file(const struct rr_session_opts *o)
 {
 	struct seen s = { .rule = rr_rule_find("RR-029") };
-	struct rr_session_sinks sinks = { &s, on_message, on_send, on_finding, NULL };
+	struct rr_session_sinks sinks = { .ctx = &s, .message = on_message, .send = on_send, .finding = on_finding };
 	struct rr_session *ses = rr_session_new(o, &sinks);
 	char err[512];
 
@@ -205,7 +206,7 @@ static void test_frames_equal_file(void **state)
 {
 	struct rr_session_opts o;
 	struct seen by_file, by_frame = { .rule = rr_rule_find("RR-029") };
-	struct rr_session_sinks sinks = { &by_frame, on_message, on_send, on_finding, NULL };
+	struct rr_session_sinks sinks = { .ctx = &by_frame, .message = on_message, .send = on_send, .finding = on_finding };
 	struct rr_session *ses;
 	char perr[PCAP_ERRBUF_SIZE], err[256];
 	struct pcap_pkthdr *h;
@@ -244,6 +245,115 @@ static void test_frames_equal_file(void **state)
 	assert_int_equal(by_frame.send_reports, by_file.send_reports);
 }
 
+/* ---- a finish that is not the end (a live capture redrawn while it runs) ---- */
+
+/* What the sinks heard, as comparable records; `mark` is where the last finish began. */
+struct heard {
+	GArray *items;   /* uint64_t: kind << 60 | key */
+	guint mark;
+	unsigned reopens;
+};
+
+static void heard_add(struct heard *h, uint64_t kind, uint64_t key)
+{
+	uint64_t v = kind << 60 | (key & ((UINT64_C(1) << 60) - 1));
+
+	g_array_append_val(h->items, v);
+}
+
+static void heard_message(void *ctx, const struct rr_message *m)
+{
+	heard_add(ctx, 1, (uint64_t)m->xid << 24 | (m->n_frames ? m->frames[m->n_frames - 1] : 0) << 1 |
+				  (m->dir == RR_DIR_CALL));
+}
+
+static void heard_finding(void *ctx, const struct rr_diag *d)
+{
+	heard_add(ctx, 2, (uint64_t)d->id << 32 | d->frame);
+}
+
+static void heard_send(void *ctx, const struct rr_send_report *r)
+{
+	heard_add(ctx, 3, r->frame);
+}
+
+static void heard_rdma(void *ctx, const struct rr_rdma_report *r)
+{
+	heard_add(ctx, 4, r->frame << 8 | (uint64_t)r->op << 4 | r->hit);
+}
+
+static void heard_reopen(void *ctx)
+{
+	struct heard *h = ctx;
+
+	g_array_set_size(h->items, h->mark);
+	h->reopens++;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Feed the capture frame by frame, finishing every `every` frames as a
+ * viewer would when it redraws; returns what was heard at the real end.
+ */
+static struct heard feed_finishing(uint64_t every, size_t keep_max)
+{
+	struct heard h = { .items = g_array_new(FALSE, FALSE, sizeof(uint64_t)) };
+	struct rr_session_sinks sinks = { .ctx = &h, .message = heard_message, .send = heard_send,
+					  .finding = heard_finding, .rdma = heard_rdma, .reopen = heard_reopen };
+	struct rr_session *ses = rr_session_new(NULL, &sinks);
+	char perr[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *ph;
+	const u_char *pkt;
+	pcap_t *p = pcap_open_offline(capture_path, perr);
+	uint64_t n = 0;
+
+	assert_non_null(p);
+	if (keep_max)
+		rr_session_keep_frames(ses, keep_max);
+	while (pcap_next_ex(p, &ph, &pkt) == 1) {
+		uint64_t ts = (uint64_t)ph->ts.tv_sec * 1000000u + (uint64_t)ph->ts.tv_usec;
+
+		if (rr_session_takes_frames(ses))
+			rr_session_feed_frame(ses, pcap_datalink(p), ++n, ts, pkt, ph->caplen, ph->len);
+		if (every && n % every == 0 && !rr_session_finished(ses)) {
+			h.mark = h.items->len;
+			rr_session_finish(ses);
+		}
+	}
+	pcap_close(p);
+	h.mark = h.items->len;
+	rr_session_finish(ses);
+	assert_int_equal(rr_session_reopens(ses), h.reopens);
+	rr_session_free(ses);
+	g_array_sort(h.items, cmp_u64);
+	return h;
+}
+
+static void test_reopen_after_finish(void **state)
+{
+	struct heard whole = feed_finishing(0, 0), live = feed_finishing(97, 1u << 30), small;
+
+	(void)state;
+	/* A finish every 97 frames, then more frames: at the end, the same as one run to the end. */
+	assert_true(live.reopens > 10);
+	assert_true(whole.items->len > 1000);
+	assert_int_equal(live.items->len, whole.items->len);
+	assert_memory_equal(live.items->data, whole.items->data, whole.items->len * sizeof(uint64_t));
+	/* Past the memory bound the first finish is final: the frames after it are not taken. */
+	small = feed_finishing(97, 4096);
+	assert_int_equal(small.reopens, 0);
+	assert_true(small.items->len < whole.items->len);
+	g_array_free(whole.items, TRUE);
+	g_array_free(live.items, TRUE);
+	g_array_free(small.items, TRUE);
+}
+
 static void test_unreadable(void **state)
 {
 	struct rr_session *ses = rr_session_new(NULL, NULL);
@@ -266,6 +376,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_getopt_entries),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_frames_equal_file),
+		cmocka_unit_test(test_reopen_after_finish),
 		cmocka_unit_test(test_unreadable),
 	};
 
