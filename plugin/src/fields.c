@@ -15,6 +15,7 @@
 
 int proto_rpcrdma = -1;
 int rrp_tap = -1;
+int rrp_frame_tap = -1;
 
 int hf_rr_xid = -1, hf_rr_vers = -1, hf_rr_credits = -1, hf_rr_proc = -1, hf_rr_align = -1,
     hf_rr_thresh = -1;

@@ -322,6 +322,7 @@ void rrp_register(void)
 	register_init_routine(init_file);
 	register_cleanup_routine(cleanup_file);
 	rrp_tap = register_tap("rpcrdma");
+	rrp_frame_tap = register_tap("rpcrdma.frame");
 	rrp_handle = register_dissector("rpcrdma", dissect_decode_as, proto_rpcrdma);
 	rrp_post_handle = create_dissector_handle(dissect_post, proto_rpcrdma);
 }

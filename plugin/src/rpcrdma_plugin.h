@@ -6,7 +6,10 @@
  *                     heuristics that claim frames, the postdissector
  *   feed.c            the one path into the engine (first pass only) and
  *                     what is kept per frame in file scope for later visits
- *   draw.c            the tree of one frame, from what feed.c kept
+ *   draw.c            the tree of one frame, from what feed.c kept, with
+ *     draw_hdr.c        a Send's transport header
+ *     draw_msg.c        a rebuilt message, handed to Wireshark's RPC dissector
+ *     draw_finding.c    a finding: tree items and an expert info
  *   stats.c           the `rpcrdma,stat` statistics tree
  *
  * Nothing here decodes RPC-over-RDMA: the engine does (analyzer/), and
@@ -85,6 +88,23 @@ struct rrp_msg {
 	struct rrp_msg *peer;         /* the reply of a call, the call of a reply */
 };
 
+/*
+ * What one frame carried of an RDMA operation (the engine's
+ * rr_rdma_report): a Write or Read Response placing bytes in a chunk
+ * segment, or a Read Request asking for them.
+ */
+struct rrp_carry {
+	enum rr_rdma_carry op;
+	uint32_t conn_id;
+	uint32_t handle;
+	bool hit;                     /* it fell in a segment a call in the capture advertised */
+	uint32_t xid;                 /* hit: that call's XID */
+	enum rr_chunk_role role;      /* hit: RR_ROLE_READ, RR_ROLE_WRITE or RR_ROLE_REPLY */
+	uint32_t chunk, seg, seg_length;
+	uint64_t seg_offset, len;
+	const struct rrp_msg *call;   /* hit: the call's message once rebuilt, else NULL */
+};
+
 struct rrp_frame {
 	uint32_t num;
 	bool iwarp_tcp;               /* its TCP payload is iWARP the decoder found without Wireshark */
@@ -93,6 +113,7 @@ struct rrp_frame {
 	wmem_array_t *msgs;           /* struct rrp_msg*: messages rebuilt in it */
 	wmem_array_t *part_msgs;      /* messages it carried bytes of */
 	wmem_array_t *findings;       /* struct rrp_finding* naming it */
+	wmem_array_t *carries;        /* struct rrp_carry*: RDMA operations it carried */
 };
 
 /* Preferences feed.c applies when a file is opened. */
@@ -115,19 +136,36 @@ const struct rrp_frame *rrp_frame_get(uint32_t num);
 bool rrp_frame_claimed(const struct rrp_frame *fr);
 uint64_t rrp_checks_skipped(void);
 
-/* ---- draw.c ---- */
+/* Each element v (of type T) of a wmem_array_t of pointers; the array may be NULL. */
+#define FOR_EACH(arr, T, v) \
+	for (unsigned i_##v = 0; (arr) && i_##v < wmem_array_get_count(arr); i_##v++) \
+		for (T v = *(T *)wmem_array_index((arr), i_##v); v; v = NULL)
+
+/* ---- draw.c, draw_hdr.c, draw_msg.c, draw_finding.c ---- */
 
 extern int proto_rpcrdma;
-extern int rrp_tap;
+extern int rrp_tap;          /* "rpcrdma": one struct rrp_tap_info per message drawn */
+extern int rrp_frame_tap;    /* "rpcrdma.frame": one struct rrp_frame_tap per frame drawn */
 /* payload_offset: where the heuristic saw this frame's RDMA payload start (-1: not seen). */
 void rrp_draw(tvbuff_t *frame_tvb, packet_info *pinfo, proto_tree *tree, const struct rrp_frame *fr,
 	      int payload_offset, int payload_len);
+/* "read", "pzrc", "reply", or "write[i]" */
+void rrp_role_text(char *buf, size_t n, enum rr_chunk_role role, uint32_t chunk);
+void rrp_draw_send(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *tree, const struct rrp_send *s, int poff,
+		   int plen);
+void rrp_draw_message(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, proto_tree *tree,
+		      const struct rrp_frame *fr, const struct rrp_msg *m, int poff, int plen);
+void rrp_draw_finding(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const struct rrp_finding *f);
 
 /* ---- stats.c ---- */
 
-/* What the tap delivers: one per message drawn in a frame. */
+/* What the "rpcrdma" tap delivers: one per message drawn in a frame. */
 struct rrp_tap_info {
 	const struct rrp_msg *msg;
+};
+/* What the "rpcrdma.frame" tap delivers: one per frame drawn (Sends, RDMA operations, messages, findings). */
+struct rrp_frame_tap {
+	const struct rrp_frame *fr;
 };
 void rrp_stats_register(void);
 
