@@ -78,7 +78,8 @@ static bool asm_put(struct rr_engine *eng, struct rr_send_asm *a, uint64_t off,
 {
 	if (!asm_reserve(eng, a, off + ev->wirelen, ev->frame))
 		return false;
-	if (!a->frames->len || ev->ts_usec < a->ts_usec)
+	/* A Send is sent when its last packet is: RPC over TCP times a record the same way. */
+	if (!a->frames->len || ev->ts_usec > a->ts_usec)
 		a->ts_usec = ev->ts_usec;
 	if (ev->caplen)
 		memcpy(a->buf->data + off, ev->data, MIN(ev->caplen, ev->wirelen));

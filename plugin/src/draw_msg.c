@@ -32,6 +32,7 @@ static void call_rpc(tvbuff_t *mt, packet_info *pinfo, proto_tree *tree, const s
 	 * connection for the call, restore the frame's own afterwards.
 	 */
 	address src = pinfo->src, dst = pinfo->dst;
+	nstime_t ts = pinfo->abs_ts;
 	port_type ptype = pinfo->ptype;
 	uint32_t sport = pinfo->srcport, dport = pinfo->destport;
 	bool use_ep = pinfo->use_conv_addr_port_endpoints;
@@ -48,6 +49,14 @@ static void call_rpc(tvbuff_t *mt, packet_info *pinfo, proto_tree *tree, const s
 	pinfo->srcport = pinfo->destport = m->v.backchannel ? 2 : 1;
 	pinfo->use_conv_addr_port_endpoints = FALSE;
 	pinfo->conv_elements = NULL;
+	/*
+	 * RPC times a reply from the moment it saw the call: show it each
+	 * message at the time it was sent (a call with read chunks is rebuilt
+	 * at its last Read Response, long after its Send), so rpc.time and
+	 * RPC's response-time statistics measure what rpcrdma.time does.
+	 */
+	pinfo->abs_ts.secs = (time_t)(m->v.ts_usec / 1000000u);
+	pinfo->abs_ts.nsecs = (int)(m->v.ts_usec % 1000000u) * 1000;
 	TRY {
 		call_dissector(rpc_handle, mt, pinfo, tree);
 	}
@@ -62,6 +71,7 @@ static void call_rpc(tvbuff_t *mt, packet_info *pinfo, proto_tree *tree, const s
 	pinfo->destport = dport;
 	pinfo->use_conv_addr_port_endpoints = use_ep;
 	pinfo->conv_elements = elements;
+	pinfo->abs_ts = ts;
 }
 
 static const struct rrp_send *send_here(const struct rrp_frame *fr, uint32_t xid)
@@ -108,7 +118,7 @@ static void draw_segment(tvbuff_t *at, proto_tree *mtree, const struct rrp_seg *
 }
 
 void rrp_draw_message(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, proto_tree *tree,
-			 const struct rrp_frame *fr, const struct rrp_msg *m, int poff, int plen)
+		      const struct rrp_frame *fr, const struct rrp_msg *m, int poff, int plen, unsigned nth)
 {
 	const struct rr_msg_view *v = &m->v;
 	bool is_call = v->dir == RR_DIR_CALL;
@@ -160,6 +170,11 @@ void rrp_draw_message(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, proto_
 	tap->msg = m;
 	tap_queue_packet(rrp_tap, pinfo, tap);
 	if (mt && v->has_rpc) {
+		if (nth) {
+			/* Several messages in one frame: their Info texts are joined as Wireshark joins PDUs. */
+			col_append_str(pinfo->cinfo, COL_INFO, " ; ");
+			col_set_fence(pinfo->cinfo, COL_INFO);
+		}
 		col_clear(pinfo->cinfo, COL_INFO);
 		call_rpc(mt, pinfo, tree, m);
 		col_set_fence(pinfo->cinfo, COL_INFO);

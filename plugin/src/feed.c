@@ -11,12 +11,24 @@
  * not consulted: they know neither.
  *
  * What the engine reports (Sends judged RPC-over-RDMA, rebuilt messages,
- * findings) is kept per frame in file scope, keyed by frame number, so
- * later visits (a click in the GUI, tshark -2) redraw without feeding
- * anything again.  The end of the capture is not announced to dissectors:
- * the first visit after the first pass ends the session (rr_session_finish),
- * so what only the end can tell (calls never answered) is there for every
- * later visit.
+ * RDMA operations, findings) is kept per frame in file scope, keyed by
+ * frame number, so later visits (a click in the GUI, tshark -2) redraw
+ * without feeding anything again.
+ *
+ * The end of the capture is not announced to dissectors.  A visit after
+ * the first pass finishes the session (rr_session_finish), so what only
+ * the end can tell (calls never answered, retry outcomes) is there for
+ * every later visit.  In a live capture Wireshark redraws while frames
+ * still come: the session keeps the frames (rr_session_keep_frames) and
+ * reopens when the next one comes, and what the finish delivered is taken
+ * back (feed_undo.c).  Finishing costs a replay of the capture so far when
+ * frames follow, so a visit finishes only while replays have cost less
+ * than twice the frames fed, or when no frame came for a while.
+ *
+ * Wireshark's RPC dissector keeps one record per XID and conversation and
+ * taps it at the end of the frame, so a call and its reply handed to it in
+ * one frame would be counted twice: a message whose XID is already being
+ * handed in its frame waits for the next frame (which then hands it).
  */
 #include "ws_compat.h"
 
@@ -28,10 +40,13 @@
 #include <pcap/dlt.h>
 #include <wiretap/wtap.h>
 
+#include "feed_undo.h"
 #include "rpcrdma_plugin.h"
 #include "rpcrdma/session.h"
 
 #define RRP_HDR_KEEP 512         /* bytes kept of a Send whose header did not decode */
+#define RRP_KEEP_MAX ((size_t)1 << 30)   /* frames kept for reopening a finished session */
+#define RRP_IDLE_US 500000       /* no frame for this long: a visit may finish whatever it costs */
 
 struct rrp_prefs rrp_prefs = { .checks = true };
 
@@ -40,9 +55,14 @@ static struct {
 	struct rr_session *session;
 	uint32_t last_fed;
 	uint32_t cur_frame;          /* the frame being fed; 0 while finishing */
+	uint64_t n_fed, replayed;    /* frames fed; frames fed again by reopening */
+	gint64 last_feed_at;         /* g_get_monotonic_time() when the last frame was fed */
 	wmem_map_t *frames;          /* frame number -> struct rrp_frame* */
-	wmem_map_t *calls;           /* call's first Send frame -> struct rrp_msg* */
+	wmem_map_t *calls;           /* call's first Send frame -> struct rrp_msg*, until its reply comes */
+	wmem_map_t *call_msgs;       /* call's first Send frame -> struct rrp_msg*, for good */
+	wmem_map_t *call_by_xid;     /* XID -> the latest call with it (struct rrp_msg*) */
 	wmem_map_t *sends;           /* a Send's first frame -> struct rrp_send* */
+	wmem_array_t *deferred;      /* struct rrp_msg* waiting for a frame of their own */
 } F;
 
 static struct rrp_frame *frame_rec(uint32_t num)
@@ -55,13 +75,6 @@ static struct rrp_frame *frame_rec(uint32_t num)
 		wmem_map_insert(F.frames, GUINT_TO_POINTER(num), fr);
 	}
 	return fr;
-}
-
-static void push(wmem_array_t **a, const void *p)
-{
-	if (!*a)
-		*a = wmem_array_new(wmem_file_scope(), sizeof(void *));
-	wmem_array_append(*a, &p, 1);   /* the array holds the pointers themselves */
 }
 
 static uint32_t *frame_list(const uint64_t *frames, size_t n)
@@ -102,11 +115,11 @@ static void on_send(void *ctx, const struct rr_send_report *r)
 	s->proc = r->hdr->proc;
 	s->hdr_len = (uint32_t)r->hdr->hdr_len;
 	s->outstanding = r->outstanding;
-	wmem_map_insert(F.sends, GUINT_TO_POINTER(s->first), s);
-	push(&frame_rec(s->last)->sends_done, s);
+	rrp_map_set(F.sends, GUINT_TO_POINTER(s->first), s);
+	rrp_push(&frame_rec(s->last)->sends_done, s);
 	for (i = 0; i < s->n_frames; i++)
 		if (s->frames[i] != s->last)
-			push(&frame_rec(s->frames[i])->part_sends, s);
+			rrp_push(&frame_rec(s->frames[i])->part_sends, s);
 }
 
 /* The lengths of the chunk segments the message's own header advertised (segment size statistics). */
@@ -146,46 +159,139 @@ static void keep_seg_frames(struct rrp_msg *pm, const struct rr_message *m)
 	pm->n_segs = (unsigned)m->n_segs;
 }
 
-static void on_message(void *ctx, const struct rr_message *m)
+/* The frame already hands a message of this XID on this conversation to RPC. */
+static bool xid_taken(uint32_t frame, const struct rrp_msg *pm)
 {
-	struct rrp_msg *pm = wmem_new0(wmem_file_scope(), struct rrp_msg);
+	const struct rrp_frame *fr = wmem_map_lookup(F.frames, GUINT_TO_POINTER(frame));
+
+	FOR_EACH(fr ? fr->msgs : NULL, const struct rrp_msg *, o)
+		if (o->v.xid == pm->v.xid && o->conv_id == pm->conv_id)
+			return true;
+	return false;
+}
+
+static void place(struct rrp_msg *pm, uint32_t frame)
+{
 	unsigned i;
 
-	(void)ctx;
-	pm->v = m->view;
-	pm->frames = frame_list(m->frames, m->n_frames);
-	pm->n_frames = (unsigned)m->n_frames;
-	/* Delivered by rr_engine_finish(): it belongs to its last frame. */
-	pm->rebuilt_in = F.cur_frame ? F.cur_frame
-				     : (pm->n_frames ? pm->frames[pm->n_frames - 1] : (uint32_t)m->send_frame);
-	pm->conv_id = m->conn_id;
-	pm->conn_name = wmem_strdup(wmem_file_scope(), m->conn_name);
-	pm->payload_len = (uint32_t)m->payload_len;
-	pm->payload = m->payload_len ? wmem_memdup(wmem_file_scope(), m->payload, m->payload_len) : NULL;
-	keep_segments(pm, m);
-	keep_seg_frames(pm, m);
+	pm->rebuilt_in = frame;
+	rrp_push(&frame_rec(frame)->msgs, pm);
+	for (i = 0; i < pm->n_frames; i++)
+		if (pm->frames[i] != frame)
+			rrp_push(&frame_rec(pm->frames[i])->part_msgs, pm);
+}
+
+/* The RDMA operations that carried the message's chunk bytes learn whose they were. */
+static void link_carries(const struct rrp_msg *pm, const struct rrp_msg *call)
+{
+	unsigned i, k;
+
+	for (i = 0; call && i < pm->n_segs; i++)
+		for (k = 0; k < pm->segs[i].n_frames; k++) {
+			const struct rrp_frame *fr = rrp_frame_get(pm->segs[i].frames[k]);
+
+			FOR_EACH(fr ? fr->carries : NULL, struct rrp_carry *, c)
+				if (c->hit && c->xid == pm->v.xid && c->call != call)
+					rrp_set_ptr((void **)&c->call, (void *)call);
+		}
+}
+
+static void pair_with_call(struct rrp_msg *pm)
+{
+	struct rrp_msg *call;
 
 	if (pm->v.dir == RR_DIR_CALL) {
 		const struct rrp_send *s = wmem_map_lookup(F.sends, GUINT_TO_POINTER((uint32_t)pm->v.send_frame));
 
 		if (s)
 			pm->outstanding = s->outstanding;
-		wmem_map_insert(F.calls, GUINT_TO_POINTER((uint32_t)pm->v.send_frame), pm);
-	} else if (pm->v.call_send_frame) {
-		struct rrp_msg *call = wmem_map_lookup(F.calls, GUINT_TO_POINTER((uint32_t)pm->v.call_send_frame));
-
-		if (call && call->v.xid == pm->v.xid) {
-			call->peer = pm;
-			pm->peer = call;
-			/* RPC matches a reply to its call by conversation: keep the call's. */
-			pm->conv_id = call->conv_id;
-			wmem_map_remove(F.calls, GUINT_TO_POINTER((uint32_t)call->v.send_frame));
-		}
+		rrp_map_set(F.calls, GUINT_TO_POINTER((uint32_t)pm->v.send_frame), pm);
+		rrp_map_set(F.call_msgs, GUINT_TO_POINTER((uint32_t)pm->v.send_frame), pm);
+		rrp_map_set(F.call_by_xid, GUINT_TO_POINTER(pm->v.xid), pm);
+		link_carries(pm, pm);
+		return;
 	}
-	push(&frame_rec(pm->rebuilt_in)->msgs, pm);
-	for (i = 0; i < pm->n_frames; i++)
-		if (pm->frames[i] != pm->rebuilt_in)
-			push(&frame_rec(pm->frames[i])->part_msgs, pm);
+	if (!pm->v.call_send_frame)
+		return;
+	call = wmem_map_lookup(F.calls, GUINT_TO_POINTER((uint32_t)pm->v.call_send_frame));
+	if (!call || call->v.xid != pm->v.xid)
+		return;
+	rrp_set_ptr((void **)&call->peer, pm);
+	pm->peer = call;
+	/* RPC matches a reply to its call by conversation: keep the call's. */
+	pm->conv_id = call->conv_id;
+	rrp_map_set(F.calls, GUINT_TO_POINTER((uint32_t)call->v.send_frame), NULL);
+	link_carries(pm, call);
+}
+
+static void on_message(void *ctx, const struct rr_message *m)
+{
+	struct rrp_msg *pm = wmem_new0(wmem_file_scope(), struct rrp_msg);
+	uint32_t last;
+
+	(void)ctx;
+	pm->v = m->view;
+	pm->frames = frame_list(m->frames, m->n_frames);
+	pm->n_frames = (unsigned)m->n_frames;
+	pm->conv_id = m->conn_id;
+	pm->conn_name = wmem_strdup(wmem_file_scope(), m->conn_name);
+	pm->payload_len = (uint32_t)m->payload_len;
+	pm->payload = m->payload_len ? wmem_memdup(wmem_file_scope(), m->payload, m->payload_len) : NULL;
+	keep_segments(pm, m);
+	keep_seg_frames(pm, m);
+	pair_with_call(pm);
+	last = pm->n_frames ? pm->frames[pm->n_frames - 1] : (uint32_t)m->send_frame;
+	/* Delivered by rr_engine_finish(): it belongs to its last frame. */
+	if (!F.cur_frame)
+		place(pm, last);
+	else if (xid_taken(F.cur_frame, pm))
+		rrp_push(&F.deferred, pm);
+	else
+		place(pm, F.cur_frame);
+}
+
+/* Messages that waited go to this frame, one per XID; the rest wait on. */
+static void place_deferred(uint32_t frame)
+{
+	wmem_array_t *waiting = F.deferred;
+
+	if (!waiting)
+		return;
+	rrp_set_ptr((void **)&F.deferred, NULL);
+	FOR_EACH(waiting, struct rrp_msg *, pm) {
+		if (xid_taken(frame, pm))
+			rrp_push(&F.deferred, pm);
+		else
+			place(pm, frame);
+	}
+}
+
+static void on_rdma(void *ctx, const struct rr_rdma_report *r)
+{
+	struct rrp_carry *c = wmem_new0(wmem_file_scope(), struct rrp_carry);
+	const struct rrp_msg *call = r->hit ? wmem_map_lookup(F.call_by_xid, GUINT_TO_POINTER(r->xid)) : NULL;
+
+	(void)ctx;
+	c->op = r->op;
+	c->conn_id = r->conn_id;
+	c->handle = r->handle;
+	c->hit = r->hit;
+	c->xid = r->xid;
+	c->role = r->role;
+	c->chunk = r->chunk;
+	c->seg = r->seg;
+	c->seg_length = r->seg_length;
+	c->seg_offset = r->seg_offset;
+	c->len = r->len;
+	c->call = call;
+	rrp_push(&frame_rec((uint32_t)r->frame)->carries, c);
+}
+
+static void on_reopen(void *ctx)
+{
+	(void)ctx;
+	rrp_undo_apply();
+	F.replayed += F.n_fed;
 }
 
 static void on_diag(void *ctx, const struct rr_diag *d)
@@ -206,14 +312,15 @@ static void on_diag(void *ctx, const struct rr_diag *d)
 	if (!at)
 		at = F.cur_frame ? F.cur_frame : F.last_fed;
 	if (at)
-		push(&frame_rec(at)->findings, f);
+		rrp_push(&frame_rec(at)->findings, f);
 }
 
 /* ---- life of one file ---- */
 
 void rrp_feed_init(void)
 {
-	struct rr_session_sinks sinks = { .message = on_message, .send = on_send, .finding = on_diag };
+	struct rr_session_sinks sinks = { .message = on_message, .send = on_send, .finding = on_diag,
+					  .rdma = on_rdma, .reopen = on_reopen };
 	struct rr_session_opts o;
 	unsigned i;
 
@@ -222,6 +329,8 @@ void rrp_feed_init(void)
 		return;
 	F.frames = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 	F.calls = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+	F.call_msgs = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+	F.call_by_xid = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 	F.sends = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 	rr_session_default_opts(&o);
 	o.check.profile = rrp_prefs.profile < RR_PROFILE_COUNT ? (enum rr_profile)rrp_prefs.profile
@@ -234,13 +343,15 @@ void rrp_feed_init(void)
 				o.check.enabled[i] = false;
 	o.decode.iwarp_port = (uint16_t)rrp_prefs.iwarp_port;
 	F.session = rr_session_new(&o, &sinks);
+	rr_session_keep_frames(F.session, RRP_KEEP_MAX);
 	F.live = true;
 }
 
 void rrp_feed_cleanup(void)
 {
 	rr_session_free(F.session);
-	/* frames and calls live in file scope: Wireshark frees them with the file. */
+	rrp_undo_free();
+	/* The records live in file scope: Wireshark frees them with the file. */
 	memset(&F, 0, sizeof(F));
 }
 
@@ -274,7 +385,30 @@ static int dlt_of(int encap)
 static void finish(void)
 {
 	F.cur_frame = 0;
+	rrp_undo_begin();
+	place_deferred(F.last_fed);
 	rr_session_finish(F.session);
+	rrp_undo_end();
+}
+
+/*
+ * Whether a visit finishes the session now.  A finish the capture goes on
+ * after costs a replay of every frame so far; replays may cost up to twice
+ * the frames fed, and beyond that a visit finishes only when no frame came
+ * for RRP_IDLE_US (the capture stopped), or when it starts a pass over the
+ * whole capture (frame 1: tshark -2, a retap).  A session that can no
+ * longer reopen (its kept frames passed RRP_KEEP_MAX) finishes under those
+ * two conditions only.
+ */
+static bool finish_due(uint32_t num)
+{
+	bool idle = g_get_monotonic_time() - F.last_feed_at >= RRP_IDLE_US;
+
+	if (!F.n_fed)
+		return false;
+	if (!rr_session_takes_frames(F.session))
+		return idle || num == 1;
+	return F.replayed < 2 * F.n_fed || idle || num == 1;
 }
 
 void rrp_feed(packet_info *pinfo)
@@ -287,13 +421,14 @@ void rrp_feed(packet_info *pinfo)
 	if (!F.live)
 		return;
 	if (PINFO_FD_VISITED(pinfo)) {
-		if (!rr_session_finished(F.session))
+		if (!rr_session_finished(F.session) && finish_due(pinfo->num))
 			finish();
 		return;
 	}
 	if (pinfo->num <= F.last_fed)
 		return;
 	F.last_fed = pinfo->num;
+	place_deferred(pinfo->num);
 	if (!pinfo->rec || pinfo->rec->rec_type != REC_TYPE_PACKET || !pinfo->data_src)
 		return;
 	dlt = dlt_of(pinfo->rec->rec_header.packet_header.pkt_encap);
@@ -305,6 +440,8 @@ void rrp_feed(packet_info *pinfo)
 	F.cur_frame = pinfo->num;
 	rep = rr_session_feed_frame(F.session, dlt, pinfo->num, ts, tvb_get_ptr(ft, 0, -1),
 				    tvb_captured_length(ft), tvb_reported_length(ft));
+	F.n_fed++;
+	F.last_feed_at = g_get_monotonic_time();
 	/* Said on the frame's tree when something else draws it: Wireshark alone would not know. */
 	if (rep && rep->frame == pinfo->num && rep->iwarp_tcp)
 		frame_rec(pinfo->num)->iwarp_tcp = true;
@@ -317,7 +454,12 @@ const struct rrp_frame *rrp_frame_get(uint32_t num)
 
 bool rrp_frame_claimed(const struct rrp_frame *fr)
 {
-	return fr && (fr->sends_done || fr->part_sends || fr->msgs || fr->part_msgs);
+	return fr && (fr->sends_done || fr->part_sends || fr->msgs || fr->part_msgs || fr->carries);
+}
+
+const struct rrp_msg *rrp_call_of_send(uint32_t send_frame)
+{
+	return F.call_msgs ? wmem_map_lookup(F.call_msgs, GUINT_TO_POINTER(send_frame)) : NULL;
 }
 
 uint64_t rrp_checks_skipped(void)

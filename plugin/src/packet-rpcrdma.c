@@ -317,6 +317,7 @@ void rrp_register(void)
 {
 	proto_rpcrdma = proto_register_protocol("RPC-over-RDMA v1 (rpcrdma-toolkit)", "RPC-over-RDMA", "rpcrdma");
 	register_fields();
+	rrp_register_carry_fields(proto_rpcrdma);
 	register_expert();
 	register_prefs();
 	register_init_routine(init_file);

@@ -135,6 +135,8 @@ const struct rrp_frame *rrp_frame_get(uint32_t num);
 /* The frame is RPC-over-RDMA traffic (a claim for the heuristics). */
 bool rrp_frame_claimed(const struct rrp_frame *fr);
 uint64_t rrp_checks_skipped(void);
+/* The call whose Send starts at send_frame, once rebuilt; NULL before. */
+const struct rrp_msg *rrp_call_of_send(uint32_t send_frame);
 
 /* Each element v (of type T) of a wmem_array_t of pointers; the array may be NULL. */
 #define FOR_EACH(arr, T, v) \
@@ -153,8 +155,12 @@ void rrp_draw(tvbuff_t *frame_tvb, packet_info *pinfo, proto_tree *tree, const s
 void rrp_role_text(char *buf, size_t n, enum rr_chunk_role role, uint32_t chunk);
 void rrp_draw_send(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *tree, const struct rrp_send *s, int poff,
 		   int plen);
+/* nth: the message's place among those the frame hands to RPC (their Info texts are joined). */
 void rrp_draw_message(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, proto_tree *tree,
-		      const struct rrp_frame *fr, const struct rrp_msg *m, int poff, int plen);
+		      const struct rrp_frame *fr, const struct rrp_msg *m, int poff, int plen, unsigned nth);
+/* draw_carry.c: the RDMA operations a frame carried (fields rpcrdma.rdma.*). */
+void rrp_register_carry_fields(int proto);
+void rrp_draw_carry(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, const struct rrp_carry *c, bool set_info);
 void rrp_draw_finding(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const struct rrp_finding *f);
 
 /* ---- stats.c ---- */

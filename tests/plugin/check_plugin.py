@@ -136,8 +136,11 @@ def fits(g, m):
     """Is g, a message the plugin rebuilt ([frame, dir, length, taken]), the
     reference message m?  Within a joined capture m may complete no later
     than the first frame of the next part (m["until"]), where the engine
-    closes what the part left open."""
-    return (not g[3] and m["last_frame"] <= g[0] <= m.get("until", g[0]) and g[1] == m["dir"]
+    closes what the part left open.  RPC is never handed a call and its
+    reply in one frame (docs/plugin.md): a reply delivered with its call
+    waits one frame more."""
+    until = m.get("until", g[0]) + (1 if m["dir"] == "reply" and "until" in m else 0)
+    return (not g[3] and m["last_frame"] <= g[0] <= until and g[1] == m["dir"]
             and g[2] == m["payload_len"])
 
 
