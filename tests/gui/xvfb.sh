@@ -8,7 +8,7 @@
 #   gui_profile HOME W H         # recent files: window geometry, no start-up questions
 #   gui_wireshark PLUGIN HOME LOG -- wireshark ARGS...   # sets gui_ws_pid
 #   gui_window REGEX SECONDS     # prints the id of the first visible window named so
-#   gui_snap OUT.png             # the screen, once it stops changing
+#   gui_snap OUT.png [now]       # the screen, once it stops changing (now: at once)
 #   gui_cleanup                  # ends Wireshark and the X server (the EXIT trap calls it)
 #
 # Wireshark runs through tests/plugin/ws-user.sh (as nobody when we are
@@ -107,8 +107,9 @@ gui_window() {
 # a 256-colour PNG (sharp text, small file).  Fails on a blank screen: a
 # drawn Wireshark window has thousands of colours.
 gui_snap() {
-  local out=$1 prev="" sum colours _
-  for _ in $(seq 30); do
+  local out=$1 prev="" sum colours _ tries=30
+  [ "${2:-}" = now ] && tries=1
+  for _ in $(seq $tries); do
     sleep 0.5
     import -window root "$gui_tmp/snap.png"
     sum=$(convert "$gui_tmp/snap.png" rgb:- | md5sum)
