@@ -29,6 +29,7 @@ outdir=$(realpath -m "$3")
 rate=${4:-2000}
 capture=$(realpath "${5:-$root/sample-pcaps/real/nfs3-rxe.pcap}")
 [ -f "$plugin" ] || { echo "live_gui: no plugin at $1 (build it first)" >&2; exit 2; }
+# shellcheck source=tests/gui/xvfb.sh
 . "$here/xvfb.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rr-live-gui.XXXXXX")
 chmod 0755 "$tmp"

@@ -31,6 +31,7 @@ if [ $# -ne 2 ]; then sed -n '5p' "$0" | sed 's/^# //' >&2; exit 2; fi
 plugin=$(realpath "$1")
 outdir=$(realpath -m "$2")
 [ -f "$plugin" ] || { echo "profile_gui: no plugin at $1 (build it first)" >&2; exit 2; }
+# shellcheck source=tests/gui/xvfb.sh
 . "$here/xvfb.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rr-profile-gui.XXXXXX")
 chmod 0755 "$tmp"

@@ -27,6 +27,7 @@ plugin=$(realpath -m "${2:-$root/build/plugin/epan/rpcrdma.so}")
 rate=${3:-250}
 capture=$(realpath "${4:-$root/sample-pcaps/real/nfs3-rxe.pcap}")
 [ -f "$plugin" ] || { echo "screenshots: no plugin at $plugin (build it first)" >&2; exit 2; }
+# shellcheck source=tests/gui/xvfb.sh
 . "$here/xvfb.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rr-shots.XXXXXX")
 chmod 0755 "$tmp"
@@ -73,7 +74,7 @@ shot() {
 
 # A view closes on Escape once it has the keys: a click on its own frame.
 close_view() {
-  local win=$1 _
+  local win=$1 _ X Y WIDTH HEIGHT
   eval "$(xdotool getwindowgeometry --shell "$win" 2>/dev/null || echo X=0 Y=0)"
   xdotool mousemove $((X + 4)) $((Y + 4)) click 1 key Escape 2>/dev/null || true
   for _ in $(seq 10); do
@@ -86,6 +87,7 @@ close_view() {
 
 # Expert Information: open the first two groups (warnings, then notes).
 expert_info_work() {
+  local X Y WIDTH HEIGHT
   eval "$(xdotool getwindowgeometry --shell "$1")"
   xdotool mousemove $((X + 120)) $((Y + 41)) click 1
   sleep 0.3
@@ -96,6 +98,7 @@ expert_info_work() {
 # typed to pick the RPC-over-RDMA flows where Wireshark offers them; where
 # it does not, the box keeps "All Flows".
 flow_graph_work() {
+  local X Y WIDTH HEIGHT
   eval "$(xdotool getwindowgeometry --shell "$1")"
   xdotool mousemove $((X + WIDTH * 52 / 100)) $((Y + HEIGHT - 50)) click 1
   sleep 0.5
@@ -134,7 +137,9 @@ sleep 3
 # Analyze's last item is Expert Information; Statistics' 17th is Flow
 # Graph, its last the plugin's RPC-over-RDMA (the unsorted group).
 shot expert-info "Expert Information" alt+a Up Return
-shot flow-graph "Flow" alt+s $(printf 'Down %.0s' $(seq 16)) Return
+down16=()
+for _ in $(seq 16); do down16+=(Down); done
+shot flow-graph "Flow" alt+s "${down16[@]}" Return
 shot rpcrdma-stats "RPC-over-RDMA" alt+s Up Return
 
 focus_main

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the GUI tests (sourced, not run): a private X server, Wireshark
 # started in it as the plugin's user, windows found and screens saved.
