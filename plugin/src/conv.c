@@ -131,17 +131,30 @@ static bool frame_conn(const packet_info *pinfo, uint32_t *conn)
 	return false;
 }
 
-static gboolean conn_filter_valid(packet_info *pinfo)
+/* The conversation filter's callbacks: since 4.2 they take user data and return bool. */
+#if RRP_WS_AT_LEAST(4, 2)
+#define RRP_FILTER_ARGS packet_info *pinfo, void *user_data
+#define RRP_FILTER_UNUSED (void)user_data
+#define RRP_FILTER_REGISTER(v, b) register_conversation_filter("rpcrdma", "RPC-over-RDMA", v, b, NULL)
+#else
+#define RRP_FILTER_ARGS packet_info *pinfo
+#define RRP_FILTER_UNUSED ((void)0)
+#define RRP_FILTER_REGISTER(v, b) register_conversation_filter("rpcrdma", "RPC-over-RDMA", v, b)
+#endif
+
+static rrp_bool conn_filter_valid(RRP_FILTER_ARGS)
 {
 	uint32_t conn;
 
+	RRP_FILTER_UNUSED;
 	return frame_conn(pinfo, &conn);
 }
 
-static gchar *conn_filter_build(packet_info *pinfo)
+static gchar *conn_filter_build(RRP_FILTER_ARGS)
 {
 	uint32_t conn;
 
+	RRP_FILTER_UNUSED;
 	if (!frame_conn(pinfo, &conn))
 		return NULL;
 	return g_strdup_printf("rpcrdma.conn == %u", conn);
@@ -150,5 +163,5 @@ static gchar *conn_filter_build(packet_info *pinfo)
 void rrp_conv_register(void)
 {
 	register_conversation_table(proto_rpcrdma, FALSE, conv_packet, endpoint_packet);
-	register_conversation_filter("rpcrdma", "RPC-over-RDMA", conn_filter_valid, conn_filter_build);
+	RRP_FILTER_REGISTER(conn_filter_valid, conn_filter_build);
 }

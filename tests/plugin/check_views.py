@@ -19,8 +19,10 @@ tshark runs as an unprivileged user with the plugin in its personal folder
          replies' message trees (Wireshark's PDML of the same capture).
   conv   -z conv,rpcrdma: one row per connection, frames each way those of
          ulb-lint --dump's messages by sender, bytes ulb-lint's.
-  flow   -z flow,rpcrdma,standard: one arrow per frame the plugin drew,
-         labelled with the message ulb-lint --dump rebuilt in it.
+  flow   -z flow,rpcrdma,standard: one arrow per frame the plugin drew
+         (frames showing rpcrdma, the CM private data frames aside, at
+         their capture times), labelled with the message ulb-lint --dump
+         rebuilt in it, as its message tree names it.
   color  the shipped colorfilters in a temporary profile (-C): the frames
          named by each rule are exactly those of ulb-lint's findings of
          that severity (errors first).
