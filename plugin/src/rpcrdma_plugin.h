@@ -10,7 +10,10 @@
  *     draw_hdr.c        a Send's transport header
  *     draw_msg.c        a rebuilt message, handed to Wireshark's RPC dissector
  *     draw_finding.c    a finding: tree items and an expert info
- *   stats.c           the `rpcrdma,stat` statistics tree
+ *   stats.c           the `rpcrdma,stat` report and the statistics tree
+ *   srt.c             the Service Response Time table
+ *   conv.c            the conversation table and conversation filter
+ *   flow.c            the Flow Graph (sequence analysis)
  *
  * Nothing here decodes RPC-over-RDMA: the engine does (analyzer/), and
  * the plugin draws what the engine reported.
@@ -174,5 +177,25 @@ struct rrp_frame_tap {
 	const struct rrp_frame *fr;
 };
 void rrp_stats_register(void);
+
+/* ---- srt.c, conv.c, flow.c (registered by rrp_stats_register) ---- */
+
+/*
+ * A reply's response time, from its call's Send to its own, as ulb-lint
+ * --summary counts it: the engine saw the call and its time.  false for
+ * calls and for replies whose call is unknown.
+ */
+static inline bool rrp_reply_time(const struct rrp_msg *m, uint64_t *us)
+{
+	const struct rr_msg_view *v = &m->v;
+
+	if (v->dir != RR_DIR_REPLY || !v->has_call || !v->call_ts_usec || v->ts_usec < v->call_ts_usec)
+		return false;
+	*us = v->ts_usec - v->call_ts_usec;
+	return true;
+}
+void rrp_srt_register(void);
+void rrp_conv_register(void);
+void rrp_flow_register(void);
 
 #endif

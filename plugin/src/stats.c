@@ -32,7 +32,11 @@ static const char *const chunk_name[CK__N] = {
 static const char *const size_range[N_SIZES] = {
 	"0-1023", "1024-4095", "4096-16383", "16384-65535", "65536-262143", "262144-1048575", "1048576-",
 };
-static const uint32_t size_floor[N_SIZES] = { 0, 1024, 4096, 16384, 65536, 262144, 1048576 };
+static const uint64_t size_floor[N_SIZES] = { 0, 1024, 4096, 16384, 65536, 262144, 1048576 };
+/* Advertised lengths: zero-length segments are counted on their own row. */
+static const char *const adv_range[N_SIZES] = {
+	"1-1023", "1024-4095", "4096-16383", "16384-65535", "65536-262143", "262144-1048575", "1048576-",
+};
 
 /* What one message adds to the reports. */
 struct tally {
@@ -41,6 +45,7 @@ struct tally {
 	bool chunk[CK__N];            /* calls: what the call used */
 	bool has_rtt;
 	uint64_t rtt_us;
+	char rtt_label[RR_OP_LABEL_LEN + 16];   /* the operation, "(backchannel)" added for the backchannel's */
 };
 
 static void tally_of(const struct rrp_msg *m, struct tally *t)
@@ -58,13 +63,11 @@ static void tally_of(const struct rrp_msg *m, struct tally *t)
 		t->chunk[CK_WRITE] = v->n_write_chunks > 0;
 		t->chunk[CK_REPLY] = v->reply_chunk;
 	}
-	if (!t->is_call && m->peer) {
-		t->has_rtt = true;
-		t->rtt_us = v->ts_usec >= v->call_ts_usec ? v->ts_usec - v->call_ts_usec : 0;
-	}
+	t->has_rtt = rrp_reply_time(m, &t->rtt_us);
+	snprintf(t->rtt_label, sizeof(t->rtt_label), "%s%s", v->op, v->backchannel ? " (backchannel)" : "");
 }
 
-static unsigned size_bucket(uint32_t len)
+static unsigned size_bucket(uint64_t len)
 {
 	unsigned i = N_SIZES - 1;
 
@@ -82,7 +85,10 @@ struct bytes {
 struct op_counts {
 	uint64_t calls, replies, chunk[CK__N];
 	struct bytes bytes;
-	uint64_t rtt_n, rtt_sum, rtt_min, rtt_max;
+};
+
+struct rtt_counts {
+	uint64_t n, sum, min, max;
 };
 
 /* By the engine's connection number, named as its latest message names it (as ulb-lint --summary). */
@@ -97,8 +103,9 @@ struct conn_counts {
 struct report {
 	GHashTable *types;    /* type -> uint64 count */
 	GHashTable *ops;      /* op -> struct op_counts */
+	GHashTable *rtts;     /* op, "(backchannel)" added for the backchannel's -> struct rtt_counts */
 	GHashTable *conns;    /* connection number -> struct conn_counts */
-	uint64_t sizes[N_SIZES];
+	uint64_t adv[N_SIZES], adv_zero, moved[N_SIZES];
 	struct bytes bytes;
 	uint64_t messages;
 };
@@ -109,8 +116,11 @@ static void report_reset(void *p)
 
 	g_hash_table_remove_all(r->types);
 	g_hash_table_remove_all(r->ops);
+	g_hash_table_remove_all(r->rtts);
 	g_hash_table_remove_all(r->conns);
-	memset(r->sizes, 0, sizeof(r->sizes));
+	memset(r->adv, 0, sizeof(r->adv));
+	memset(r->moved, 0, sizeof(r->moved));
+	r->adv_zero = 0;
 	memset(&r->bytes, 0, sizeof(r->bytes));
 	r->messages = 0;
 }
@@ -163,6 +173,7 @@ static tap_packet_status report_packet(void *p, packet_info *pinfo, epan_dissect
 	const struct rr_msg_view *v = &m->v;
 	struct tally t;
 	struct op_counts *oc;
+	struct rtt_counts *rt;
 	struct conn_counts *cc;
 	unsigned i;
 
@@ -172,6 +183,7 @@ static tap_packet_status report_packet(void *p, packet_info *pinfo, epan_dissect
 	tally_of(m, &t);
 	(*(uint64_t *)entry(r->types, t.type, sizeof(uint64_t)))++;
 	oc = entry(r->ops, v->op, sizeof(*oc));
+	rt = t.has_rtt ? entry(r->rtts, t.rtt_label, sizeof(*rt)) : NULL;
 	cc = conn_entry(r->conns, m);
 	r->messages++;
 	add_bytes(&r->bytes, v);
@@ -193,15 +205,21 @@ static tap_packet_status report_packet(void *p, packet_info *pinfo, epan_dissect
 		cc->replies++;
 		cc->granted = v->credit;
 	}
-	for (i = 0; i < m->n_seg_lens; i++)
-		r->sizes[size_bucket(m->seg_lens[i])]++;
-	if (t.has_rtt) {
-		if (!oc->rtt_n || t.rtt_us < oc->rtt_min)
-			oc->rtt_min = t.rtt_us;
-		if (t.rtt_us > oc->rtt_max)
-			oc->rtt_max = t.rtt_us;
-		oc->rtt_n++;
-		oc->rtt_sum += t.rtt_us;
+	for (i = 0; t.is_call && i < m->n_seg_lens; i++) {
+		if (m->seg_lens[i])
+			r->adv[size_bucket(m->seg_lens[i])]++;
+		else
+			r->adv_zero++;
+	}
+	for (i = 0; i < m->n_segs; i++)
+		r->moved[size_bucket(m->segs[i].s.bytes)]++;
+	if (rt) {
+		if (!rt->n || t.rtt_us < rt->min)
+			rt->min = t.rtt_us;
+		if (t.rtt_us > rt->max)
+			rt->max = t.rtt_us;
+		rt->n++;
+		rt->sum += t.rtt_us;
 	}
 	return TAP_PACKET_REDRAW;
 }
@@ -278,19 +296,23 @@ static void report_draw(void *p)
 		print_bytes(k->data, &((const struct op_counts *)g_hash_table_lookup(r->ops, k->data))->bytes);
 	print_bytes("all", &r->bytes);
 
-	printf("\nChunk segment sizes (bytes)\n");
+	printf("\nChunk segments advertised by calls (length, bytes)\n  %-24s %10" G_GUINT64_FORMAT "\n", "zero-length",
+	       r->adv_zero);
 	for (i = 0; i < N_SIZES; i++)
-		printf("  %-24s %10" G_GUINT64_FORMAT "\n", size_range[i], r->sizes[i]);
+		printf("  %-24s %10" G_GUINT64_FORMAT "\n", adv_range[i], r->adv[i]);
+	printf("\nChunk segments: bytes seen moved (per segment)\n");
+	for (i = 0; i < N_SIZES; i++)
+		printf("  %-24s %10" G_GUINT64_FORMAT "\n", size_range[i], r->moved[i]);
+	g_list_free(keys);
 
-	printf("\nResponse time per operation (ms)\n  %-24s %8s %10s %10s %10s\n", "operation", "replies", "min",
+	keys = sorted_keys(r->rtts);
+	printf("\nResponse time per operation (ms)\n  %-36s %8s %10s %10s %10s\n", "operation", "replies", "min",
 	       "avg", "max");
 	for (k = keys; k; k = k->next) {
-		const struct op_counts *oc = g_hash_table_lookup(r->ops, k->data);
+		const struct rtt_counts *rt = g_hash_table_lookup(r->rtts, k->data);
 
-		if (!oc->rtt_n)
-			continue;
-		printf("  %-24s %8" G_GUINT64_FORMAT " %10.3f %10.3f %10.3f\n", (char *)k->data, oc->rtt_n,
-		       oc->rtt_min / 1000.0, (double)oc->rtt_sum / (double)oc->rtt_n / 1000.0, oc->rtt_max / 1000.0);
+		printf("  %-36s %8" G_GUINT64_FORMAT " %10.3f %10.3f %10.3f\n", (char *)k->data, rt->n, rt->min / 1000.0,
+		       (double)rt->sum / (double)rt->n / 1000.0, rt->max / 1000.0);
 	}
 	g_list_free(keys);
 
@@ -304,6 +326,7 @@ static void report_finish(void *p)
 
 	g_hash_table_destroy(r->types);
 	g_hash_table_destroy(r->ops);
+	g_hash_table_destroy(r->rtts);
 	g_hash_table_destroy(r->conns);
 	g_free(r);
 }
@@ -319,6 +342,7 @@ static void report_init(const char *opt_arg, void *userdata)
 		filter = opt_arg + 13;
 	r->types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	r->ops = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	r->rtts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	r->conns = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, conn_free);
 	err = register_tap_listener("rpcrdma", r, filter, 0, report_reset, report_packet, report_draw, report_finish);
 	if (err) {
@@ -326,6 +350,7 @@ static void report_init(const char *opt_arg, void *userdata)
 		g_string_free(err, TRUE);
 		g_hash_table_destroy(r->types);
 		g_hash_table_destroy(r->ops);
+	g_hash_table_destroy(r->rtts);
 		g_hash_table_destroy(r->conns);
 		g_free(r);
 	}
@@ -333,19 +358,101 @@ static void report_init(const char *opt_arg, void *userdata)
 
 /* ---- the statistics tree (GUI) ---- */
 
-static int n_types, n_chunks, n_bytes, n_credits, n_rtt;
-static const char st_sizes[] = "Chunk segment sizes (bytes)";
+/*
+ * Wireshark's stats_tree counts in int and shows a parent's count only as
+ * ticked: every row here is ticked with its parent.  Byte counts go into
+ * average nodes (bytes per message), whose totals stats_tree keeps in 64
+ * bits: Count x Average is the total; the exact totals are in the text
+ * report (-z rpcrdma,stat).  Response times go into float average nodes
+ * in milliseconds, so the Average, Min Val and Max Val columns read ms.
+ */
+static const char st_types[] = "Messages by type";
+static const char st_chunks[] = "Chunk usage per operation (calls)";
+static const char st_bytes[] = "Bytes per message (Average); total = Count x Average";
+static const char st_adv[] = "Chunk segments advertised by calls";
+static const char st_adv_zero[] = "zero-length";
+static const char st_adv_len[] = "by advertised length (bytes)";
+static const char st_moved[] = "Chunk segments: bytes seen moved (per segment)";
+static const char st_outst[] = "Calls outstanding per connection (Max Val: the highest)";
+static const char st_rtt[] = "Response time per operation (ms)";
+
+/* A tree's own state: the row label of each connection, fixed when first seen. */
+static GHashTable *st_conn_labels;    /* stats_tree* -> GHashTable (connection number -> label) */
+
+static int n_chunks, n_bytes, n_adv, n_outst, n_rtt;
 
 static void st_init(stats_tree *st)
 {
-	n_types = stats_tree_create_node(st, "Messages by type", 0, STAT_DT_INT, TRUE);
-	n_chunks = stats_tree_create_node(st, "Chunk usage per operation (calls)", 0, STAT_DT_INT, TRUE);
-	n_bytes = stats_tree_create_node(st, "Bytes: inline, by DDP (chunk data) and in Long messages", 0, STAT_DT_INT,
-					 TRUE);
-	stats_tree_create_range_node(st, st_sizes, 0, size_range[0], size_range[1], size_range[2], size_range[3],
+	if (!st_conn_labels)
+		st_conn_labels = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+						       (GDestroyNotify)g_hash_table_destroy);
+	g_hash_table_replace(st_conn_labels, st, g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free));
+	stats_tree_create_node(st, st_types, 0, STAT_DT_INT, TRUE);
+	n_chunks = stats_tree_create_node(st, st_chunks, 0, STAT_DT_INT, TRUE);
+	n_bytes = stats_tree_create_node(st, st_bytes, 0, STAT_DT_INT, TRUE);
+	n_adv = stats_tree_create_node(st, st_adv, 0, STAT_DT_INT, TRUE);
+	stats_tree_create_node(st, st_adv_zero, n_adv, STAT_DT_INT, FALSE);
+	stats_tree_create_range_node(st, st_adv_len, n_adv, adv_range[0], adv_range[1], adv_range[2], adv_range[3],
+				     adv_range[4], adv_range[5], adv_range[6], NULL);
+	stats_tree_create_range_node(st, st_moved, 0, size_range[0], size_range[1], size_range[2], size_range[3],
 				     size_range[4], size_range[5], size_range[6], NULL);
-	n_credits = stats_tree_create_node(st, "Highest calls outstanding per connection", 0, STAT_DT_INT, TRUE);
-	n_rtt = stats_tree_create_node(st, "Response time per operation (microseconds)", 0, STAT_DT_INT, TRUE);
+	n_outst = stats_tree_create_node(st, st_outst, 0, STAT_DT_INT, TRUE);
+	n_rtt = stats_tree_create_node(st, st_rtt, 0, STAT_DT_FLOAT, TRUE);
+}
+
+static void st_cleanup(stats_tree *st)
+{
+	if (st_conn_labels)
+		g_hash_table_remove(st_conn_labels, st);
+}
+
+/* "connection 3: rocev2 10.0.0.2 qp 0x13 <-> 10.0.0.1 qp 0x13", as the connection was named when first seen. */
+static const char *st_conn_label(stats_tree *st, const struct rrp_msg *m)
+{
+	GHashTable *h = st_conn_labels ? g_hash_table_lookup(st_conn_labels, st) : NULL;
+	char *label;
+
+	if (!h)
+		return "?";
+	label = g_hash_table_lookup(h, GUINT_TO_POINTER(m->v.conn_id));
+	if (!label) {
+		label = g_strdup_printf("connection %u: %s", m->v.conn_id, m->conn_name ? m->conn_name : "?");
+		g_hash_table_insert(h, GUINT_TO_POINTER(m->v.conn_id), label);
+	}
+	return label;
+}
+
+static int clamp_int(uint64_t v)
+{
+	return (int)MIN(v, (uint64_t)INT32_MAX);
+}
+
+static void st_bytes_of(stats_tree *st, const struct rr_msg_view *v)
+{
+	avg_stat_node_add_value_int(st, st_bytes, 0, TRUE,
+				    clamp_int(v->inline_bytes + v->ddp_bytes + v->long_bytes));
+	avg_stat_node_add_value_int(st, "inline", n_bytes, FALSE, clamp_int(v->inline_bytes));
+	avg_stat_node_add_value_int(st, "by DDP", n_bytes, FALSE, clamp_int(v->ddp_bytes));
+	avg_stat_node_add_value_int(st, "in Long messages", n_bytes, FALSE, clamp_int(v->long_bytes));
+}
+
+static void st_segments_of(stats_tree *st, const struct rrp_msg *m, bool is_call)
+{
+	unsigned i;
+
+	for (i = 0; is_call && i < m->n_seg_lens; i++) {
+		tick_stat_node(st, st_adv, 0, TRUE);
+		if (!m->seg_lens[i]) {
+			tick_stat_node(st, st_adv_zero, n_adv, FALSE);
+			continue;
+		}
+		tick_stat_node(st, st_adv_len, n_adv, TRUE);
+		stats_tree_tick_range(st, st_adv_len, n_adv, clamp_int(m->seg_lens[i]));
+	}
+	for (i = 0; i < m->n_segs; i++) {
+		tick_stat_node(st, st_moved, 0, TRUE);
+		stats_tree_tick_range(st, st_moved, 0, clamp_int(m->segs[i].s.bytes));
+	}
 }
 
 static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_dissect_t *edt, const void *p,
@@ -361,28 +468,23 @@ static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_diss
 	(void)edt;
 	(void)flags;
 	tally_of(m, &t);
-	tick_stat_node(st, "Messages by type", 0, FALSE);
-	tick_stat_node(st, t.type, n_types, FALSE);
+	tick_stat_node(st, st_types, 0, TRUE);
+	tick_stat_node(st, t.type, stats_tree_parent_id_by_name(st, st_types), FALSE);
 	if (t.is_call) {
-		tick_stat_node(st, "Chunk usage per operation (calls)", 0, FALSE);
+		tick_stat_node(st, st_chunks, 0, TRUE);
 		op = tick_stat_node(st, v->op, n_chunks, TRUE);
 		for (i = 0; i < CK__N; i++)
 			if (t.chunk[i])
 				tick_stat_node(st, chunk_name[i], op, FALSE);
-		if (m->outstanding) {
-			int c = stats_tree_create_node(st, m->conn_name, n_credits, STAT_DT_INT, FALSE);
-
-			(void)c;
-			avg_stat_node_add_value_int(st, m->conn_name, n_credits, FALSE, (int)m->outstanding);
-		}
+		avg_stat_node_add_value_int(st, st_outst, 0, TRUE, clamp_int(m->outstanding));
+		avg_stat_node_add_value_int(st, st_conn_label(st, m), n_outst, FALSE, clamp_int(m->outstanding));
 	}
-	increase_stat_node(st, "inline bytes", n_bytes, FALSE, (int)MIN(v->inline_bytes, (uint64_t)INT32_MAX));
-	increase_stat_node(st, "DDP bytes", n_bytes, FALSE, (int)MIN(v->ddp_bytes, (uint64_t)INT32_MAX));
-	increase_stat_node(st, "Long bytes", n_bytes, FALSE, (int)MIN(v->long_bytes, (uint64_t)INT32_MAX));
-	for (i = 0; i < m->n_seg_lens; i++)
-		stats_tree_tick_range(st, st_sizes, 0, (int)MIN(m->seg_lens[i], (uint32_t)INT32_MAX));
-	if (t.has_rtt)
-		avg_stat_node_add_value_int(st, v->op, n_rtt, FALSE, (int)MIN(t.rtt_us, (uint64_t)INT32_MAX));
+	st_bytes_of(st, v);
+	st_segments_of(st, m, t.is_call);
+	if (t.has_rtt) {
+		avg_stat_node_add_value_float(st, st_rtt, 0, TRUE, (float)((double)t.rtt_us / 1000.0));
+		avg_stat_node_add_value_float(st, t.rtt_label, n_rtt, FALSE, (float)((double)t.rtt_us / 1000.0));
+	}
 	return TAP_PACKET_REDRAW;
 }
 
@@ -396,5 +498,8 @@ void rrp_stats_register(void)
 	};
 
 	register_stat_tap_ui(&ui, NULL);
-	stats_tree_register_plugin("rpcrdma", "rpcrdma", "RPC-over-RDMA", 0, st_packet, st_init, NULL);
+	stats_tree_register_plugin("rpcrdma", "rpcrdma", "RPC-over-RDMA", 0, st_packet, st_init, st_cleanup);
+	rrp_srt_register();
+	rrp_conv_register();
+	rrp_flow_register();
 }
