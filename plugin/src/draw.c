@@ -55,6 +55,22 @@ static void info_for_conditions(packet_info *pinfo, const struct rrp_frame *fr)
 	}
 }
 
+/* The engine's connection the frame belongs to (0: none known), for the conversation filter. */
+static uint32_t conn_of(const struct rrp_frame *fr)
+{
+	FOR_EACH(fr->sends_done, const struct rrp_send *, s)
+		return s->conn_id;
+	FOR_EACH(fr->part_sends, const struct rrp_send *, s)
+		return s->conn_id;
+	FOR_EACH(fr->carries, const struct rrp_carry *, c)
+		return c->conn_id;
+	FOR_EACH(fr->msgs, const struct rrp_msg *, m)
+		return m->v.conn_id;
+	FOR_EACH(fr->part_msgs, const struct rrp_msg *, m)
+		return m->v.conn_id;
+	return 0;
+}
+
 /* ---- one frame ---- */
 
 void rrp_draw(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *tree, const struct rrp_frame *fr,
@@ -71,6 +87,8 @@ void rrp_draw(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *tree, const struct
 	col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPC-over-RDMA");
 	ti = proto_tree_add_item(tree, proto_rpcrdma, ftvb, poff >= 0 ? poff : 0, poff >= 0 ? plen : 0, ENC_NA);
 	rt = proto_item_add_subtree(ti, ett_rr);
+	if (conn_of(fr))
+		proto_item_set_generated(proto_tree_add_uint(rt, hf_rr_conn, ftvb, 0, 0, conn_of(fr)));
 	if (fr->iwarp_tcp)
 		proto_item_set_generated(proto_tree_add_none_format(rt, hf_rr_iwarp_found, ftvb, 0, 0,
 					 "This TCP stream carries iWARP (MPA framing), as the engine's capture decoder found it"));
