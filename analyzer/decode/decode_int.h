@@ -36,6 +36,7 @@ struct rr_frame_ctx {
 	uint64_t ts;
 	bool cut;             /* caplen < wirelen: the capture dropped the tail */
 	bool trunc_reported;  /* CAP_TRUNC goes out at most once per frame */
+	bool rdma;            /* identified as RDMA transport: its conditions are told (emit.h) */
 	bool produced;        /* at least one event came out of this frame */
 	bool iwarp_tcp;       /* its TCP payload went to a stream held as iWARP */
 	/*
@@ -50,6 +51,12 @@ struct rr_frame_ctx {
 
 struct tcp_table;
 
+/* A condition about the frame being decoded, held until the frame is known to be RDMA (emit.h). */
+struct held_cond {
+	enum rr_rule_id id;
+	char *text;
+};
+
 struct rr_frame_decoder {
 	int dlt;
 	struct rr_decode_opts opts;
@@ -59,6 +66,7 @@ struct rr_frame_decoder {
 	struct rr_decode_stats stats;
 	struct tcp_table *tcp;
 	GByteArray *scratch;        /* de-markered ULPDUs, valid during one emit */
+	GArray *held;               /* conditions of the current frame, until it is known RDMA (emit.c) */
 	uint64_t last_frame, last_ts;
 	struct rr_frame_report last;   /* what the latest rr_frame_decode() found */
 };

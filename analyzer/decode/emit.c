@@ -11,8 +11,60 @@
 
 #include "emit.h"
 
+/* Told: counted in the statistics, handed to the sink. */
+static void tell(struct rr_frame_ctx *fx, enum rr_rule_id id, const char *text)
+{
+	if (id == CAP_TRUNC)
+		fx->d->stats.truncated++;
+	else if (id == CAP_MALFORMED)
+		fx->d->stats.malformed++;
+	else if (id == CAP_ICRC)
+		fx->d->stats.icrc_bad++;
+	rr_diag_report(&fx->d->diag, id, fx->frame, "%s", text);
+}
+
+static void frame_vcond(struct rr_frame_ctx *fx, enum rr_rule_id id, const char *fmt, va_list ap)
+{
+	struct held_cond h = { .id = id };
+
+	if (fx->rdma) {
+		char text[512];
+
+		vsnprintf(text, sizeof(text), fmt, ap);
+		tell(fx, id, text);
+		return;
+	}
+	h.text = g_strdup_vprintf(fmt, ap);
+	g_array_append_val(fx->d->held, h);
+}
+
+void dec_rdma(struct rr_frame_ctx *fx)
+{
+	GArray *held = fx->d->held;
+
+	if (fx->rdma)
+		return;
+	fx->rdma = true;
+	for (guint i = 0; i < held->len; i++) {
+		struct held_cond *h = &g_array_index(held, struct held_cond, i);
+
+		tell(fx, h->id, h->text);
+	}
+	dec_frame_end(fx);
+}
+
+void dec_frame_end(struct rr_frame_ctx *fx)
+{
+	GArray *held = fx->d->held;
+
+	for (guint i = 0; i < held->len; i++)
+		g_free(g_array_index(held, struct held_cond, i).text);
+	g_array_set_size(held, 0);
+}
+
 void dec_emit(struct rr_frame_ctx *fx, struct rr_event *ev)
 {
+	dec_rdma(fx);
 	ev->frame = fx->ev_frame ? fx->ev_frame : fx->frame;
 	ev->ts_usec = fx->ts;
 	ev->more_frames = fx->more_frames;
@@ -29,9 +81,8 @@ void dec_trunc(struct rr_frame_ctx *fx, const char *fmt, ...)
 	if (fx->trunc_reported)
 		return;
 	fx->trunc_reported = true;
-	fx->d->stats.truncated++;
 	va_start(ap, fmt);
-	rr_diag_vreport(&fx->d->diag, CAP_TRUNC, fx->frame, fmt, ap);
+	frame_vcond(fx, CAP_TRUNC, fmt, ap);
 	va_end(ap);
 }
 
@@ -39,9 +90,17 @@ void dec_malformed(struct rr_frame_ctx *fx, const char *fmt, ...)
 {
 	va_list ap;
 
-	fx->d->stats.malformed++;
 	va_start(ap, fmt);
-	rr_diag_vreport(&fx->d->diag, CAP_MALFORMED, fx->frame, fmt, ap);
+	frame_vcond(fx, CAP_MALFORMED, fmt, ap);
+	va_end(ap);
+}
+
+void dec_frame_cond(struct rr_frame_ctx *fx, enum rr_rule_id id, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	frame_vcond(fx, id, fmt, ap);
 	va_end(ap);
 }
 

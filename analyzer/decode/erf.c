@@ -45,6 +45,9 @@ void erf_record(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire)
 		dec_short(fx, "ERF frame %" PRIu64 ": record header", fx->frame);
 		return;
 	}
+	/* An InfiniBand record holds IB traffic, as an InfiniBand link does. */
+	if ((type & 0x7F) == ERF_TYPE_INFINIBAND || (type & 0x7F) == ERF_TYPE_INFINIBAND_LINK)
+		dec_rdma(fx);
 	for (more = type & 0x80; more; more &= 0x80) {
 		if (++n > ERF_MAX_EXT) {
 			dec_malformed(fx, "ERF frame %" PRIu64 ": more than %d extension headers",

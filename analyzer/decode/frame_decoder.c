@@ -55,6 +55,7 @@ struct rr_frame_decoder *rr_frame_decoder_new(int dlt, const struct rr_decode_op
 		d->diag = *diag;
 	d->tcp = tcp_table_new();
 	d->scratch = g_byte_array_new();
+	d->held = g_array_new(FALSE, FALSE, sizeof(struct held_cond));
 	return d;
 }
 
@@ -65,10 +66,14 @@ struct rr_frame_decoder *rr_frame_decoder_new(int dlt, const struct rr_decode_op
  */
 #define JOIN_BACKSTEP_USEC 1000000u
 
-/* Time went back: what the previous part left is finished, and forgotten. */
+/*
+ * Time went back: what the previous part left is finished, and forgotten.
+ * What finishing says is about streams already held as iWARP (or about the
+ * capture), hence .rdma.
+ */
 static void new_part(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_usec)
 {
-	struct rr_frame_ctx fx = { .d = d, .frame = d->last_frame, .ts = d->last_ts };
+	struct rr_frame_ctx fx = { .d = d, .frame = d->last_frame, .ts = d->last_ts, .rdma = true };
 	struct rr_event ev;
 
 	tcp_finish(&fx);
@@ -136,6 +141,7 @@ void rr_frame_decode(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_
 		link_raw(&fx, &cur, wirelen, 6);
 		break;
 	}
+	dec_frame_end(&fx);
 	d->last.frame = frame_no;
 	d->last.produced = fx.produced;
 	d->last.iwarp_tcp = fx.iwarp_tcp;
@@ -149,8 +155,9 @@ void rr_frame_decoder_finish(struct rr_frame_decoder *d)
 
 	if (!d)
 		return;
-	/* Events flushed now belong to the last frame that was read. */
-	fx = (struct rr_frame_ctx){ .d = d, .frame = d->last_frame, .ts = d->last_ts };
+	/* Events flushed now belong to the last frame that was read; what is
+	 * said is about streams held as iWARP (see new_part). */
+	fx = (struct rr_frame_ctx){ .d = d, .frame = d->last_frame, .ts = d->last_ts, .rdma = true };
 	tcp_finish(&fx);
 }
 
@@ -165,6 +172,7 @@ void rr_frame_decoder_free(struct rr_frame_decoder *d)
 		return;
 	tcp_table_free(d->tcp);
 	g_byte_array_free(d->scratch, TRUE);
+	g_array_free(d->held, TRUE);
 	g_free(d);
 }
 

@@ -52,6 +52,7 @@ void link_ethertype(struct rr_frame_ctx *fx, uint16_t type, struct rr_cursor *cu
 		ip_packet(fx, cur, wire, 6);
 		break;
 	case ETH_P_ROCE:
+		dec_rdma(fx);       /* the ethertype says RoCEv1 */
 		roce_v1(fx, cur, wire);
 		break;
 	default:

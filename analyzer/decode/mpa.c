@@ -137,6 +137,7 @@ static bool mpa_start(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 		req = false;
 	else
 		goto not_mpa;
+	dec_rdma(fx);           /* the MPA key: this connection is iWARP */
 	if (pd_len > MPA_PD_MAX) {
 		stream_name(s, name, sizeof(name));
 		dec_malformed(fx, "iWARP TCP %s frame %" PRIu64 ": MPA %s private data length %u exceeds %u",

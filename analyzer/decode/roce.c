@@ -86,9 +86,9 @@ static bool icrc_finish(const struct icrc_hdr *h, struct rr_cursor cur, size_t r
 
 static void icrc_bad(struct rr_frame_ctx *fx, const char *what, uint32_t got, uint32_t want)
 {
-	fx->d->stats.icrc_bad++;
-	dec_report(fx, CAP_ICRC, "%s frame %" PRIu64 ": ICRC 0x%08x != computed 0x%08x",
-		   what, fx->frame, got, want);
+	/* Told once the BTH is accepted (ib_transport): on UDP 4791 the port alone says nothing. */
+	dec_frame_cond(fx, CAP_ICRC, "%s frame %" PRIu64 ": ICRC 0x%08x != computed 0x%08x",
+		       what, fx->frame, got, want);
 }
 
 void roce_v2(struct rr_frame_ctx *fx, const struct ip_view *ip, struct rr_cursor *udp_hdr,
@@ -207,6 +207,7 @@ void ib_native(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire)
 	bool grh;
 	size_t n;
 
+	dec_rdma(fx);           /* an InfiniBand link carries IB packets only */
 	if (!rr_get_u8(cur, &b0) || !rr_get_u8(cur, &b1) || !rr_get_be16(cur, &dlid) ||
 	    !rr_get_be16(cur, &w) || !rr_get_be16(cur, &slid)) {
 		dec_short(fx, "InfiniBand frame %" PRIu64 ": LRH", fx->frame);

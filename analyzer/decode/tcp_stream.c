@@ -331,9 +331,9 @@ static void compare_old(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t 
 	if (memcmp(a, b, have) == 0)
 		return;
 	stream_name(s, name, sizeof(name));
-	dec_report(fx, CAP_DUP,
-		   "TCP %s frame %" PRIu64 ": retransmitted bytes at seq %u differ from the first copy, which is kept",
-		   name, fx->frame, (uint32_t)(s->nxt_seq - (uint32_t)(s->nxt_off - off)));
+	dec_frame_cond(fx, CAP_DUP,
+		       "TCP %s frame %" PRIu64 ": retransmitted bytes at seq %u differ from the first copy, which is kept",
+		       name, fx->frame, (uint32_t)(s->nxt_seq - (uint32_t)(s->nxt_off - off)));
 }
 
 static void close_stream(struct rr_frame_ctx *fx, struct tcp_stream *s, uint8_t kind)
@@ -514,6 +514,17 @@ static void tcp_direction(struct rr_frame_ctx *fx, struct tcp_stream *s, const s
 	unview(s);
 }
 
+/*
+ * A segment of a connection held as iWARP (either direction: MPA framing
+ * found or the MPA exchange seen) is RDMA transport, whatever it carries.
+ * Until then a TCP segment is anybody's, and its conditions stay held.
+ */
+static void note_iwarp(struct rr_frame_ctx *fx, const struct tcp_stream *s, const struct tcp_stream *r)
+{
+	if ((s && s->mpa.iwarp) || (r && r->mpa.iwarp))
+		dec_rdma(fx);
+}
+
 void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct tcp_view *tcp,
 		 struct rr_cursor *payload, uint32_t wire)
 {
@@ -531,6 +542,7 @@ void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct
 		make_key(&rk, ip, tcp->sport, tcp->dport, true);
 		r = tcp_table_get(tab, &rk);
 	}
+	note_iwarp(fx, s, r);
 	/* The other direction acknowledging bytes we never saw: they are lost. */
 	if (r && r->have_base && !r->closed && (tcp->flags & TCPF_ACK)) {
 		int32_t ahead = (int32_t)(tcp->ack - r->nxt_seq);
@@ -563,6 +575,7 @@ void tcp_segment(struct rr_frame_ctx *fx, const struct ip_view *ip, const struct
 	}
 	s->last_frame = fx->frame;
 	tcp_direction(fx, s, tcp, payload, wire);
+	note_iwarp(fx, s, r);
 	tcp_table_settle(tab, s);
 	if (r)
 		tcp_table_settle(tab, r);

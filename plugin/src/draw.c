@@ -84,7 +84,9 @@ void rrp_draw(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *tree, const struct
 	unsigned nth = 0;
 	bool info_set = false;
 
-	col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPC-over-RDMA");
+	/* Findings alone (a capture condition on an ACK, say) do not make the frame RPC-over-RDMA. */
+	if (rrp_frame_claimed(fr))
+		col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPC-over-RDMA");
 	ti = proto_tree_add_item(tree, proto_rpcrdma, ftvb, poff >= 0 ? poff : 0, poff >= 0 ? plen : 0, ENC_NA);
 	rt = proto_item_add_subtree(ti, ett_rr);
 	if (conn_of(fr))

@@ -506,6 +506,36 @@ static void test_iwarp_truncation(void **state)
 	conn_free(c);
 }
 
+/*
+ * A TCP download that is not iWARP, every data segment cut at 200 bytes:
+ * nothing identifies a frame as RDMA, so no capture condition is told
+ * (emit.h), and no frame counts as truncated.
+ */
+static void test_plain_tcp_truncation(void **state)
+{
+	struct conn *c = conn_new(41000, 8080, NULL);
+	uint8_t body[1448];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(body); i++)
+		body[i] = (uint8_t)(i * 7 + 3);
+	memcpy(body, "HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n", 60);
+	syn(c, C2S);
+	syn(c, S2C);
+	send_bytes(c, C2S, (const uint8_t *)"GET /blob.bin HTTP/1.1\r\n\r\n", 27, 1460);
+	for (int i = 0; i < 40; i++) {
+		seg_at(c, S2C, c->seq[S2C], body, sizeof(body), F_PSH, 200);
+		c->seq[S2C] += sizeof(body);
+		seg_at(c, C2S, c->seq[C2S], NULL, 0, 0, 0);
+	}
+	rr_frame_decoder_finish(c->t->d);
+	assert_int_equal(c->t->c->n, 0);
+	assert_int_equal(c->t->c->nd, 0);
+	assert_int_equal(rr_frame_decoder_stats(c->t->d)->truncated, 0);
+	assert_int_equal(rr_frame_decoder_stats(c->t->d)->rdma_frames, 0);
+	conn_free(c);
+}
+
 static void test_iwarp_malformed(void **state)
 {
 	struct conn *c = conn_new(40006, 20049, NULL);
@@ -557,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_tcp_retransmit_overlap_reorder),
 		cmocka_unit_test(test_tcp_gap),
 		cmocka_unit_test(test_iwarp_truncation),
+		cmocka_unit_test(test_plain_tcp_truncation),
 		cmocka_unit_test(test_iwarp_malformed),
 	};
 
