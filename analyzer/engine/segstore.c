@@ -266,6 +266,8 @@ static void report_piece(struct rr_engine *eng, struct rr_flow *owner, const str
 {
 	struct rr_rdma_report r = {
 		.frame = ev->frame,
+		.more_frames = ev->more_frames,
+		.n_more_frames = ev->n_more_frames,
 		.op = ev->kind == RR_EV_READ_RESP ? RR_CARRY_READ_RESP : RR_CARRY_WRITE,
 		.conn_id = owner->conn->id,
 		.handle = rkey,

@@ -33,7 +33,8 @@ static void note_unmatched(struct rr_engine *eng, struct rr_flow *f, uint32_t rk
 		return;
 	if (eng->rdma_fn) {
 		struct rr_rdma_report r = {
-			.frame = ev->frame, .conn_id = f->conn->id, .handle = rkey, .len = bytes,
+			.frame = ev->frame, .more_frames = ev->more_frames, .n_more_frames = ev->n_more_frames,
+			.conn_id = f->conn->id, .handle = rkey, .len = bytes,
 			.op = ev->kind == RR_EV_READ_RESP ? RR_CARRY_READ_RESP : RR_CARRY_WRITE,
 		};
 

@@ -22,15 +22,16 @@
 
 /* ---- the Info column ---- */
 
-/* A call Send whose message is rebuilt in another frame says what the call is. */
+/* A Send whose message is rebuilt in another frame says what the message is. */
 static void info_for_sends(packet_info *pinfo, const struct rrp_frame *fr)
 {
 	FOR_EACH(fr->sends_done, const struct rrp_send *, s) {
-		const struct rrp_msg *m = s->is_call ? rrp_call_of_send(s->first) : NULL;
+		const struct rrp_msg *m = rrp_msg_of_send(s->first);
 
 		if (m && m->rebuilt_in != fr->num && m->v.op[0] && m->v.op[0] != '?')
-			col_add_fstr(pinfo->cinfo, COL_INFO, "%s call XID 0x%08x (%s, rebuilt in %u)", m->v.op,
-				     s->xid, rr_hdr_proc_name(s->proc), m->rebuilt_in);
+			col_add_fstr(pinfo->cinfo, COL_INFO, "%s %s XID 0x%08x (%s, rebuilt in %u)", m->v.op,
+				     s->is_call ? "call" : "reply", s->xid, rr_hdr_proc_name(s->proc),
+				     m->rebuilt_in);
 	}
 }
 
@@ -38,8 +39,11 @@ static void info_for_sends(packet_info *pinfo, const struct rrp_frame *fr)
 static void info_for_parts(packet_info *pinfo, const struct rrp_frame *fr)
 {
 	FOR_EACH(fr->part_sends, const struct rrp_send *, s) {
-		col_add_fstr(pinfo->cinfo, COL_INFO, "%s %s XID 0x%08x (packet of a Send completed in %u)",
-			     rr_hdr_proc_name(s->proc), s->is_call ? "call" : "reply", s->xid, s->last);
+		const struct rrp_msg *m = rrp_msg_of_send(s->first);
+		const char *what = m && m->v.op[0] && m->v.op[0] != '?' ? m->v.op : rr_hdr_proc_name(s->proc);
+
+		col_add_fstr(pinfo->cinfo, COL_INFO, "%s %s XID 0x%08x (packet of a Send completed in %u)", what,
+			     s->is_call ? "call" : "reply", s->xid, s->last);
 		return;
 	}
 }

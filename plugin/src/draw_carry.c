@@ -121,10 +121,14 @@ void rrp_draw_carry(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, const st
 	}
 	if (!set_info)
 		return;
-	if (c->hit)
-		col_add_fstr(pinfo->cinfo, COL_INFO, "%s %" PRIu64 " B %s seg %u @%" PRIu64 ", %s", op, c->len, role,
-			     c->seg, c->seg_offset, whose(pinfo, c));
+	if (c->last_frame != pinfo->num)
+		col_add_fstr(pinfo->cinfo, COL_INFO, "Segment of an %s completed in %u: ", op, c->last_frame);
 	else
-		col_add_fstr(pinfo->cinfo, COL_INFO, "%s %" PRIu64 " B, handle 0x%08x (no advertised segment)", op,
-			     c->len, c->handle);
+		col_clear(pinfo->cinfo, COL_INFO);
+	if (c->hit)
+		col_append_fstr(pinfo->cinfo, COL_INFO, "%s %" PRIu64 " B %s seg %u @%" PRIu64 ", %s", op, c->len,
+				role, c->seg, c->seg_offset, whose(pinfo, c));
+	else
+		col_append_fstr(pinfo->cinfo, COL_INFO, "%s %" PRIu64 " B, handle 0x%08x (no advertised segment)", op,
+				c->len, c->handle);
 }

@@ -59,7 +59,7 @@ static struct {
 	gint64 last_feed_at;         /* g_get_monotonic_time() when the last frame was fed */
 	wmem_map_t *frames;          /* frame number -> struct rrp_frame* */
 	wmem_map_t *calls;           /* call's first Send frame -> struct rrp_msg*, until its reply comes */
-	wmem_map_t *call_msgs;       /* call's first Send frame -> struct rrp_msg*, for good */
+	wmem_map_t *send_msgs;       /* a message's first Send frame -> struct rrp_msg*, for good */
 	wmem_map_t *call_by_xid;     /* XID -> the latest call with it (struct rrp_msg*) */
 	wmem_map_t *sends;           /* a Send's first frame -> struct rrp_send* */
 	wmem_array_t *deferred;      /* struct rrp_msg* waiting for a frame of their own */
@@ -206,7 +206,6 @@ static void pair_with_call(struct rrp_msg *pm)
 		if (s)
 			pm->outstanding = s->outstanding;
 		rrp_map_set(F.calls, GUINT_TO_POINTER((uint32_t)pm->v.send_frame), pm);
-		rrp_map_set(F.call_msgs, GUINT_TO_POINTER((uint32_t)pm->v.send_frame), pm);
 		rrp_map_set(F.call_by_xid, GUINT_TO_POINTER(pm->v.xid), pm);
 		link_carries(pm, pm);
 		return;
@@ -240,6 +239,7 @@ static void on_message(void *ctx, const struct rr_message *m)
 	keep_segments(pm, m);
 	keep_seg_frames(pm, m);
 	pair_with_call(pm);
+	rrp_map_set(F.send_msgs, GUINT_TO_POINTER((uint32_t)pm->v.send_frame), pm);
 	last = pm->n_frames ? pm->frames[pm->n_frames - 1] : (uint32_t)m->send_frame;
 	/* Delivered by rr_engine_finish(): it belongs to its last frame. */
 	if (!F.cur_frame)
@@ -270,6 +270,7 @@ static void on_rdma(void *ctx, const struct rr_rdma_report *r)
 {
 	struct rrp_carry *c = wmem_new0(wmem_file_scope(), struct rrp_carry);
 	const struct rrp_msg *call = r->hit ? wmem_map_lookup(F.call_by_xid, GUINT_TO_POINTER(r->xid)) : NULL;
+	uint32_t i;
 
 	(void)ctx;
 	c->op = r->op;
@@ -284,7 +285,12 @@ static void on_rdma(void *ctx, const struct rr_rdma_report *r)
 	c->seg_offset = r->seg_offset;
 	c->len = r->len;
 	c->call = call;
-	rrp_push(&frame_rec((uint32_t)r->frame)->carries, c);
+	c->last_frame = (uint32_t)r->frame;
+	rrp_push(&frame_rec(c->last_frame)->carries, c);
+	/* Each TCP segment of an FPDU says what it was part of. */
+	for (i = 0; i < r->n_more_frames; i++)
+		if ((uint32_t)r->more_frames[i] != c->last_frame)
+			rrp_push(&frame_rec((uint32_t)r->more_frames[i])->carries, c);
 }
 
 static void on_reopen(void *ctx)
@@ -317,7 +323,7 @@ static void on_diag(void *ctx, const struct rr_diag *d)
 
 /* ---- life of one file ---- */
 
-void rrp_feed_init(void)
+void rrp_feed_init(unsigned decode_as_port)
 {
 	struct rr_session_sinks sinks = { .message = on_message, .send = on_send, .finding = on_diag,
 					  .rdma = on_rdma, .reopen = on_reopen };
@@ -329,7 +335,7 @@ void rrp_feed_init(void)
 		return;
 	F.frames = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 	F.calls = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
-	F.call_msgs = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+	F.send_msgs = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 	F.call_by_xid = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 	F.sends = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 	rr_session_default_opts(&o);
@@ -341,7 +347,7 @@ void rrp_feed_init(void)
 		for (i = 0; i < RR_RULE_COUNT; i++)
 			if (rr_rule_get(i)->kind == RR_KIND_RULE)
 				o.check.enabled[i] = false;
-	o.decode.iwarp_port = (uint16_t)rrp_prefs.iwarp_port;
+	o.decode.iwarp_port = (uint16_t)(rrp_prefs.iwarp_port ? rrp_prefs.iwarp_port : decode_as_port);
 	F.session = rr_session_new(&o, &sinks);
 	rr_session_keep_frames(F.session, RRP_KEEP_MAX);
 	F.live = true;
@@ -457,9 +463,9 @@ bool rrp_frame_claimed(const struct rrp_frame *fr)
 	return fr && (fr->sends_done || fr->part_sends || fr->msgs || fr->part_msgs || fr->carries);
 }
 
-const struct rrp_msg *rrp_call_of_send(uint32_t send_frame)
+const struct rrp_msg *rrp_msg_of_send(uint32_t send_frame)
 {
-	return F.call_msgs ? wmem_map_lookup(F.call_msgs, GUINT_TO_POINTER(send_frame)) : NULL;
+	return F.send_msgs ? wmem_map_lookup(F.send_msgs, GUINT_TO_POINTER(send_frame)) : NULL;
 }
 
 uint64_t rrp_checks_skipped(void)

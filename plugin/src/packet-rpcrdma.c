@@ -57,25 +57,32 @@ static const enum_val_t profile_vals[] = {
 	{ NULL, NULL, 0 },
 };
 
-/* Where this frame's RDMA payload sits, as the heuristic that claimed it saw it. */
-struct payload_at {
-	int offset, len;
-};
-
-static void remember_payload(tvbuff_t *tvb, packet_info *pinfo)
+/*
+ * A frame is drawn once per pass, by the first of the plugin's entry points
+ * that claims it: a heuristic, inside the lower layer's dissection, so the
+ * layers drawn (rpcrdma, rpc, nfs) are in frame.protocols, which Wireshark
+ * fills before postdissectors run; else the postdissector.
+ */
+static bool drawn(packet_info *pinfo)
 {
-	struct payload_at *at = p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0);
-
-	if (at)
-		return;
-	at = wmem_new(pinfo->pool, struct payload_at);
-	at->offset = tvb_raw_offset(tvb);
-	at->len = (int)tvb_captured_length(tvb);
-	p_add_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0, at);
+	return p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0) != NULL;
 }
 
-/* The claim every heuristic makes: the engine said this frame is RPC-over-RDMA. */
-static bool claim(tvbuff_t *tvb, packet_info *pinfo, bool tcp)
+static void draw_once(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *tree, const struct rrp_frame *fr, int poff,
+		      int plen)
+{
+	if (drawn(pinfo))
+		return;
+	p_add_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0, GINT_TO_POINTER(1));
+	rrp_draw(ftvb, pinfo, tree, fr, poff, plen);
+}
+
+/*
+ * The claim every heuristic makes: the engine said this frame is
+ * RPC-over-RDMA.  tcp: the payload is a TCP segment's (where the Send sits
+ * in it is not known), else an RDMA payload the lower layer delimited.
+ */
+static bool claim(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, bool tcp)
 {
 	const struct rrp_frame *fr;
 
@@ -85,23 +92,21 @@ static bool claim(tvbuff_t *tvb, packet_info *pinfo, bool tcp)
 	fr = rrp_frame_get(pinfo->num);
 	if (!fr || !rrp_frame_claimed(fr))
 		return false;
-	if (!tcp)
-		remember_payload(tvb, pinfo);
+	draw_once(tvb_get_ds_tvb(tvb), pinfo, tree, fr, tcp ? -1 : tvb_raw_offset(tvb),
+		  tcp ? 0 : (int)tvb_captured_length(tvb));
 	return true;
 }
 
 static rrp_bool heur_ib(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
-	(void)tree;
 	(void)data;
-	return claim(tvb, pinfo, false);
+	return claim(tvb, pinfo, tree, false);
 }
 
 static rrp_bool heur_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
-	(void)tree;
 	(void)data;
-	return claim(tvb, pinfo, true);
+	return claim(tvb, pinfo, tree, true);
 }
 
 /*
@@ -139,35 +144,59 @@ static rrp_bool heur_cm(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 	return true;
 }
 
-/* Decode As (tcp.port): the user says this stream is iWARP; the decoder finds the framing. */
+/*
+ * Decode As (tcp.port): the user says this port carries iWARP.  The port
+ * goes to the capture decoder (init_file), which then looks for the MPA
+ * framing on that port only; the frames are claimed whatever the engine
+ * finds, so no other dissector takes the port's bytes.
+ */
 static int dissect_decode_as(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
-	(void)tree;
-	(void)data;
-	rrp_feed(pinfo);
-	return (int)tvb_captured_length(tvb);
-}
-
-static int dissect_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
-{
 	const struct rrp_frame *fr;
-	const struct payload_at *at;
 
 	(void)data;
 	if (rrp_prefs.builtin)
 		return 0;
 	rrp_feed(pinfo);
 	fr = rrp_frame_get(pinfo->num);
+	col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPC-over-RDMA");
+	if (fr)
+		draw_once(tvb_get_ds_tvb(tvb), pinfo, tree, fr, -1, 0);
+	return (int)tvb_captured_length(tvb);
+}
+
+static int dissect_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+	const struct rrp_frame *fr;
+
+	(void)data;
+	if (rrp_prefs.builtin || drawn(pinfo))
+		return 0;
+	rrp_feed(pinfo);
+	fr = rrp_frame_get(pinfo->num);
 	if (!fr || !(rrp_frame_claimed(fr) || fr->findings))
 		return 0;
-	at = p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0);
-	rrp_draw(tvb, pinfo, tree, fr, at ? at->offset : -1, at ? at->len : 0);
+	draw_once(tvb, pinfo, tree, fr, -1, 0);
 	return (int)tvb_captured_length(tvb);
+}
+
+/* The first TCP port Decode As gave to this dissector (0: none). */
+static void decode_as_port_of(const gchar *table, ftenum_t type, gpointer key, gpointer value, gpointer user)
+{
+	unsigned *port = user;
+
+	(void)table;
+	(void)type;
+	if (!*port && dtbl_entry_get_handle((dtbl_entry_t *)value) == rrp_handle)
+		*port = GPOINTER_TO_UINT(key);
 }
 
 static void init_file(void)
 {
-	rrp_feed_init();
+	unsigned port = 0;
+
+	dissector_table_foreach("tcp.port", decode_as_port_of, &port);
+	rrp_feed_init(port);
 }
 
 static void cleanup_file(void)

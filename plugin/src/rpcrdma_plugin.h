@@ -106,6 +106,7 @@ struct rrp_carry {
 	uint32_t chunk, seg, seg_length;
 	uint64_t seg_offset, len;
 	const struct rrp_msg *call;   /* hit: the call's message once rebuilt, else NULL */
+	uint32_t last_frame;          /* the frame that completed it (an FPDU across TCP segments) */
 };
 
 struct rrp_frame {
@@ -129,7 +130,8 @@ struct rrp_prefs {
 };
 extern struct rrp_prefs rrp_prefs;
 
-void rrp_feed_init(void);
+/* A file opens; decode_as_port: the TCP port Decode As marked iWARP (0: none). */
+void rrp_feed_init(unsigned decode_as_port);
 void rrp_feed_cleanup(void);
 /* Feed this frame to the engine if this is its first pass; idempotent per frame. */
 void rrp_feed(packet_info *pinfo);
@@ -138,8 +140,8 @@ const struct rrp_frame *rrp_frame_get(uint32_t num);
 /* The frame is RPC-over-RDMA traffic (a claim for the heuristics). */
 bool rrp_frame_claimed(const struct rrp_frame *fr);
 uint64_t rrp_checks_skipped(void);
-/* The call whose Send starts at send_frame, once rebuilt; NULL before. */
-const struct rrp_msg *rrp_call_of_send(uint32_t send_frame);
+/* The message whose Send starts at send_frame, once rebuilt; NULL before. */
+const struct rrp_msg *rrp_msg_of_send(uint32_t send_frame);
 
 /* Each element v (of type T) of a wmem_array_t of pointers; the array may be NULL. */
 #define FOR_EACH(arr, T, v) \

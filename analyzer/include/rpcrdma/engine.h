@@ -343,6 +343,8 @@ enum rr_rdma_carry {
 };
 struct rr_rdma_report {
 	uint64_t frame;               /* the packet (an iWARP FPDU's last frame) */
+	const uint64_t *more_frames;  /* other frames that carried it (an FPDU across TCP segments) */
+	uint32_t n_more_frames;
 	enum rr_rdma_carry op;
 	uint32_t conn_id;
 	uint32_t handle;              /* R_Key or STag the operation named */

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Every frame that carries bytes of an RPC-over-RDMA message says so.
+
+For each capture, tshark -2 with the plugin (as an unprivileged user,
+ws-user.sh) must show:
+  * on every frame ulb-lint --dump lists as carrying bytes of a message
+    (the oracle: the engine's record, checked against the generator and
+    Wireshark elsewhere), an rpcrdma item that says what it carries: the
+    Send, an earlier packet of it, an RDMA operation or the message itself;
+    an RDMA operation names the message's XID (rpcrdma.xid), so filtering
+    on the XID finds the frames that carried its data;
+  * on every RDMA Read Request (Wireshark's own decode without the plugin
+    finds them: InfiniBand BTH opcode 12, iWARP RDMAP opcode 1), an
+    rpcrdma.rdma item of type Read Request;
+  * on every call whose message is rebuilt in a later frame than its Send,
+    the call's operation in the Info column of its Send;
+  * on every frame where a message is handed to RPC, "rpc" in
+    frame.protocols (it is drawn inside the lower layer's dissection).
+"""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "integration"))
+sys.path.insert(0, HERE)
+from check_plugin import Plugin, readable_copy, vals  # noqa: E402
+from lintjson import Failures, lint_dump  # noqa: E402
+
+FIELDS = ["frame.number", "frame.protocols", "_ws.col.Info", "rpcrdma.send", "rpcrdma.send.completed_in",
+          "rpcrdma.rdma", "rpcrdma.rdma.op", "rpcrdma.message", "rpcrdma.xid", "rpc.xid"]
+READ_REQUESTS = "infiniband.bth.opcode == 12 || iwarp_rdma.opcode == 1"
+
+
+def check_one(pl, lint, src, tmp, fail):
+    name = os.path.basename(src)
+    cap = readable_copy(src, tmp)
+    ref = lint_dump(lint, cap)
+    rows = {int(vals(r, "frame.number")[0]): r for r in pl.fields(cap, FIELDS, two_pass=True)}
+    carried = {}
+    for m in ref:
+        for fr in m["frames"]:
+            carried.setdefault(fr, []).append(m)
+    bad = 0
+    for fr, ms in sorted(carried.items()):
+        r = rows.get(fr, {})
+        says = [f for f in ("rpcrdma.send", "rpcrdma.send.completed_in", "rpcrdma.rdma", "rpcrdma.message")
+                if vals(r, f)]
+        if not says:
+            bad += 1
+            if bad <= 10:
+                fail.add("%s: frame %d carries bytes of XID %s but says nothing of it (Info %r)" %
+                         (name, fr, ms[0]["xid"], vals(r, "_ws.col.Info")))
+            continue
+        if vals(r, "rpcrdma.rdma"):
+            xids = set(int(x, 16) for x in vals(r, "rpcrdma.xid"))
+            if not any(int(m["xid"], 16) in xids for m in ms):
+                fail.add("%s: frame %d: an RDMA operation of XID %s names XIDs %s" %
+                         (name, fr, ms[0]["xid"], sorted(hex(x) for x in xids)))
+    out = pl.tshark(["-r", cap, "-Y", READ_REQUESTS, "-T", "fields", "-e", "frame.number"], plugin=False)
+    reqs = [int(x) for x in out.split()]
+    for fr in reqs:
+        if "1" not in vals(rows.get(fr, {}), "rpcrdma.rdma.op"):
+            fail.add("%s: frame %d is an RDMA Read Request the plugin does not label" % (name, fr))
+    late_calls = 0
+    for m in ref:
+        if m["dir"] != "call" or m["last_frame"] == m["first_frame"] or m.get("rpc_program") is None:
+            continue
+        late_calls += 1
+        want = "call XID 0x%08x" % int(m["xid"], 16)
+        infos = [" ".join(vals(rows.get(fr, {}), "_ws.col.Info")) for fr in m["frames"][:-1]]
+        # The Send names the operation ("NFS v3 WRITE call XID ..."), not only its procedure ("RDMA_MSG call").
+        if not any(want in i and not i.startswith(("RDMA_", "Segment of")) for i in infos):
+            fail.add("%s: no frame of the call XID %s before the one that completes it names its operation: %r" %
+                     (name, m["xid"], infos[:3]))
+    handed = [fr for fr, r in rows.items() if vals(r, "rpcrdma.message") and vals(r, "rpc.xid")]
+    for fr in handed:
+        if ":rpc" not in " ".join(vals(rows[fr], "frame.protocols")):
+            fail.add("%s: frame %d hands a message to RPC, but frame.protocols is %r" %
+                     (name, fr, vals(rows[fr], "frame.protocols")))
+    print("%s: %d frames carry message bytes, %d say nothing; %d Read Requests; %d call Sends rebuilt "
+          "later; %d frames hand RPC a message" % (name, len(carried), bad, len(reqs), late_calls, len(handed)))
+    return 1
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ws-user", required=True)
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--lint", required=True)
+    ap.add_argument("captures", nargs="+")
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="rr-labels-")
+    os.chmod(tmp, 0o755)
+    pl = Plugin(a.ws_user, a.plugin, os.path.join(tmp, "home"))
+    fail = Failures("plugin_frame_labels")
+    checks = 0
+    try:
+        for src in a.captures:
+            checks += check_one(pl, a.lint, src, tmp, fail)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    fail.finish(checks)
+
+
+if __name__ == "__main__":
+    main()
