@@ -254,7 +254,7 @@ def check_srt(name, tables, counts, times, fail):
 def view_srt(a, tsh, cap, name, fail):
     counts = response_counts(lint_summary(a.lint, cap))
     tables = parse_srt(tsh("-q", "-r", cap, "-z", "rpcrdma,srt"))
-    times = pdml_times(tsh("-r", cap, "-Y", "rpcrdma.time", "-T", "pdml"))
+    times = pdml_times(tsh("-r", cap, "-Y", "rpcrdma.time", "-T", "pdml", "-J", "rpcrdma"))
     before = len(fail.items)
     check_srt(name, tables, counts, times, fail)
     probe = Failures("probe")
@@ -403,7 +403,7 @@ def view_flow(a, tsh, cap, name, fail):
     drawn = [tuple(l.split("\t")) for l in tsh("-r", cap, "-Y", "rpcrdma && !rpcrdma.cm.magic", "-T", "fields", "-e", "frame.number",
                                                  "-e", "frame.time_relative").split("\n") if l.strip()]
     drawn = [(int(f), t) for f, t in drawn]
-    shown = pdml_messages(tsh("-r", cap, "-Y", "rpcrdma.message", "-T", "pdml"))
+    shown = pdml_messages(tsh("-r", cap, "-Y", "rpcrdma.message", "-T", "pdml", "-J", "frame rpcrdma"))
     before = len(fail.items)
     check_flow(name, items, drawn, dump, shown, fail)
     probe = Failures("probe")
