@@ -58,14 +58,15 @@ for tool in cmake dpkg-deb dpkg-shlibdeps dpkg-architecture readelf strip gzip; 
 done
 
 # --- the plugin, built for packaging ----------------------------------------
+mkdir -p "$build"
 cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DRR_WERROR=ON \
-  -DRR_PLUGIN_INSTALL=global -DCMAKE_INSTALL_PREFIX=/usr >"$build.configure.log" 2>&1 ||
-  { tail -20 "$build.configure.log" >&2; die "cmake configure failed (log: $build.configure.log)"; }
-if ! cmake --build "$build" --target rpcrdma_plugin -j"$jobs" >"$build.build.log" 2>&1; then
-  grep -q "No rule to make target 'rpcrdma_plugin'" "$build.build.log" &&
-    die "the build has no plugin (is libwireshark-dev installed? log: $build.configure.log)"
-  tail -30 "$build.build.log" >&2
-  die "building the plugin failed (log: $build.build.log)"
+  -DRR_PLUGIN_INSTALL=global -DCMAKE_INSTALL_PREFIX=/usr >"$build/make-deb.configure.log" 2>&1 ||
+  { tail -20 "$build/make-deb.configure.log" >&2; die "cmake configure failed (log: $build/make-deb.configure.log)"; }
+if ! cmake --build "$build" --target rpcrdma_plugin -j"$jobs" >"$build/make-deb.build.log" 2>&1; then
+  grep -q "No rule to make target 'rpcrdma_plugin'" "$build/make-deb.build.log" &&
+    die "the build has no plugin (is libwireshark-dev installed? log: $build/make-deb.configure.log)"
+  tail -30 "$build/make-deb.build.log" >&2
+  die "building the plugin failed (log: $build/make-deb.build.log)"
 fi
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/rr-make-deb.XXXXXX")
