@@ -35,7 +35,7 @@ out=$repo/build-debs
 jobs=${RR_JOBS:-2}
 pkg=rpcrdma-wireshark-plugin
 
-die() { echo "make-deb: $*" >&2; exit "${2:-1}"; }
+die() { echo "make-deb: $1" >&2; exit "${2:-1}"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=${2:?--build needs a directory}; shift ;;
