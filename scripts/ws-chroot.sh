@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash disable=SC2034,SC2154  # sourced: the variables are ws-check.sh's
 # Sourced by scripts/ws-check.sh (not run on its own): the Debian chroot a
 # check builds or installs in, and the checks of an installed plugin
 # package.  Uses ws-check.sh's root, codename, mirror, pkgs, die, in_root,
