@@ -331,7 +331,7 @@ static void report_finish(void *p)
 	g_free(r);
 }
 
-static void report_init(const char *opt_arg, void *userdata)
+static rrp_tap_init_ret report_init(const char *opt_arg, void *userdata)
 {
 	struct report *r = g_new0(struct report, 1);
 	const char *filter = NULL;
@@ -353,7 +353,9 @@ static void report_init(const char *opt_arg, void *userdata)
 	g_hash_table_destroy(r->rtts);
 		g_hash_table_destroy(r->conns);
 		g_free(r);
+		RRP_TAP_INIT_RETURN(false);
 	}
+	RRP_TAP_INIT_RETURN(true);
 }
 
 /* ---- the statistics tree (GUI) ---- */
