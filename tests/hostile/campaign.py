@@ -26,7 +26,8 @@ anything but an orderly exit:
   rss        peak RSS (wait4 ru_maxrss) above --max-rss-mb; plain binaries
              only, since ASan's shadow memory and quarantine inflate RSS
   exit       an exit status other than 0, 1 or 2 (tshark: also 3, which
-             Wireshark 4.4 gives a file it cannot open)
+             Wireshark 4.4 gives a file it cannot open, and 14, which 4.6
+             gives a file damaged after its start)
 
 Every failing mutant is copied to the seeds directory (tests/hostile/seeds/
 by default) with a .txt beside it saying what failed and how to make it
@@ -294,7 +295,7 @@ class Runner:
                 kind = "sanitizer"
             elif rc < 0:
                 kind = "signal"
-            elif rc not in ((0, 1, 2, 3) if mode.startswith("tshark") else (0, 1, 2)):
+            elif rc not in ((0, 1, 2, 3, 14) if mode.startswith("tshark") else (0, 1, 2)):
                 kind = "exit"
             elif not self.asan and rss_kb > self.max_rss_kb:
                 kind = "rss"

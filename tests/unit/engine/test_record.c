@@ -67,7 +67,7 @@ static void start(void)
 	eng = rr_engine_new(NULL, keep, NULL, &sink);
 }
 
-static void stop(void)
+static void stop_engine(void)
 {
 	rr_engine_finish(eng);
 	rr_engine_free(eng);
@@ -133,7 +133,7 @@ static void test_view_outlives_engine(void **state)
 	ib_send(s2c, 101, b, n, 4096);                                /* frame 3 */
 	free(b);
 	rr_wbuf_free(&rep);
-	stop();
+	stop_engine();
 
 	assert_int_equal(n_kept, 2);
 	assert_int_equal(kept[0].v.dir, RR_DIR_CALL);
@@ -211,7 +211,7 @@ static void test_long_messages(void **state)
 	b = send_buf(&h, NULL, 0, &n);
 	ib_send(s2c, psn, b, n, 4096);
 	free(b);
-	stop();
+	stop_engine();
 
 	assert_int_equal(n_kept, 2);
 	assert_int_equal(kept[0].v.n_pzrc_segs, 2);
@@ -249,7 +249,7 @@ static void test_retry(void **state)
 	short_reply(s2c, 1, 0x500);
 	short_call(c2s, 2, 0x500);
 	short_call(c2s, 3, 0x501);
-	stop();
+	stop_engine();
 	assert_int_equal(n_kept, 4);
 	assert_false(kept[0].v.retry);
 	assert_false(kept[1].v.retry);
@@ -300,7 +300,7 @@ static void test_profiles_and_disable(void **state)
 		free(b);
 		call_len = call.len;
 		rr_wbuf_free(&call);
-		stop();
+		stop_engine();
 		assert_int_equal(n_kept, 1);
 		/* RR-130 is judged at the Send (wire order). */
 		assert_int_equal(msgp_seen, pass == 2 ? 0 : 1);
