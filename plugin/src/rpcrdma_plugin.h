@@ -169,4 +169,17 @@ struct rrp_frame_tap {
 };
 void rrp_stats_register(void);
 
+/* ---- expert.c, draw_frag.c ---- */
+
+#include <epan/expert.h>
+
+#include "rpcrdma/rules.h"
+
+/* One expert info per rule of the catalogue and severity it can take: `rpcrdma.rule.rr_029`. */
+void rrp_expert_register(int proto);
+/* The expert info of a finding of this rule at this severity; NULL for a severity the rule never takes. */
+expert_field *rrp_expert_for(enum rr_rule_id id, enum rr_severity sev);
+/* The frames that carried a message, in Wireshark's reassembly idiom: one child per frame, with its bytes. */
+void rrp_draw_fragments(tvbuff_t *at, proto_tree *mtree, const struct rrp_msg *m);
+
 #endif
