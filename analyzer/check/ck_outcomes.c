@@ -61,13 +61,21 @@ static bool reconnect_loop(const struct ck_episode *ep)
 	return ep->n_conns >= 3 && !ep->failures && !ep->successes;
 }
 
+/*
+ * The finding's core sentence says what was asked and how it ended; the
+ * retries and the known hazard follow as sentences of their own
+ * (rpcrdma/diag.h), so a viewer with short lines keeps the core whole.
+ */
 static void tell(struct rr_checker *ck, struct ck_episode *ep, enum rr_rule_id rule, const char *fmt_tail)
 {
 	char sh[96], re[96], out[160];
 	const char *hz = hazard(ep);
+	/* A call of no known program is described by its XID, which the sentence names anyway. */
+	const char *what = ep->what[0] && strncmp(ep->what, "XID ", 4) ? ep->what : "a call";
 
 	shape(ep, sh, sizeof(sh));
 	retries(ep, re, sizeof(re));
+	re[0] = (char)g_ascii_toupper(re[0]);
 	if (ep->failures)
 		snprintf(out, sizeof(out), "the server answered %s%s", ep->failure,
 			 ep->successes ? " before a later attempt succeeded" :
@@ -77,9 +85,9 @@ static void tell(struct rr_checker *ck, struct ck_episode *ep, enum rr_rule_id r
 	else
 		snprintf(out, sizeof(out), "no answer was seen");
 	ck_report_full(ck, rule, ep->fail_frame ? ep->fail_frame : ep->frames[ep->n_frames - 1], ep->frames,
-		       ep->n_frames, ep->conn_id, true, ep->xid, "%s (XID 0x%08x) %s; %s; %s%s%s%s",
-		       ep->what[0] ? ep->what : "a call", ep->xid, sh, out, re, fmt_tail,
-		       hz ? "; known interop hazard: " : "", hz ? hz : "");
+		       ep->n_frames, ep->conn_id, true, ep->xid, "%s (XID 0x%08x) %s; %s. %s%s%s%s",
+		       what, ep->xid, sh, out, re, fmt_tail,
+		       hz ? ". Known interop hazard: " : "", hz ? hz : "");
 }
 
 static void each_episode(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule)

@@ -124,7 +124,7 @@ const char *ck_reply_status(const struct rr_message *m, char *buf, size_t len)
 	return buf;
 }
 
-/* "NFSACL v3 SETACL", "NFSv4.1 COMPOUND(SEQUENCE,PUTFH,READ)". */
+/* "NFSACL v3 SETACL", "NFSv4.1 COMPOUND(SEQUENCE,PUTFH,READ)", "NFSv4 CB_COMPOUND" (ulp/names.c spells ops alike). */
 void ck_describe_call(const struct rr_message *m, char *buf, size_t len)
 {
 	const struct rr_ulp_info *u = m->dir == RR_DIR_CALL ? (m->has_ulp ? &m->ulp : NULL) : m->call_ulp;
@@ -149,7 +149,9 @@ void ck_describe_call(const struct rr_message *m, char *buf, size_t len)
 	}
 	pname = rr_rpc_program_name(p);
 	proc = rr_ulp_proc_name(p, v, pr);
-	if (pname && proc)
+	if (pname && proc && p == RR_NFS4_CB_PROGRAM)
+		snprintf(buf, len, "NFSv4 %s", proc);
+	else if (pname && proc)
 		snprintf(buf, len, "%s%s%u %s", pname, p == RR_NFS_PROGRAM ? "v" : " v", v, proc);
 	else
 		snprintf(buf, len, "program %u v%u procedure %u", p, v, pr);

@@ -154,7 +154,9 @@ const char *rr_ulp_result_name(enum rr_ulp_result r)
 /*
  * What a message is, in a word or two, for per-op tables: the NFS procedure,
  * or for a COMPOUND its first op that is not a preamble (SEQUENCE, PUTFH,
- * GETATTR...), which is what the user asked for.
+ * GETATTR...), which is what the user asked for.  One spelling everywhere
+ * (check/util.c describes calls alike): "NFSv3 READ", "NFSv4.1 READ",
+ * "NFSv4 CB_COMPOUND" (the NFSv4 callback program), "NFSACL v3 GETACL".
  */
 void rr_ulp_op_label(const struct rr_ulp_info *u, char *buf, size_t len)
 {
@@ -182,6 +184,11 @@ void rr_ulp_op_label(const struct rr_ulp_info *u, char *buf, size_t len)
 		return;
 	}
 	name = rr_ulp_proc_name(u->prog, u->vers, u->proc);
-	snprintf(buf, len, "%s v%u %s", rr_rpc_program_name(u->prog) ? rr_rpc_program_name(u->prog) : "?",
-		 u->vers, name ? name : "?");
+	if (u->prog == RR_NFS_PROGRAM)
+		snprintf(buf, len, "NFSv%u %s", u->vers, name ? name : "?");
+	else if (u->prog == RR_NFS4_CB_PROGRAM)
+		snprintf(buf, len, "NFSv4 %s", name ? name : "?");
+	else
+		snprintf(buf, len, "%s v%u %s", rr_rpc_program_name(u->prog) ? rr_rpc_program_name(u->prog) : "?",
+			 u->vers, name ? name : "?");
 }

@@ -51,7 +51,7 @@ static const char *list_title(enum rr_hdr_list l)
 	return l == RR_HL_READ ? "Read list" : l == RR_HL_WRITE ? "Write list" : "Reply chunk";
 }
 
-/* A chunk's role as the tree shows it: "read", "pzrc", "write[0]", "reply". */
+/* A chunk's role as labels show it: "read", "pzrc", "write[0]", "reply" (the field is the role, the index apart). */
 void rrp_role_text(char *buf, size_t n, enum rr_chunk_role role, uint32_t chunk)
 {
 	if (role == RR_ROLE_WRITE)
@@ -73,15 +73,19 @@ static void layout_cb(void *vctx, const struct rr_hdr_span *sp)
 		return;
 	switch (sp->kind) {
 	case RR_HS_LIST:
+		/* An empty list is shown but not a field: `rpcrdma.reply` means "has a reply chunk". */
+		if (!sp->value) {
+			c->stack[d + 1] = proto_tree_add_subtree_format(t, c->tvb, (int)sp->offset, (int)sp->len,
+								      ett_rr_list, NULL, "%s: empty",
+								      list_title(sp->list));
+			return;
+		}
 		hf = sp->list == RR_HL_READ ? hf_rr_reads : sp->list == RR_HL_WRITE ? hf_rr_writes : hf_rr_reply;
 		ti = proto_tree_add_uint_format(t, hf, c->tvb, (int)sp->offset, (int)sp->len, (uint32_t)sp->value,
-						"%s: %s", list_title(sp->list),
-						sp->value ? "" : "empty");
-		if (sp->value)
-			proto_item_append_text(ti, "%u %s", (unsigned)sp->value,
-					       sp->list == RR_HL_READ ? (sp->value == 1 ? "segment" : "segments")
-					       : sp->list == RR_HL_WRITE ? (sp->value == 1 ? "chunk" : "chunks")
-					       : "chunk");
+						"%s: %u %s", list_title(sp->list), (unsigned)sp->value,
+						sp->list == RR_HL_READ ? (sp->value == 1 ? "segment" : "segments")
+						: sp->list == RR_HL_WRITE ? (sp->value == 1 ? "chunk" : "chunks")
+						: "chunk");
 		c->stack[d + 1] = proto_item_add_subtree(ti, ett_rr_list);
 		return;
 	case RR_HS_CHUNK:
@@ -90,8 +94,8 @@ static void layout_cb(void *vctx, const struct rr_hdr_span *sp)
 						"Chunk %s: %u segment%s", role, (unsigned)sp->value,
 						sp->value == 1 ? "" : "s");
 		c->stack[d + 1] = proto_item_add_subtree(ti, ett_rr_chunk);
-		proto_item_set_generated(proto_tree_add_string(c->stack[d + 1], hf_rr_chunk_role, c->tvb,
-							       (int)sp->offset, 0, role));
+		proto_item_set_generated(proto_tree_add_uint(c->stack[d + 1], hf_rr_chunk_role, c->tvb,
+							     (int)sp->offset, 0, sp->role));
 		if (sp->role == RR_ROLE_WRITE)
 			proto_item_set_generated(proto_tree_add_uint(c->stack[d + 1], hf_rr_chunk_index, c->tvb,
 								     (int)sp->offset, 0, sp->chunk));
@@ -102,8 +106,8 @@ static void layout_cb(void *vctx, const struct rr_hdr_span *sp)
 						"Segment %u (%s): %u bytes", sp->seg, role, (unsigned)sp->value);
 		c->stack[d + 1] = proto_item_add_subtree(ti, ett_rr_segment);
 		if (sp->list == RR_HL_READ)
-			proto_item_set_generated(proto_tree_add_string(c->stack[d + 1], hf_rr_chunk_role, c->tvb,
-								       (int)sp->offset, 0, role));
+			proto_item_set_generated(proto_tree_add_uint(c->stack[d + 1], hf_rr_chunk_role, c->tvb,
+								     (int)sp->offset, 0, sp->role));
 		return;
 	default:
 		break;

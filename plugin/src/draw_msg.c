@@ -111,7 +111,9 @@ static void draw_segment(tvbuff_t *at, proto_tree *mtree, const struct rrp_seg *
 					s->s.bytes, s->s.length, s->n_frames, s->n_frames == 1 ? "" : "s");
 	proto_item_set_generated(ti);
 	t = proto_item_add_subtree(ti, ett_rr_segment);
-	proto_item_set_generated(proto_tree_add_string(t, hf_rr_chunk_role, at, 0, 0, role));
+	proto_item_set_generated(proto_tree_add_uint(t, hf_rr_chunk_role, at, 0, 0, s->s.role));
+	if (s->s.role == RR_ROLE_WRITE)
+		proto_item_set_generated(proto_tree_add_uint(t, hf_rr_chunk_index, at, 0, 0, s->s.chunk));
 	proto_item_set_generated(proto_tree_add_uint64(t, hf_rr_seg_bytes, at, 0, 0, s->s.bytes));
 	for (i = 0; i < s->n_frames; i++)
 		proto_item_set_generated(proto_tree_add_uint(t, hf_rr_seg_frame, at, 0, 0, s->frames[i]));
@@ -136,7 +138,7 @@ void rrp_draw_message(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, proto_
 					v->complete ? "" : " (incomplete)");
 	proto_item_set_generated(ti);
 	mtree = proto_item_add_subtree(ti, ett_rr_message);
-	proto_item_set_generated(proto_tree_add_string(mtree, hf_rr_msg_dir, at, 0, 0, is_call ? "call" : "reply"));
+	proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_msg_dir, at, 0, 0, v->dir));
 	proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_xid, at, 0, 0, v->xid));
 	proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_msg_length, at, 0, 0, m->payload_len));
 	proto_item_set_generated(proto_tree_add_boolean(mtree, hf_rr_msg_complete, at, 0, 0, v->complete));
@@ -149,8 +151,7 @@ void rrp_draw_message(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, proto_
 		proto_item_set_generated(proto_tree_add_boolean(mtree, hf_rr_backchannel, at, 0, 0, 1));
 	proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_conn, at, 0, 0, v->conn_id));
 	proto_item_set_generated(proto_tree_add_string(mtree, hf_rr_conn_name, at, 0, 0, m->conn_name));
-	for (i = 0; i < m->n_frames; i++)
-		proto_item_set_generated(proto_tree_add_uint(mtree, hf_rr_msg_frame, at, 0, 0, m->frames[i]));
+	rrp_draw_fragments(at, mtree, m);
 	for (i = 0; i < m->n_segs; i++)
 		draw_segment(at, mtree, &m->segs[i]);
 	if (m->peer && is_call) {

@@ -200,4 +200,17 @@ void rrp_srt_register(void);
 void rrp_conv_register(void);
 void rrp_flow_register(void);
 
+/* ---- expert.c, draw_frag.c ---- */
+
+#include <epan/expert.h>
+
+#include "rpcrdma/rules.h"
+
+/* One expert info per rule of the catalogue and severity it can take: `rpcrdma.rule.rr_029`. */
+void rrp_expert_register(int proto);
+/* The expert info of a finding of this rule at this severity; NULL for a severity the rule never takes. */
+expert_field *rrp_expert_for(enum rr_rule_id id, enum rr_severity sev);
+/* The frames that carried a message, in Wireshark's reassembly idiom: one child per frame, with its bytes. */
+void rrp_draw_fragments(tvbuff_t *at, proto_tree *mtree, const struct rrp_msg *m);
+
 #endif

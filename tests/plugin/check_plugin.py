@@ -105,8 +105,13 @@ class Plugin:
         return {f: [(n, hashlib.sha256(bytes(b)).hexdigest()) for n, b in v] for f, v in tabs.items()}
 
 
+# Value-string fields print their numbers (rpcrdma/engine.h, rules.h).
+NAMES = {"rpcrdma.message.dir": {"0": "call", "1": "reply"},
+         "rpcrdma.rule.severity": {"0": "info", "1": "warning", "2": "error"}}
+
+
 def vals(row, field):
-    return row.get(field, [])
+    return [NAMES.get(field, {}).get(v, v) for v in row.get(field, [])]
 
 
 def readable_copy(src, folder):

@@ -5,7 +5,7 @@
  * A finding names an entry of the catalogue (rules.h: RR-xxx rules,
  * CAP-xxx capture conditions, ENG-xxx engine limits), the frame to point
  * at, every frame that is evidence, the connection and XID when known, the
- * severity in the active profile, and a sentence.  The catalogue entry
+ * severity in the active profile, and its text.  The catalogue entry
  * carries the RFC section and the rule text, so no reporter hard-codes them.
  *
  * Layers report through a struct rr_diag_sink; a sink with fn == NULL drops
@@ -31,7 +31,13 @@ struct rr_diag {
 	uint32_t conn_id;          /* 0: not tied to a connection */
 	bool has_xid;
 	uint32_t xid;
-	const char *text;          /* the sentence */
+	/*
+	 * The sentence, or a core sentence followed by sentences that explain
+	 * it, each after ". " (a sentence has no ". " inside).  The core should
+	 * say the finding in about 200 bytes at most; viewers with short lines
+	 * (Wireshark cuts labels at 240) show the sentences apart.
+	 */
+	const char *text;
 };
 
 typedef void (*rr_diag_fn)(void *ctx, const struct rr_diag *d);

@@ -154,7 +154,7 @@ struct rr_msg_view {
 	bool has_ids;
 	uint32_t rpc_prog, rpc_vers, rpc_proc;
 	bool compound;                /* an NFSv4 or callback COMPOUND whose ops the walk listed (ulp.ops) */
-	char op[RR_OP_LABEL_LEN];     /* rr_ulp_op_label() of the call's ULP: "NFS v3 READ",
+	char op[RR_OP_LABEL_LEN];     /* rr_ulp_op_label() of the call's ULP: "NFSv3 READ",
 				       * "NFSv4.1 READ"; "?" when the program is unknown */
 
 	/*

@@ -131,7 +131,7 @@ const char *rr_nfs2_proc_name(uint32_t proc);      /* "READ" ... or NULL */
 const char *rr_nfs4_cb_op_name(uint32_t op);       /* "CB_RECALL" ... or NULL */
 /* Procedure name of any program the walkers know ("COMPOUND", "MNT", "GETACL"), or NULL. */
 const char *rr_ulp_proc_name(uint32_t prog, uint32_t vers, uint32_t proc);
-/* "NFSv4.1 READ", "NFS v3 WRITE", "MOUNT v3 MNT"; "?" when u is NULL. */
+/* "NFSv4.1 READ", "NFSv3 WRITE", "NFSv4 CB_COMPOUND", "MOUNT v3 MNT"; "?" when u is NULL. */
 void rr_ulp_op_label(const struct rr_ulp_info *u, char *buf, size_t len);
 
 #endif

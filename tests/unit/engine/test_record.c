@@ -139,7 +139,7 @@ static void test_view_outlives_engine(void **state)
 	assert_int_equal(kept[0].v.dir, RR_DIR_CALL);
 	assert_int_equal(kept[0].v.n_write_chunks, 1);
 	assert_int_equal(kept[0].n_segs, 0);     /* a call's segments are its read list */
-	assert_string_equal(kept[0].v.op, "NFS v3 READ");
+	assert_string_equal(kept[0].v.op, "NFSv3 READ");
 	r = &kept[1];
 	assert_int_equal(r->v.dir, RR_DIR_REPLY);
 	assert_int_equal(r->v.xid, 0x1000);
@@ -153,7 +153,7 @@ static void test_view_outlives_engine(void **state)
 	assert_int_equal(r->v.rpc_vers, 3);
 	assert_int_equal(r->v.rpc_proc, 6);
 	assert_false(r->v.compound);
-	assert_string_equal(r->v.op, "NFS v3 READ");
+	assert_string_equal(r->v.op, "NFSv3 READ");
 	/* Bytes seen: 100 landed of the 8192 the call offered; the Send after its header went inline. */
 	assert_int_equal(r->v.inline_bytes, rep_len);
 	assert_int_equal(r->v.ddp_bytes, 100);
@@ -255,7 +255,7 @@ static void test_retry(void **state)
 	assert_false(kept[1].v.retry);
 	assert_true(kept[2].v.retry);
 	assert_false(kept[3].v.retry);
-	assert_string_equal(kept[0].v.op, "NFS v3 NULL");
+	assert_string_equal(kept[0].v.op, "NFSv3 NULL");
 	assert_int_equal(kept[0].v.inline_bytes, 40);   /* the RPC call header, after the transport header */
 }
 
