@@ -36,6 +36,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 from lintjson import Failures, lint_findings  # noqa: E402
 
 FIELDS = ["frame.number", "rpcrdma.rule", "rpcrdma.rule.severity", "_ws.col.Info"]
+SEVERITY = {"0": "info", "1": "warning", "2": "error"}
 # Marks of an engine that was ended before the capture was: never in a
 # correct run of this capture (ulb-lint's set has none of them).
 ENDED_MARKS = ("ENG-INCOMPLETE", "ENG-UNMATCHED-RDMA", "RR-103", "RR-003")
@@ -56,7 +57,8 @@ def parse_rows(text, where):
         if len(cols) != len(FIELDS):
             raise SystemExit("%s: a line with %d columns, not %d: %r" % (where, len(cols), len(FIELDS), line))
         rules = [r for r in cols[1].split(",") if r]
-        sevs = [s for s in cols[2].split(",") if s]
+        # rpcrdma.rule.severity is a number with names; ulb-lint prints the names.
+        sevs = [SEVERITY.get(s, s) for s in cols[2].split(",") if s]
         if len(rules) != len(sevs):
             raise SystemExit("%s: frame %s has %d rules and %d severities" % (where, cols[0], len(rules), len(sevs)))
         rows[int(cols[0])] = (set(zip(rules, sevs)), cols[3])

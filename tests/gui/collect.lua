@@ -24,6 +24,8 @@ end
 
 local f_rule = Field.new("rpcrdma.rule")
 local f_sev = Field.new("rpcrdma.rule.severity")
+-- rpcrdma.rule.severity is a number with names; ulb-lint prints the names.
+local sev_names = { [0] = "info", [1] = "warning", [2] = "error" }
 
 local live, final = {}, nil
 local pass_frames = 0        -- frames of the current pass (first pass or rescan)
@@ -77,7 +79,7 @@ function findings.packet(pinfo)
   local rules, sevs = { f_rule() }, { f_sev() }
   local set = final or live
   for i, r in ipairs(rules) do
-    local sev = sevs[i] and tostring(sevs[i].value) or "?"
+    local sev = sevs[i] and (sev_names[sevs[i].value] or tostring(sevs[i].value)) or "?"
     set[string.format("%d %s %s", pinfo.number, tostring(r.value), sev)] = true
   end
 end

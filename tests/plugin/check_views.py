@@ -367,7 +367,9 @@ def pdml_messages(text):
             if msg.get("name") != "rpcrdma.message":
                 continue
             f = {c.get("name"): c.get("show") for c in msg if c.tag == "field"}
-            out.setdefault(frame, []).append((int(f.get("rpcrdma.xid", "0"), 16), f.get("rpcrdma.message.dir"),
+            # rpcrdma.message.dir is a number with names (0 call, 1 reply); PDML shows the number.
+            d = {"0": "call", "1": "reply"}.get(f.get("rpcrdma.message.dir"), f.get("rpcrdma.message.dir"))
+            out.setdefault(frame, []).append((int(f.get("rpcrdma.xid", "0"), 16), d,
                                               f.get("rpcrdma.op"), f.get("rpcrdma.backchannel") == "1"))
     return out
 
