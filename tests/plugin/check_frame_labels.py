@@ -17,17 +17,14 @@ ws-user.sh) must show:
   * on every frame where a message is handed to RPC, "rpc" in
     frame.protocols (it is drawn inside the lower layer's dissection).
 """
-import argparse
 import os
-import shutil
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 sys.path.insert(0, HERE)
-from check_plugin import Plugin, readable_copy, vals  # noqa: E402
-from lintjson import Failures, lint_dump  # noqa: E402
+from check_plugin import over_captures, readable_copy, vals  # noqa: E402
+from lintjson import lint_dump  # noqa: E402
 
 FIELDS = ["frame.number", "frame.protocols", "_ws.col.Info", "rpcrdma.send", "rpcrdma.send.completed_in",
           "rpcrdma.rdma", "rpcrdma.rdma.op", "rpcrdma.message", "rpcrdma.xid", "rpc.xid"]
@@ -86,23 +83,7 @@ def check_one(pl, lint, src, tmp, fail):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--ws-user", required=True)
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--lint", required=True)
-    ap.add_argument("captures", nargs="+")
-    a = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="rr-labels-")
-    os.chmod(tmp, 0o755)
-    pl = Plugin(a.ws_user, a.plugin, os.path.join(tmp, "home"))
-    fail = Failures("plugin_frame_labels")
-    checks = 0
-    try:
-        for src in a.captures:
-            checks += check_one(pl, a.lint, src, tmp, fail)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    fail.finish(checks)
+    over_captures("plugin_frame_labels", check_one)
 
 
 if __name__ == "__main__":

@@ -324,6 +324,30 @@ def first_builtin_frame(pl, cap):
     return int(out.split()[0]) if out.strip() else 1
 
 
+def over_captures(test, check_one):
+    """The command line of a per-capture plugin check (--ws-user, --plugin,
+    --lint, captures): check_one(pl, lint, capture, tmp, fail) on each, in a
+    private folder the unprivileged user can read; returns through
+    Failures.finish."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ws-user", required=True)
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--lint", required=True)
+    ap.add_argument("captures", nargs="+")
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="rr-%s-" % test)
+    os.chmod(tmp, 0o755)
+    pl = Plugin(a.ws_user, a.plugin, os.path.join(tmp, "home"))
+    fail = Failures(test)
+    checks = 0
+    try:
+        for src in a.captures:
+            checks += check_one(pl, a.lint, src, tmp, fail)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    fail.finish(checks)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ws-user", required=True)

@@ -21,19 +21,16 @@ plugin) answers every call, its counts must be the same as well.  Programs
 carried over plain TCP (the lab's MOUNT, portmap) are the same with and
 without the plugin and are left out.
 """
-import argparse
 import collections
 import os
 import re
-import shutil
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 sys.path.insert(0, HERE)
-from check_plugin import Plugin, first_builtin_frame, readable_copy  # noqa: E402
-from lintjson import Failures, lint_dump, run  # noqa: E402
+from check_plugin import over_captures, first_builtin_frame, readable_copy  # noqa: E402
+from lintjson import lint_dump, run  # noqa: E402
 
 
 def oracle(lint, cap):
@@ -115,10 +112,10 @@ def times(pl, cap):
     return rows
 
 
-def check_one(pl, a, src, tmp, fail):
+def check_one(pl, lint, src, tmp, fail):
     name = os.path.basename(src)
     cap = readable_copy(src, tmp)
-    progs, procs = oracle(a.lint, cap)
+    progs, procs = oracle(lint, cap)
     not_timed, not_timed_procs = untimed(pl, cap)
     progs.subtract(not_timed)
     procs.subtract(not_timed_procs)
@@ -172,23 +169,7 @@ def check_one(pl, a, src, tmp, fail):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--ws-user", required=True)
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--lint", required=True)
-    ap.add_argument("captures", nargs="+")
-    a = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="rr-rpcstats-")
-    os.chmod(tmp, 0o755)
-    pl = Plugin(a.ws_user, a.plugin, os.path.join(tmp, "home"))
-    fail = Failures("plugin_rpc_stats")
-    checks = 0
-    try:
-        for src in a.captures:
-            checks += check_one(pl, a, src, tmp, fail)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    fail.finish(checks)
+    over_captures("plugin_rpc_stats", check_one)
 
 
 if __name__ == "__main__":
