@@ -45,6 +45,7 @@ struct rr_frame_ctx {
 	 * found), and the other frames that carried its bytes.
 	 */
 	uint64_t ev_frame;
+	uint64_t ev_ts;       /* with ev_frame: that frame's time */
 	const uint64_t *more_frames;
 	uint32_t n_more_frames;
 };

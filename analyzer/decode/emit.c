@@ -66,7 +66,7 @@ void dec_emit(struct rr_frame_ctx *fx, struct rr_event *ev)
 {
 	dec_rdma(fx);
 	ev->frame = fx->ev_frame ? fx->ev_frame : fx->frame;
-	ev->ts_usec = fx->ts;
+	ev->ts_usec = fx->ev_frame ? fx->ev_ts : fx->ts;
 	ev->more_frames = fx->more_frames;
 	ev->n_more_frames = fx->n_more_frames;
 	fx->produced = true;

@@ -63,6 +63,13 @@ struct ooo_piece {
 	uint32_t cap;           /* captured prefix held in data */
 	uint8_t *data;
 	uint64_t frame;         /* the frame that carried it */
+	uint64_t ts;            /* and that frame's time (usec) */
+};
+
+/* Where a TCP segment's bytes came from: its frame and that frame's time. */
+struct seg_origin {
+	uint64_t frame;
+	uint64_t ts;
 };
 
 struct tcp_stream {
@@ -84,8 +91,9 @@ struct tcp_stream {
 	size_t view_len;
 	GArray *holes;          /* struct stream_hole, sorted, not captured */
 	GArray *segs;           /* uint64_t stream offsets where TCP segments began */
-	GArray *seg_frames;     /* uint64_t frame number of each of segs */
+	GArray *seg_frames;     /* struct seg_origin of each of segs */
 	uint64_t cur_frame;     /* frame whose payload is being taken in */
+	uint64_t cur_ts;        /* its time (usec) */
 	struct ooo_piece *ooo;  /* sorted, non-overlapping */
 	size_t ooo_bytes;
 	uint32_t ooo_pieces;

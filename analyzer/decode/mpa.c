@@ -200,8 +200,8 @@ static void fpdu_emit(struct rr_frame_ctx *fx, struct tcp_stream *s, struct fpdu
 	rr_cursor_init(&c, f->ulpdu, f->ulpdu_len);
 	rr_skip(&c, 2 + f->ddp.hdr_len);
 	/* Every TCP segment the FPDU spans carried part of it. */
-	n = stream_frames(s, f->start, f->end, frames, G_N_ELEMENTS(frames));
-	/* The event belongs to the frame of its last byte, even when found later. */
+	n = stream_frames(s, f->start, f->end, frames, G_N_ELEMENTS(frames), &fx->ev_ts);
+	/* The event belongs to the frame of its last byte, and its time, even when found later. */
 	fx->ev_frame = n ? frames[n - 1] : 0;
 	for (i = 0, k = 0; i + 1 < n; i++)
 		frames[k++] = frames[i];
@@ -262,7 +262,7 @@ static bool next_fpdu_frame(struct rr_frame_ctx *fx, struct tcp_stream *s, uint6
 	    fpdu_parse(fx, s, &s->mpa.cfg, s->mpa.pos, false, &f, fx->d->scratch, 0) != FR_OK ||
 	    !f.whole)
 		return false;
-	n = stream_frames(s, f.start, f.end, frames, G_N_ELEMENTS(frames));
+	n = stream_frames(s, f.start, f.end, frames, G_N_ELEMENTS(frames), NULL);
 	*frame = n ? frames[n - 1] : fx->frame;
 	return true;
 }

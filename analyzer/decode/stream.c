@@ -152,7 +152,7 @@ void stream_consumed(struct tcp_stream *s, uint64_t off)
 }
 
 uint32_t stream_frames(const struct tcp_stream *s, uint64_t a, uint64_t b, uint64_t *out,
-		       uint32_t max)
+		       uint32_t max, uint64_t *last_ts)
 {
 	uint32_t n = 0;
 	guint i;
@@ -160,12 +160,14 @@ uint32_t stream_frames(const struct tcp_stream *s, uint64_t a, uint64_t b, uint6
 	for (i = 0; s->segs && i < s->segs->len && n < max; i++) {
 		uint64_t start = g_array_index(s->segs, uint64_t, i);
 		uint64_t end = i + 1 < s->segs->len ? g_array_index(s->segs, uint64_t, i + 1) : UINT64_MAX;
-		uint64_t fr = g_array_index(s->seg_frames, uint64_t, i);
+		const struct seg_origin *o = &g_array_index(s->seg_frames, struct seg_origin, i);
 
-		if (end <= a || start >= b || fr == 0)
+		if (end <= a || start >= b || o->frame == 0)
 			continue;
-		if (n == 0 || out[n - 1] != fr)
-			out[n++] = fr;
+		if (n == 0 || out[n - 1] != o->frame)
+			out[n++] = o->frame;
+		if (last_ts)
+			*last_ts = o->ts;
 	}
 	return n;
 }

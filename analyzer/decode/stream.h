@@ -21,10 +21,11 @@ size_t stream_captured(const struct tcp_stream *s, uint64_t off, size_t n);
 uint64_t stream_skip_hole(const struct tcp_stream *s, uint64_t off);
 /*
  * Frame numbers of the TCP segments that carried bytes of [a, b), in
- * order, without repeats; at most max.  Returns how many.
+ * order, without repeats; at most max.  Returns how many.  last_ts (may be
+ * NULL): the time of the last of them.
  */
 uint32_t stream_frames(const struct tcp_stream *s, uint64_t a, uint64_t b, uint64_t *out,
-		       uint32_t max);
+		       uint32_t max, uint64_t *last_ts);
 /* Next segment start >= from, if any. */
 bool stream_next_seg(const struct tcp_stream *s, uint64_t from, uint64_t *out);
 /* The parser is done with everything before off. */

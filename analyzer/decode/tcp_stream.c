@@ -84,7 +84,7 @@ static void stream_reset(struct tcp_stream *s, uint32_t seq)
 	s->buf = g_byte_array_new();
 	s->holes = g_array_new(FALSE, FALSE, sizeof(struct stream_hole));
 	s->segs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-	s->seg_frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	s->seg_frames = g_array_new(FALSE, FALSE, sizeof(struct seg_origin));
 	memset(&s->mpa, 0, sizeof(s->mpa));
 	s->mpa.mode = MPA_START;
 	s->mpa.align = -1;
@@ -150,7 +150,7 @@ static void give_up(struct rr_frame_ctx *fx, struct tcp_stream *s, const char *w
 		s->buf = g_byte_array_new();
 		s->holes = g_array_new(FALSE, FALSE, sizeof(struct stream_hole));
 		s->segs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-		s->seg_frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+		s->seg_frames = g_array_new(FALSE, FALSE, sizeof(struct seg_origin));
 		s->buf_hi = s->segs_hi = s->holes_hi = 0;
 	}
 	s->buf_off = s->nxt_off;
@@ -160,7 +160,7 @@ static void give_up(struct rr_frame_ctx *fx, struct tcp_stream *s, const char *w
 
 /* Append in-order bytes: the captured prefix p[0..cap) of wire bytes. */
 static void append(struct rr_frame_ctx *fx, struct tcp_stream *s, const uint8_t *p, uint32_t cap,
-		   uint32_t wire, uint64_t frame)
+		   uint32_t wire, uint64_t frame, uint64_t ts)
 {
 	if (keeps_bytes(s)) {
 		size_t have = s->view ? s->view_len : s->buf->len;
@@ -169,7 +169,9 @@ static void append(struct rr_frame_ctx *fx, struct tcp_stream *s, const uint8_t 
 			give_up(fx, s, "the parser found no framing in the 2 MiB one direction may hold");
 		unview(s);
 		g_array_append_val(s->segs, s->nxt_off);
-		g_array_append_val(s->seg_frames, frame);
+		struct seg_origin o = { frame, ts };
+
+		g_array_append_val(s->seg_frames, o);
 		if (cap)
 			g_byte_array_append(s->buf, p, cap);
 		if (wire > cap) {
@@ -228,7 +230,7 @@ static void gap(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t upto, co
 		mpa_lost(s, upto);
 		return;
 	}
-	append(fx, s, NULL, 0, (uint32_t)n, 0);
+	append(fx, s, NULL, 0, (uint32_t)n, 0, 0);
 	/* append() counted a segment start here; a loss is not one. */
 	g_array_set_size(s->segs, s->segs->len - 1);
 	g_array_set_size(s->seg_frames, s->seg_frames->len - 1);
@@ -252,7 +254,7 @@ static void drain(struct rr_frame_ctx *fx, struct tcp_stream *s)
 			rr_cursor_init(&c, p->data, p->cap);
 			rr_skip(&c, p->cap - cap);
 			rr_get_bytes(&c, cap, &d);
-			append(fx, s, d, cap, p->wire - (uint32_t)skip, p->frame);
+			append(fx, s, d, cap, p->wire - (uint32_t)skip, p->frame, p->ts);
 		}
 		g_free(p->data);
 		g_free(p);
@@ -268,6 +270,7 @@ static void ooo_insert_piece(struct tcp_stream *s, struct ooo_piece **at, uint64
 	p->off = off;
 	p->wire = wire;
 	p->frame = s->cur_frame;
+	p->ts = s->cur_ts;
 	p->cap = cap;
 	if (cap && rr_get_bytes(data, cap, &d))
 		p->data = g_memdup2(d, cap);
@@ -371,6 +374,7 @@ static void data_in(struct rr_frame_ctx *fx, struct tcp_stream *s, uint32_t seq,
 	uint64_t off, end;
 
 	s->cur_frame = fx->frame;
+	s->cur_ts = fx->ts;
 	if (delta < 0 && (uint64_t)(-(int64_t)delta) > s->nxt_off - STREAM_ORIGIN + (1u << 30))
 		return;     /* from before anything we know */
 	off = s->nxt_off + (int64_t)delta;
@@ -398,7 +402,9 @@ static void data_in(struct rr_frame_ctx *fx, struct tcp_stream *s, uint32_t seq,
 		if (cap && cap == wire && !s->ooo && keeps_bytes(s) && !s->view && !s->buf->len) {
 			/* Nothing waits before it: parse it in the frame. */
 			g_array_append_val(s->segs, s->nxt_off);
-			g_array_append_val(s->seg_frames, fx->frame);
+			struct seg_origin o = { fx->frame, fx->ts };
+
+			g_array_append_val(s->seg_frames, o);
 			note_growth(s);
 			s->view = p;
 			s->view_len = cap;
@@ -406,7 +412,7 @@ static void data_in(struct rr_frame_ctx *fx, struct tcp_stream *s, uint32_t seq,
 			s->nxt_seq += wire;
 			return;
 		}
-		append(fx, s, p, cap, wire, fx->frame);
+		append(fx, s, p, cap, wire, fx->frame, fx->ts);
 		drain(fx, s);
 		return;
 	}

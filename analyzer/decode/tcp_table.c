@@ -184,7 +184,7 @@ static void shrink(struct tcp_stream *s)
 	if (s->segs && s->segs_hi * sizeof(uint64_t) >= SHRINK_FROM / 4 &&
 	    s->segs->len < s->segs_hi / 4) {
 		s->segs = array_shrunk(s->segs, sizeof(uint64_t));
-		s->seg_frames = array_shrunk(s->seg_frames, sizeof(uint64_t));
+		s->seg_frames = array_shrunk(s->seg_frames, sizeof(struct seg_origin));
 		s->segs_hi = s->segs->len;
 	}
 	if (s->holes && s->holes_hi * sizeof(struct stream_hole) >= SHRINK_FROM / 4 &&

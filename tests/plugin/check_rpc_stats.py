@@ -16,12 +16,16 @@ ws-user.sh) must give:
   * every reply's `rpc.time` equal to its `rpcrdma.time` (RPC is shown each
     message at the time it was sent, so a call with read chunks is timed
     from its Send, not from its last Read Response).
+ulb-lint's response times (--summary) of the cut capture equal those of the
+whole capture: the capture decoder times each message from the frames that
+carried it, also those it held until it found the iWARP framing.
 Where Wireshark's built-in rpcordma dissector (-2, whole capture, no
 plugin) answers every call, its counts must be the same as well.  Programs
 carried over plain TCP (the lab's MOUNT, portmap) are the same with and
 without the plugin and are left out.
 """
 import collections
+import json
 import os
 import re
 import sys
@@ -112,6 +116,14 @@ def times(pl, cap):
     return rows
 
 
+def response_ms(lint, cap):
+    """ulb-lint --summary's response times: {(connection name, operation): (count, median, p99)}."""
+    out = run([lint, "--summary", "--format", "json", "--quiet", cap])
+    last = json.loads(out.strip().splitlines()[-1])
+    return {(c["name"], op): (t["count"], t["median"], t["p99"])
+            for c in last["summary"]["connections"] for op, t in c.get("response_ms", {}).items()}
+
+
 def check_one(pl, lint, src, tmp, fail):
     name = os.path.basename(src)
     cap = readable_copy(src, tmp)
@@ -129,6 +141,11 @@ def check_one(pl, lint, src, tmp, fail):
         run(["editcap", "-r", cap, cut, "%d-%d" % (first, 2**31 - 1)])
         os.chmod(cut, 0o644)
         variants.append(("handshake cut", cut))
+        whole_ms, cut_ms = response_ms(lint, cap), response_ms(lint, cut)
+        for k in sorted(set(whole_ms) & set(cut_ms)):
+            if whole_ms[k] != cut_ms[k]:
+                fail.add("%s: ulb-lint's %s response time %s without the handshake, %s with it" %
+                         (name, k[1], cut_ms[k], whole_ms[k]))
     for label, c in variants:
         tcp_only, _ = run_stats(pl, c, True, [], plugin=False)
         for two_pass in (False, True):
