@@ -26,7 +26,7 @@ sys.path.insert(0, HERE)
 from check_plugin import over_captures, readable_copy, vals  # noqa: E402
 from lintjson import lint_dump  # noqa: E402
 
-FIELDS = ["frame.number", "frame.protocols", "_ws.col.Info", "rpcrdma.send", "rpcrdma.send.completed_in",
+FIELDS = ["frame.number", "frame.protocols", "INFO", "rpcrdma.send", "rpcrdma.send.completed_in",
           "rpcrdma.rdma", "rpcrdma.rdma.op", "rpcrdma.message", "rpcrdma.xid", "rpc.xid"]
 READ_REQUESTS = "infiniband.bth.opcode == 12 || iwarp_rdma.opcode == 1"
 
@@ -35,7 +35,9 @@ def check_one(pl, lint, src, tmp, fail):
     name = os.path.basename(src)
     cap = readable_copy(src, tmp)
     ref = lint_dump(lint, cap)
-    rows = {int(vals(r, "frame.number")[0]): r for r in pl.fields(cap, FIELDS, two_pass=True)}
+    info = pl.column("Info")
+    rows = {int(vals(r, "frame.number")[0]): r
+            for r in pl.fields(cap, [info if f == "INFO" else f for f in FIELDS], two_pass=True)}
     carried = {}
     for m in ref:
         for fr in m["frames"]:
@@ -49,7 +51,7 @@ def check_one(pl, lint, src, tmp, fail):
             bad += 1
             if bad <= 10:
                 fail.add("%s: frame %d carries bytes of XID %s but says nothing of it (Info %r)" %
-                         (name, fr, ms[0]["xid"], vals(r, "_ws.col.Info")))
+                         (name, fr, ms[0]["xid"], vals(r, info)))
             continue
         if vals(r, "rpcrdma.rdma"):
             xids = set(int(x, 16) for x in vals(r, "rpcrdma.xid"))
@@ -67,7 +69,7 @@ def check_one(pl, lint, src, tmp, fail):
             continue
         late_calls += 1
         want = "call XID 0x%08x" % int(m["xid"], 16)
-        infos = [" ".join(vals(rows.get(fr, {}), "_ws.col.Info")) for fr in m["frames"][:-1]]
+        infos = [" ".join(vals(rows.get(fr, {}), info)) for fr in m["frames"][:-1]]
         # The Send names the operation ("NFS v3 WRITE call XID ..."), not only its procedure ("RDMA_MSG call").
         if not any(want in i and not i.startswith(("RDMA_", "Segment of")) for i in infos):
             fail.add("%s: no frame of the call XID %s before the one that completes it names its operation: %r" %

@@ -42,10 +42,17 @@ class Tshark:
             raise SystemExit("failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr.decode()[-2000:]))
         return p.stdout.decode(errors="replace")
 
+    def column(self, name):
+        """A column's field: `_ws.col.info` from Wireshark 4.2 on (where `_ws.col.Info` stays empty
+        with -2), `_ws.col.Info` before."""
+        if not hasattr(self, "lower_columns"):
+            self.lower_columns = "\t_ws.col.info\t" in self.run(["-G", "fields"], plugin=False)
+        return "_ws.col." + (name.lower() if self.lower_columns else name)
+
     def rows(self, cap, plugin):
         args = ["-r", cap, "-2", "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=|"]
         for f in FIELDS:
-            args += ["-e", f]
+            args += ["-e", self.column(f[8:]) if f.startswith("_ws.col.") else f]
         out = {}
         for line in self.run(args, plugin).splitlines():
             cols = line.split("\t")

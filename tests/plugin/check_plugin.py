@@ -65,6 +65,13 @@ class Plugin:
             raise SystemExit(1)
         return p.stdout.decode(errors="replace")
 
+    def column(self, name):
+        """A column's field: `_ws.col.info` from Wireshark 4.2 on (where `_ws.col.Info` stays empty
+        with -2), `_ws.col.Info` before."""
+        if not hasattr(self, "lower_columns"):
+            self.lower_columns = "\t_ws.col.info\t" in self.tshark(["-G", "fields"], plugin=False)
+        return "_ws.col." + (name.lower() if self.lower_columns else name)
+
     def fields(self, cap, fields, two_pass=False, filt=None, plugin=True, tap=None):
         """The fields of every frame (rows of {field: [values]}); with tap,
         (rows, the text tshark -z TAP prints after them) from the same run."""

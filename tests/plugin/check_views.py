@@ -224,6 +224,11 @@ def parse_srt(text):
     return tables
 
 
+def shown_true(show):
+    """A boolean field's PDML "show": 1 up to Wireshark 4.0, True from 4.2 on."""
+    return show in ("1", "True", "true")
+
+
 def pdml_times(text):
     """(forward, backchannel): {operation: [seconds]} of rpcrdma.time in each message tree."""
     fwd, back = {}, {}
@@ -232,7 +237,7 @@ def pdml_times(text):
             continue
         f = {c.get("name"): c.get("show") for c in msg if c.tag == "field"}
         if "rpcrdma.time" in f:
-            d = back if f.get("rpcrdma.backchannel") == "1" else fwd
+            d = back if shown_true(f.get("rpcrdma.backchannel")) else fwd
             d.setdefault(f.get("rpcrdma.op"), []).append(float(f["rpcrdma.time"]))
     return fwd, back
 
@@ -378,7 +383,7 @@ def pdml_messages(text):
             # rpcrdma.message.dir is a number with names (0 call, 1 reply); PDML shows the number.
             d = {"0": "call", "1": "reply"}.get(f.get("rpcrdma.message.dir"), f.get("rpcrdma.message.dir"))
             out.setdefault(frame, []).append((int(f.get("rpcrdma.xid", "0"), 16), d,
-                                              f.get("rpcrdma.op"), f.get("rpcrdma.backchannel") == "1"))
+                                              f.get("rpcrdma.op"), shown_true(f.get("rpcrdma.backchannel"))))
     return out
 
 
