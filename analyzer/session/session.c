@@ -239,9 +239,14 @@ static bool reopen(struct rr_session *s)
 	return true;
 }
 
+bool rr_session_can_reopen(const struct rr_session *s)
+{
+	return s->kept && !s->keep_overflowed && !s->cap;
+}
+
 bool rr_session_takes_frames(const struct rr_session *s)
 {
-	return !s->finished || (s->kept && !s->keep_overflowed && !s->cap);
+	return !s->finished || rr_session_can_reopen(s);
 }
 
 unsigned rr_session_reopens(const struct rr_session *s)

@@ -412,7 +412,7 @@ static bool finish_due(uint32_t num)
 
 	if (!F.n_fed)
 		return false;
-	if (!rr_session_takes_frames(F.session))
+	if (!rr_session_can_reopen(F.session))
 		return idle || num == 1;
 	return F.replayed < 2 * F.n_fed || idle || num == 1;
 }

@@ -125,6 +125,8 @@ bool rr_session_finished(const struct rr_session *s);
 void rr_session_keep_frames(struct rr_session *s, size_t max_bytes);
 /* A frame fed now would be taken: not finished, or finished and able to reopen. */
 bool rr_session_takes_frames(const struct rr_session *s);
+/* A finish now could be taken back: frames are kept and none was dropped for max_bytes. */
+bool rr_session_can_reopen(const struct rr_session *s);
 /* Times the session reopened (each replayed every kept frame). */
 unsigned rr_session_reopens(const struct rr_session *s);
 

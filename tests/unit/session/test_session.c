@@ -316,6 +316,7 @@ static struct heard feed_finishing(uint64_t every, size_t keep_max)
 	assert_non_null(p);
 	if (keep_max)
 		rr_session_keep_frames(ses, keep_max);
+	assert_int_equal(rr_session_can_reopen(ses), keep_max != 0);
 	while (pcap_next_ex(p, &ph, &pkt) == 1) {
 		uint64_t ts = (uint64_t)ph->ts.tv_sec * 1000000u + (uint64_t)ph->ts.tv_usec;
 
@@ -327,6 +328,8 @@ static struct heard feed_finishing(uint64_t every, size_t keep_max)
 		}
 	}
 	pcap_close(p);
+	/* Past the bound nothing a finish told could be taken back. */
+	assert_int_equal(rr_session_can_reopen(ses), keep_max > 4096);
 	h.mark = h.items->len;
 	rr_session_finish(ses);
 	assert_int_equal(rr_session_reopens(ses), h.reopens);
@@ -346,7 +349,7 @@ static void test_reopen_after_finish(void **state)
 	assert_int_equal(live.items->len, whole.items->len);
 	assert_memory_equal(live.items->data, whole.items->data, whole.items->len * sizeof(uint64_t));
 	/* Past the memory bound the first finish is final: the frames after it are not taken. */
-	small = feed_finishing(97, 4096);
+	small = feed_finishing(97, 4096);       /* the bound is passed before the first finish */
 	assert_int_equal(small.reopens, 0);
 	assert_true(small.items->len < whole.items->len);
 	g_array_free(whole.items, TRUE);
