@@ -77,9 +77,11 @@ void rrp_register_carry_fields(int proto)
 static const char *whose(packet_info *pinfo, const struct rrp_carry *c)
 {
 	const char *dir = c->role == RR_ROLE_READ || c->role == RR_ROLE_PZRC ? "call" : "reply";
+	/* A Read Request comes before its call is rebuilt: on a later visit the call is known by its XID. */
+	const struct rrp_msg *call = c->call ? c->call : rrp_call_of_xid(c->xid);
 
-	if (c->call && c->call->v.op[0] && c->call->v.op[0] != '?')
-		return wmem_strdup_printf(pinfo->pool, "%s %s XID 0x%08x", c->call->v.op, dir, c->xid);
+	if (call && call->v.conn_id == c->conn_id && call->v.op[0] && call->v.op[0] != '?')
+		return wmem_strdup_printf(pinfo->pool, "%s %s XID 0x%08x", call->v.op, dir, c->xid);
 	return wmem_strdup_printf(pinfo->pool, "%s XID 0x%08x", dir, c->xid);
 }
 

@@ -463,6 +463,11 @@ bool rrp_frame_claimed(const struct rrp_frame *fr)
 	return fr && (fr->sends_done || fr->part_sends || fr->msgs || fr->part_msgs || fr->carries);
 }
 
+const struct rrp_msg *rrp_call_of_xid(uint32_t xid)
+{
+	return F.call_by_xid ? wmem_map_lookup(F.call_by_xid, GUINT_TO_POINTER(xid)) : NULL;
+}
+
 const struct rrp_msg *rrp_msg_of_send(uint32_t send_frame)
 {
 	return F.send_msgs ? wmem_map_lookup(F.send_msgs, GUINT_TO_POINTER(send_frame)) : NULL;

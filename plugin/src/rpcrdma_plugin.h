@@ -140,6 +140,8 @@ const struct rrp_frame *rrp_frame_get(uint32_t num);
 /* The frame is RPC-over-RDMA traffic (a claim for the heuristics). */
 bool rrp_frame_claimed(const struct rrp_frame *fr);
 uint64_t rrp_checks_skipped(void);
+/* The latest call rebuilt with this XID; NULL when none was. */
+const struct rrp_msg *rrp_call_of_xid(uint32_t xid);
 /* The message whose Send starts at send_frame, once rebuilt; NULL before. */
 const struct rrp_msg *rrp_msg_of_send(uint32_t send_frame);
 

@@ -106,7 +106,9 @@ def compare(ts, cap, frames, fail, what, info_mark=""):
             continue
         for i, name in enumerate(FIELDS[1:4]):
             want = info_mark + b[i] if name == "_ws.col.Info" else b[i]
-            if a[i] != want:
+            # From Wireshark 4.2 on a postdissector cannot mark the Info of a frame the lower layer
+            # labelled; the mark is then absent, and the rest must still be the oracle's.
+            if a[i] != want and not (name == "_ws.col.Info" and ts.lower_columns and a[i] == b[i]):
                 fail.append("%s frame %d: %s %r, without the plugin %r" % (what, n, name, a[i], b[i]))
     return mine, oracle
 
