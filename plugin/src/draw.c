@@ -28,7 +28,7 @@ static void info_for_sends(packet_info *pinfo, const struct rrp_frame *fr)
 	FOR_EACH(fr->sends_done, const struct rrp_send *, s) {
 		const struct rrp_msg *m = rrp_msg_of_send(s->first);
 
-		if (m && m->rebuilt_in != fr->num && m->v.op[0] && m->v.op[0] != '?')
+		if (m && m->rebuilt_in != fr->num && rrp_op_known(m))
 			col_add_fstr(pinfo->cinfo, COL_INFO, "%s %s XID 0x%08x (%s, rebuilt in %u)", m->v.op,
 				     s->is_call ? "call" : "reply", s->xid, rr_hdr_proc_name(s->proc),
 				     m->rebuilt_in);
@@ -40,7 +40,7 @@ static void info_for_parts(packet_info *pinfo, const struct rrp_frame *fr)
 {
 	FOR_EACH(fr->part_sends, const struct rrp_send *, s) {
 		const struct rrp_msg *m = rrp_msg_of_send(s->first);
-		const char *what = m && m->v.op[0] && m->v.op[0] != '?' ? m->v.op : rr_hdr_proc_name(s->proc);
+		const char *what = rrp_op_known(m) ? m->v.op : rr_hdr_proc_name(s->proc);
 
 		col_add_fstr(pinfo->cinfo, COL_INFO, "%s %s XID 0x%08x (packet of a Send completed in %u)", what,
 			     s->is_call ? "call" : "reply", s->xid, s->last);

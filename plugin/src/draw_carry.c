@@ -37,6 +37,11 @@ static const value_string role_vals[] = {
 	{ 0, NULL },
 };
 
+const char *rrp_carry_op_name(enum rr_rdma_carry op)
+{
+	return val_to_str_const(op, op_vals, "RDMA");
+}
+
 #define HF(id, name, abbrev, type, disp, strings, blurb) \
 	{ &(id), { name, abbrev, type, disp, strings, 0x0, blurb, HFILL } }
 
@@ -73,21 +78,38 @@ void rrp_register_carry_fields(int proto)
 	proto_register_subtree_array(ett, array_length(ett));
 }
 
-/* "NFS v3 READ reply XID 0x30aab4aa" or "call XID 0x30aab4aa" when the call is not known yet. */
-static const char *whose(packet_info *pinfo, const struct rrp_carry *c)
+/*
+ * The call that advertised the segment: known when the operation came,
+ * or (a Read Request comes before its call is rebuilt) by its XID on a
+ * later visit.
+ */
+static const struct rrp_msg *call_of(const struct rrp_carry *c)
+{
+	const struct rrp_msg *call;
+
+	if (!c->hit)
+		return NULL;
+	if (c->call)
+		return c->call;
+	call = rrp_call_of_xid(c->xid);
+	return call && call->v.conn_id == c->conn_id ? call : NULL;
+}
+
+/* "NFSv3 READ reply XID 0x30aab4aa", or "call XID 0x30aab4aa" when the call is not known. */
+static const char *whose(packet_info *pinfo, const struct rrp_carry *c, const struct rrp_msg *call)
 {
 	const char *dir = c->role == RR_ROLE_READ || c->role == RR_ROLE_PZRC ? "call" : "reply";
-	/* A Read Request comes before its call is rebuilt: on a later visit the call is known by its XID. */
-	const struct rrp_msg *call = c->call ? c->call : rrp_call_of_xid(c->xid);
 
-	if (call && call->v.conn_id == c->conn_id && call->v.op[0] && call->v.op[0] != '?')
+	if (rrp_op_known(call))
 		return wmem_strdup_printf(pinfo->pool, "%s %s XID 0x%08x", call->v.op, dir, c->xid);
 	return wmem_strdup_printf(pinfo->pool, "%s XID 0x%08x", dir, c->xid);
 }
 
 void rrp_draw_carry(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, const struct rrp_carry *c, bool set_info)
 {
-	const char *op = val_to_str_const(c->op, op_vals, "RDMA");
+	const char *op = rrp_carry_op_name(c->op);
+	const struct rrp_msg *call = call_of(c);
+	const char *owner = c->hit ? whose(pinfo, c, call) : NULL;
 	proto_item *ti;
 	proto_tree *t;
 	char role[24];
@@ -96,7 +118,7 @@ void rrp_draw_carry(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, const st
 	if (c->hit)
 		ti = proto_tree_add_none_format(rt, hf_rdma, ftvb, 0, 0,
 						"%s: %" PRIu64 " bytes, %s segment %u at offset %" PRIu64 " of %u, %s",
-						op, c->len, role, c->seg, c->seg_offset, c->seg_length, whose(pinfo, c));
+						op, c->len, role, c->seg, c->seg_offset, c->seg_length, owner);
 	else
 		ti = proto_tree_add_none_format(rt, hf_rdma, ftvb, 0, 0,
 						"%s: %" PRIu64 " bytes, handle 0x%08x: no segment advertised in the "
@@ -114,11 +136,10 @@ void rrp_draw_carry(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, const st
 		proto_item_set_generated(proto_tree_add_uint(t, hf_rdma_seg, ftvb, 0, 0, c->seg));
 		proto_item_set_generated(proto_tree_add_uint64(t, hf_rdma_seg_off, ftvb, 0, 0, c->seg_offset));
 		proto_item_set_generated(proto_tree_add_uint(t, hf_rdma_seg_len, ftvb, 0, 0, c->seg_length));
-		if (c->call) {
-			if (c->call->v.op[0] && c->call->v.op[0] != '?')
-				proto_item_set_generated(proto_tree_add_string(t, hf_rr_op, ftvb, 0, 0, c->call->v.op));
-			proto_item_set_generated(proto_tree_add_uint(t, hf_rdma_call_in, ftvb, 0, 0,
-								     c->call->rebuilt_in));
+		if (call) {
+			if (rrp_op_known(call))
+				proto_item_set_generated(proto_tree_add_string(t, hf_rr_op, ftvb, 0, 0, call->v.op));
+			proto_item_set_generated(proto_tree_add_uint(t, hf_rdma_call_in, ftvb, 0, 0, call->rebuilt_in));
 		}
 	}
 	if (!set_info)
@@ -129,7 +150,7 @@ void rrp_draw_carry(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, const st
 		col_clear(pinfo->cinfo, COL_INFO);
 	if (c->hit)
 		col_append_fstr(pinfo->cinfo, COL_INFO, "%s %" PRIu64 " B %s seg %u @%" PRIu64 ", %s", op, c->len,
-				role, c->seg, c->seg_offset, whose(pinfo, c));
+				role, c->seg, c->seg_offset, owner);
 	else
 		col_append_fstr(pinfo->cinfo, COL_INFO, "%s %" PRIu64 " B, handle 0x%08x (no advertised segment)", op,
 				c->len, c->handle);

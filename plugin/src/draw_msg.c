@@ -145,7 +145,7 @@ void rrp_draw_message(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, proto_
 	proto_item_set_generated(proto_tree_add_uint64(mtree, hf_rr_inline_bytes, at, 0, 0, v->inline_bytes));
 	/* The field counts every byte moved by RDMA: DDP-eligible data and Long messages alike. */
 	proto_item_set_generated(proto_tree_add_uint64(mtree, hf_rr_ddp_bytes, at, 0, 0, v->ddp_bytes + v->long_bytes));
-	if (v->op[0] && strcmp(v->op, "?"))
+	if (rrp_op_known(m))
 		proto_item_set_generated(proto_tree_add_string(mtree, hf_rr_op, at, 0, 0, v->op));
 	if (v->backchannel)
 		proto_item_set_generated(proto_tree_add_boolean(mtree, hf_rr_backchannel, at, 0, 0, 1));

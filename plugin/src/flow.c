@@ -76,21 +76,13 @@ static void sep(GString *s)
 		g_string_append(s, "; ");
 }
 
-static const char *const carry_name[] = {
-	[RR_CARRY_WRITE] = "RDMA Write",
-	[RR_CARRY_READ_REQ] = "RDMA Read Request",
-	[RR_CARRY_READ_RESP] = "RDMA Read Response",
-};
-
 /* "RDMA Write 4096 B write[0] seg 0 @0x1000", or "... R_Key 0x.. (no segment advertised)". */
 static void carry_label(GString *s, const struct rrp_carry *c)
 {
 	char role[24];
-	unsigned op = (unsigned)c->op;
 
 	sep(s);
-	g_string_append_printf(s, "%s %" PRIu64 " B", op < G_N_ELEMENTS(carry_name) ? carry_name[op] : "RDMA",
-			       c->len);
+	g_string_append_printf(s, "%s %" PRIu64 " B", rrp_carry_op_name(c->op), c->len);
 	if (!c->hit) {
 		g_string_append_printf(s, " handle 0x%08x (no segment advertised)", c->handle);
 		return;

@@ -140,6 +140,11 @@ const struct rrp_frame *rrp_frame_get(uint32_t num);
 /* The frame is RPC-over-RDMA traffic (a claim for the heuristics). */
 bool rrp_frame_claimed(const struct rrp_frame *fr);
 uint64_t rrp_checks_skipped(void);
+/* The engine named the message's RPC operation (rr_msg_view.op is "?" when it could not). */
+static inline bool rrp_op_known(const struct rrp_msg *m)
+{
+	return m && m->v.op[0] && !(m->v.op[0] == '?' && !m->v.op[1]);
+}
 /* The latest call rebuilt with this XID; NULL when none was. */
 const struct rrp_msg *rrp_call_of_xid(uint32_t xid);
 /* The message whose Send starts at send_frame, once rebuilt; NULL before. */
@@ -167,6 +172,8 @@ void rrp_draw_message(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, proto_
 		      const struct rrp_frame *fr, const struct rrp_msg *m, int poff, int plen, unsigned nth);
 /* draw_carry.c: the RDMA operations a frame carried (fields rpcrdma.rdma.*). */
 void rrp_register_carry_fields(int proto);
+/* "RDMA Write", "RDMA Read Request", "RDMA Read Response" */
+const char *rrp_carry_op_name(enum rr_rdma_carry op);
 void rrp_draw_carry(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *rt, const struct rrp_carry *c, bool set_info);
 void rrp_draw_finding(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const struct rrp_finding *f);
 
