@@ -255,7 +255,7 @@ static struct seg *seg_at(GPtrArray *list, uint64_t va, uint64_t end, uint64_t *
 	return NULL;
 }
 
-static enum rr_chunk_role chunk_role_of(enum rr_seg_role r)
+enum rr_chunk_role rr_seg_chunk_role(enum rr_seg_role r)
 {
 	return r == RR_SEG_READ ? RR_ROLE_READ : r == RR_SEG_WRITE ? RR_ROLE_WRITE : RR_ROLE_REPLY;
 }
@@ -273,7 +273,7 @@ static void report_piece(struct rr_engine *eng, struct rr_flow *owner, const str
 		.handle = rkey,
 		.hit = true,
 		.xid = seg->pub.xid,
-		.role = chunk_role_of(seg->pub.role),
+		.role = rr_seg_chunk_role(seg->pub.role),
 		.chunk = seg->pub.chunk,
 		.seg = seg->pub.index,
 		.seg_length = seg->pub.s.length,

@@ -41,6 +41,9 @@ struct rr_seg_hit {
 	const struct rr_seg *seg; /* that segment, or the nearest with the handle */
 };
 
+/* The chunk a segment of this role belongs to, as reporters name it (hdr.h). */
+enum rr_chunk_role rr_seg_chunk_role(enum rr_seg_role r);
+
 struct rr_segstore *rr_segstore_new(void);
 void rr_segstore_free(struct rr_segstore *st);
 /* The flow is forgotten: free its table (its segments went with their calls). */

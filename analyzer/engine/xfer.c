@@ -100,8 +100,7 @@ static void report_read_req(struct rr_engine *eng, const struct rr_fact_rdma *f)
 		return;
 	if (r.hit) {
 		r.xid = f->xid;
-		r.role = f->role == RR_SEG_READ ? RR_ROLE_READ : f->role == RR_SEG_WRITE ? RR_ROLE_WRITE
-											  : RR_ROLE_REPLY;
+		r.role = rr_seg_chunk_role((enum rr_seg_role)f->role);
 		r.chunk = f->chunk;
 		r.seg = f->index;
 		r.seg_length = f->seg_length;
