@@ -21,6 +21,16 @@ static void assert_stream(const GByteArray *out, const uint8_t *want, size_t n)
 	assert_memory_equal(out->data, want, n);
 }
 
+/* The inline part with these chunks spliced in, into out, is exactly want. */
+static void assert_spliced(GByteArray *out, const uint8_t *inl, size_t inl_len, const pg_splice_chunk *chunks,
+			   unsigned n, const uint8_t *want, size_t want_len)
+{
+	char err[128];
+
+	assert_true(pg_splice_call(inl, inl_len, chunks, n, out, err, sizeof(err)));
+	assert_stream(out, want, want_len);
+}
+
 /* One chunk of 5 bytes: 3 zeros of roundup, then the inline part goes on. */
 static void one_chunk_not_multiple_of_4(void **state)
 {
@@ -33,11 +43,9 @@ static void one_chunk_not_multiple_of_4(void **state)
 					0xca, 0xfe, 0xba, 0xbe };
 	pg_splice_chunk c = { 8, data, sizeof(data) };
 	GByteArray *out = g_byte_array_new();
-	char err[128];
 
 	(void)state;
-	assert_true(pg_splice_call(inl, sizeof(inl), &c, 1, out, err, sizeof(err)));
-	assert_stream(out, want, sizeof(want));
+	assert_spliced(out, inl, sizeof(inl), &c, 1, want, sizeof(want));
 	g_byte_array_free(out, TRUE);
 }
 
@@ -56,11 +64,9 @@ static void two_chunks(void **state)
 					'x', 'y', 'z', 0x00, 0xde, 0xad, 0xbe, 0xef };
 	pg_splice_chunk c[] = { { 4, a, sizeof(a) }, { 16, b, sizeof(b) } };
 	GByteArray *out = g_byte_array_new();
-	char err[128];
 
 	(void)state;
-	assert_true(pg_splice_call(inl, sizeof(inl), c, 2, out, err, sizeof(err)));
-	assert_stream(out, want, sizeof(want));
+	assert_spliced(out, inl, sizeof(inl), c, 2, want, sizeof(want));
 	g_byte_array_free(out, TRUE);
 }
 
@@ -73,11 +79,9 @@ static void chunk_multiple_of_4(void **state)
 					0x11, 0x22, 0x33, 0x44 };
 	pg_splice_chunk c = { 4, data, sizeof(data) };
 	GByteArray *out = g_byte_array_new();
-	char err[128];
 
 	(void)state;
-	assert_true(pg_splice_call(inl, sizeof(inl), &c, 1, out, err, sizeof(err)));
-	assert_stream(out, want, sizeof(want));
+	assert_spliced(out, inl, sizeof(inl), &c, 1, want, sizeof(want));
 	g_byte_array_free(out, TRUE);
 }
 
@@ -95,13 +99,10 @@ static void unaligned_position(void **state)
 	static const uint8_t want3[] = { 1, 2, 3, 4, 5, 6, 'a', 'b', 'c', 0x00, 7, 8 };
 	pg_splice_chunk c4 = { 6, four, sizeof(four) }, c3 = { 6, three, sizeof(three) };
 	GByteArray *out = g_byte_array_new();
-	char err[128];
 
 	(void)state;
-	assert_true(pg_splice_call(inl, sizeof(inl), &c4, 1, out, err, sizeof(err)));
-	assert_stream(out, want4, sizeof(want4));
-	assert_true(pg_splice_call(inl, sizeof(inl), &c3, 1, out, err, sizeof(err)));
-	assert_stream(out, want3, sizeof(want3));
+	assert_spliced(out, inl, sizeof(inl), &c4, 1, want4, sizeof(want4));
+	assert_spliced(out, inl, sizeof(inl), &c3, 1, want3, sizeof(want3));
 	g_byte_array_free(out, TRUE);
 }
 
@@ -113,13 +114,10 @@ static void chunk_at_end_and_empty_chunk(void **state)
 	static const uint8_t want_end[] = { 0x00, 0x00, 0x00, 0x01, 'Z', 0x00, 0x00, 0x00 };
 	pg_splice_chunk end = { 4, z, sizeof(z) }, empty = { 4, NULL, 0 };
 	GByteArray *out = g_byte_array_new();
-	char err[128];
 
 	(void)state;
-	assert_true(pg_splice_call(inl, sizeof(inl), &end, 1, out, err, sizeof(err)));
-	assert_stream(out, want_end, sizeof(want_end));
-	assert_true(pg_splice_call(inl, sizeof(inl), &empty, 1, out, err, sizeof(err)));
-	assert_stream(out, inl, sizeof(inl));
+	assert_spliced(out, inl, sizeof(inl), &end, 1, want_end, sizeof(want_end));
+	assert_spliced(out, inl, sizeof(inl), &empty, 1, inl, sizeof(inl));
 	g_byte_array_free(out, TRUE);
 }
 
@@ -128,12 +126,10 @@ static void no_chunk(void **state)
 {
 	static const uint8_t inl[] = { 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0 };
 	GByteArray *out = g_byte_array_new();
-	char err[128];
 
 	(void)state;
 	g_byte_array_append(out, (const guint8 *)"stale", 5);
-	assert_true(pg_splice_call(inl, sizeof(inl), NULL, 0, out, err, sizeof(err)));
-	assert_stream(out, inl, sizeof(inl));
+	assert_spliced(out, inl, sizeof(inl), NULL, 0, inl, sizeof(inl));
 	g_byte_array_free(out, TRUE);
 }
 
