@@ -4,29 +4,14 @@
  * happened to one call across its attempts: sent as a Long Call or answered
  * through the Reply chunk, failed with an RPC or transport error, retried on
  * new connections.  It is told once, when the capture ends, as one finding
- * that names the chunk shape and the known hazard it matches.
+ * that names the chunk shape, then what the capture says for and against
+ * each cause the failure could have (ck_outcome_evidence.c): a matching
+ * interop hazard is offered as a possibility, never as the cause.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "check_int.h"
-
-/* The implementation-experience draft's hazard that matches an episode. */
-static const char *hazard(const struct ck_episode *ep)
-{
-	if (ep->long_call && ep->pz_segs > 1)
-		return "multi-segment Position-Zero read chunks, which at least one implementation does not "
-		       "accept (draft-ietf-nfsv4-rfc5666-implementation-experience §3.3)";
-	if (ep->long_call && !strstr(ep->what, "WRITE"))
-		return "Long Calls for procedures other than WRITE, which RFC 5667 servers ignore "
-		       "(implementation-experience §3.4)";
-	if (ep->long_call)
-		return NULL;
-	if (ep->long_reply || ep->reply_chunk)
-		return "replies that need the Reply chunk: sizing it and the generic ERR_CHUNK "
-		       "(implementation-experience §4.3; RFC 8267 §3.1)";
-	return NULL;
-}
+#include "ck_outcome.h"
 
 static void shape(const struct ck_episode *ep, char *buf, size_t len)
 {
@@ -63,37 +48,43 @@ static bool reconnect_loop(const struct ck_episode *ep)
 
 /*
  * The finding's core sentence says what was asked and how it ended; the
- * retries and the known hazard follow as sentences of their own
- * (rpcrdma/diag.h), so a viewer with short lines keeps the core whole.
+ * retries and the evidence about the cause follow as sentences of their
+ * own (rpcrdma/diag.h), so a viewer with short lines keeps the core whole.
  */
 static void tell(struct rr_checker *ck, struct ck_episode *ep, enum rr_rule_id rule, const char *fmt_tail)
 {
-	char sh[96], re[96], out[160];
-	const char *hz = hazard(ep);
+	char sh[96], re[96], out[160], why[400] = "";
 	/* A call of no known program is described by its XID, which the sentence names anyway. */
 	const char *what = ep->what[0] && strncmp(ep->what, "XID ", 4) ? ep->what : "a call";
+	const struct ck_note *n = ck_outlog_note(ck_outlog(ck), ep->key);
+	const char *again = ep->successes ? " before a later attempt succeeded" : ep->failures > 1 ? " every time" : "";
 
 	shape(ep, sh, sizeof(sh));
 	retries(ep, re, sizeof(re));
 	re[0] = (char)g_ascii_toupper(re[0]);
-	if (ep->failures)
-		snprintf(out, sizeof(out), "the server answered %s%s", ep->failure,
-			 ep->successes ? " before a later attempt succeeded" :
-			 ep->failures > 1 ? " every time" : "");
+	if (ep->failures && !strcmp(ep->failure, "GARBAGE_ARGS") && n)
+		snprintf(out, sizeof(out), "the server rejected its %" G_GUINT64_FORMAT " bytes of arguments "
+			 "(GARBAGE_ARGS)%s", n->size, again);
+	else if (ep->failures && !strcmp(ep->failure, "GARBAGE_ARGS"))
+		snprintf(out, sizeof(out), "the server rejected its arguments (GARBAGE_ARGS)%s", again);
+	else if (ep->failures)
+		snprintf(out, sizeof(out), "the server answered %s%s", ep->failure, again);
 	else if (ep->successes)
 		snprintf(out, sizeof(out), "a later attempt succeeded");
 	else
 		snprintf(out, sizeof(out), "no answer was seen");
+	if (rule == RR_230_LONG_FAILED)
+		ck_outcome_evidence(ck_outlog(ck), ep, why, sizeof(why));
 	ck_report_full(ck, rule, ep->fail_frame ? ep->fail_frame : ep->frames[ep->n_frames - 1], ep->frames,
-		       ep->n_frames, ep->conn_id, true, ep->xid, "%s (XID 0x%08x) %s; %s. %s%s%s%s",
-		       what, ep->xid, sh, out, re, fmt_tail,
-		       hz ? ". Known interop hazard: " : "", hz ? hz : "");
+		       ep->n_frames, ep->conn_id, true, ep->xid, "%s (XID 0x%08x) %s; %s. %s%s%s",
+		       what, ep->xid, sh, out, re, fmt_tail, why);
 }
 
 static void each_episode(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule)
 {
 	GList *l;
 
+	ck_outlog_feed(ck, f);
 	if (f->kind != RR_FACT_END)
 		return;
 	for (l = ck->episode_order.head; l; l = l->next) {
@@ -115,7 +106,9 @@ static void each_episode(struct rr_checker *ck, const struct rr_fact *f, enum rr
 				tell(ck, ep, rule, " (the responder should end the cycle with ERR_CHUNK)");
 			break;
 		case RR_231_RECONNECT_RETRY:
-			if (ep->n_conns > 1 && !long_failure(ep) && !reconnect_loop(ep))
+			/* A storm (RR-233) or a session replay (RR-234) tells it. */
+			if (ep->n_conns > 1 && !long_failure(ep) && !reconnect_loop(ep) &&
+			    !ck_outcome_in_storm(ck, ep) && !ck_outcome_is_replay(ck, ep))
 				tell(ck, ep, rule, "");
 			break;
 		case RR_232_RETRY_RUN:

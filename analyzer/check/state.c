@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check_int.h"
+#include "ck_outcome.h"
 
 /* Roughly what one entry costs, hash table slot included. */
 #define HASH_SLOT 32u
@@ -63,6 +64,7 @@ void ck_state_free(struct rr_checker *ck)
 	g_queue_clear(&ck->episode_order);
 	g_hash_table_destroy(ck->episodes);
 	g_hash_table_destroy(ck->live_handles);
+	ck_outlog_free(ck->outlog);
 }
 
 struct ck_conn_state *ck_conn(struct rr_checker *ck, uint32_t id)
@@ -452,6 +454,8 @@ void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 		/* Told: a joined capture's next part starts without them. */
 		g_queue_clear(&ck->episode_order);
 		g_hash_table_remove_all(ck->episodes);
+		ck_outlog_free(ck->outlog);
+		ck->outlog = NULL;
 		break;
 	case RR_FACT_SEND: {
 		struct ck_conn_state *cs = ck_conn(ck, f->send->conn_id);

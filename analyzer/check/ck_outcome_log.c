@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The outcome rules' log of the capture: every forward call as it was sent
+ * (its shape, size, time, client and server, NFSv4.1 slot) and the calls
+ * that went well, by server, procedure and shape.  A failure is judged
+ * against all of it when the capture ends (ck_outcome_evidence.c,
+ * ck_outcome_storm.c).  Bounded: CK_NOTES_MAX attempts, the oldest
+ * forgotten, and CK_SUCCESS_MAX kinds of success.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ck_outcome.h"
+#include "cursor.h"
+
+#define CK_SUCCESS_MAX 4096
+#define NFS4_OP_SEQUENCE 53
+
+struct ck_outlog {
+	GQueue notes;                 /* struct ck_note*, oldest first, owned */
+	GHashTable *newest;           /* key -> the newest struct ck_note* of that call */
+	GArray *successes;            /* struct ck_success */
+	const struct ck_note **view;  /* ck_outlog_notes()' array */
+	GHashTable *cache;            /* ck_outlog_cache() */
+	/* The fact fed last: several rules feed each one. */
+	uint64_t fed_frame;
+	uint32_t fed_xid;
+	int fed_dir;
+};
+
+struct ck_outlog *ck_outlog(struct rr_checker *ck)
+{
+	if (!ck->outlog) {
+		ck->outlog = g_new0(struct ck_outlog, 1);
+		g_queue_init(&ck->outlog->notes);
+		ck->outlog->newest = g_hash_table_new(g_int64_hash, g_int64_equal);
+		ck->outlog->successes = g_array_new(FALSE, TRUE, sizeof(struct ck_success));
+		ck->outlog->fed_dir = -1;
+	}
+	return ck->outlog;
+}
+
+void ck_outlog_free(struct ck_outlog *log)
+{
+	if (!log)
+		return;
+	g_queue_clear_full(&log->notes, g_free);
+	g_hash_table_destroy(log->newest);
+	g_array_free(log->successes, TRUE);
+	g_free(log->view);
+	if (log->cache)
+		g_hash_table_destroy(log->cache);
+	g_free(log);
+}
+
+const struct ck_note *ck_outlog_note(const struct ck_outlog *log, uint64_t key)
+{
+	return log ? g_hash_table_lookup(log->newest, &key) : NULL;
+}
+
+const struct ck_note *const *ck_outlog_notes(const struct ck_outlog *log, size_t *n)
+{
+	struct ck_outlog *w = (struct ck_outlog *)log;
+	GList *l;
+	size_t i = 0;
+
+	*n = 0;
+	if (!log)
+		return NULL;
+	g_free(w->view);
+	w->view = g_new(const struct ck_note *, g_queue_get_length(&w->notes) + 1);
+	for (l = w->notes.head; l; l = l->next)
+		w->view[i++] = l->data;
+	*n = i;
+	return w->view;
+}
+
+GHashTable **ck_outlog_cache(struct ck_outlog *log)
+{
+	return &log->cache;
+}
+
+const struct ck_success *ck_outlog_successes(const struct ck_outlog *log, size_t *n)
+{
+	*n = log ? log->successes->len : 0;
+	return log ? (const struct ck_success *)(void *)log->successes->data : NULL;
+}
+
+/*
+ * "10.0.0.1 -> 10.0.0.2" from a connection's name ("rocev2 10.0.0.1 qp 0x11
+ * <-> 10.0.0.2 qp 0x12", requester first when known): the hosts without
+ * QPs or ports, so that every connection between them gives the same pair.
+ */
+static void pair_of(const char *name, char *out, size_t len)
+{
+	char side[2][64] = { "?", "?" };
+	const char *p = name ? strchr(name, ' ') : NULL;
+	const char *mid = p ? strstr(p, " <-> ") : NULL;
+	int i;
+
+	if (mid) {
+		g_strlcpy(side[0], p + 1, MIN(sizeof(side[0]), (size_t)(mid - p)));
+		g_strlcpy(side[1], mid + 5, sizeof(side[1]));
+	}
+	for (i = 0; i < 2; i++) {
+		char *cut = strstr(side[i], " qp ");
+		char *colon = strchr(side[i], ':');
+
+		if (cut)
+			*cut = 0;
+		if ((cut = strstr(side[i], " port ")))
+			*cut = 0;
+		if (colon && colon == strrchr(side[i], ':'))   /* IPv4 with a port */
+			*colon = 0;
+	}
+	snprintf(out, len, "%s -> %s", side[0], side[1]);
+}
+
+/* An NFSv4.1+ COMPOUND's leading SEQUENCE: session, sequence ID and slot (RFC 8881 §18.46). */
+static void sequence_of(const struct rr_message *m, struct ck_note *n)
+{
+	struct rr_cursor c;
+	uint32_t taglen, minor, nops, op;
+
+	if (!m->has_rpc || m->call.prog != RR_NFS_PROGRAM || m->call.vers != 4 || m->call.proc != 1 ||
+	    !m->payload || m->call.args_off > m->payload_len)
+		return;
+	rr_cursor_init(&c, m->payload + m->call.args_off, m->payload_len - m->call.args_off);
+	if (!rr_get_be32(&c, &taglen) || taglen > 1024 || !rr_skip(&c, taglen + rr_xdr_pad(taglen)) ||
+	    !rr_get_be32(&c, &minor) || minor < 1 || !rr_get_be32(&c, &nops) || !nops ||
+	    !rr_get_be32(&c, &op) || op != NFS4_OP_SEQUENCE ||
+	    !rr_copy_bytes(&c, n->sessionid, sizeof(n->sessionid)) || !rr_get_be32(&c, &n->seqid) ||
+	    !rr_get_be32(&c, &n->slotid))
+		return;
+	n->has_seq = true;
+}
+
+static void evict(struct ck_outlog *log)
+{
+	struct ck_note *old = g_queue_pop_head(&log->notes);
+
+	if (old && g_hash_table_lookup(log->newest, &old->key) == old)
+		g_hash_table_remove(log->newest, &old->key);
+	g_free(old);
+}
+
+static void feed_call(struct ck_outlog *log, const struct rr_message *m)
+{
+	struct ck_note *n = g_new0(struct ck_note, 1);
+	const struct ck_note *prev;
+
+	n->key = ck_episode_key(&m->conn, m->xid);
+	n->conn_id = m->conn_id;
+	n->frame = m->send_frame;
+	n->ts_usec = m->ts_usec;
+	pair_of(m->conn_name, n->pair, sizeof(n->pair));
+	ck_describe_call(m, n->what, sizeof(n->what));
+	n->long_call = ck_is_long_call(m->hdr);
+	n->pz_segs = ck_pz_segments(m->hdr);
+	n->reply_segs = m->hdr->has_reply ? m->hdr->reply.count : 0;
+	n->size = m->payload_len;
+	sequence_of(m, n);
+	prev = g_hash_table_lookup(log->newest, &n->key);
+	if (prev && prev->conn_id != n->conn_id) {
+		n->retry = true;
+		n->lost = !prev->answered;
+		n->replay = n->has_seq && prev->has_seq && prev->slotid == n->slotid &&
+			    prev->seqid == n->seqid && !memcmp(prev->sessionid, n->sessionid, sizeof(n->sessionid));
+	}
+	if (g_queue_get_length(&log->notes) >= CK_NOTES_MAX)
+		evict(log);
+	g_queue_push_tail(&log->notes, n);
+	g_hash_table_replace(log->newest, &n->key, n);
+}
+
+static bool same_kind(const struct ck_success *s, const struct ck_note *n, bool long_reply)
+{
+	return !strcmp(s->pair, n->pair) && !strcmp(s->what, n->what) && s->long_call == n->long_call &&
+	       s->pz_segs == n->pz_segs && s->reply_segs == n->reply_segs && s->long_reply == long_reply;
+}
+
+static void add_success(struct ck_outlog *log, const struct ck_note *n, bool long_reply, uint64_t frame)
+{
+	struct ck_success *s;
+	guint i;
+
+	for (i = 0; i < log->successes->len; i++) {
+		s = &g_array_index(log->successes, struct ck_success, i);
+		if (!same_kind(s, n, long_reply))
+			continue;
+		if (n->size < s->size_min) {
+			s->size_min = n->size;
+			s->frame_min = frame;
+		}
+		if (n->size > s->size_max) {
+			s->size_max = n->size;
+			s->frame_max = frame;
+		}
+		s->count++;
+		return;
+	}
+	if (log->successes->len >= CK_SUCCESS_MAX)
+		return;
+	g_array_set_size(log->successes, log->successes->len + 1);
+	s = &g_array_index(log->successes, struct ck_success, log->successes->len - 1);
+	g_strlcpy(s->pair, n->pair, sizeof(s->pair));
+	g_strlcpy(s->what, n->what, sizeof(s->what));
+	s->long_call = n->long_call;
+	s->long_reply = long_reply;
+	s->pz_segs = n->pz_segs;
+	s->reply_segs = n->reply_segs;
+	s->size_min = s->size_max = n->size;
+	s->frame_min = s->frame_max = frame;
+	s->count = 1;
+}
+
+static void feed_reply(struct ck_outlog *log, const struct rr_message *m)
+{
+	uint64_t key = ck_episode_key(&m->conn, m->xid);
+	struct ck_note *n = g_hash_table_lookup(log->newest, &key);
+
+	if (!n || n->answered)
+		return;
+	n->answered = true;
+	n->answered_ok = m->hdr->proc != RR_RDMA_ERROR && ck_reply_ok(m);
+	n->nfs_status = m->has_ulp ? m->ulp.status : 0;
+	/* The server took the arguments: an NFS error is still an answer to them. */
+	if (n->answered_ok)
+		add_success(log, n, m->hdr->proc == RR_RDMA_NOMSG, m->send_frame);
+}
+
+void ck_outlog_feed(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	struct ck_outlog *log;
+
+	if (f->kind != RR_FACT_MSG || m->backchannel || !m->hdr)
+		return;
+	log = ck_outlog(ck);
+	if (log->fed_frame == m->send_frame && log->fed_xid == m->xid && log->fed_dir == (int)m->dir)
+		return;
+	log->fed_frame = m->send_frame;
+	log->fed_xid = m->xid;
+	log->fed_dir = (int)m->dir;
+	if (log->cache)
+		g_hash_table_destroy(log->cache);
+	log->cache = NULL;
+	if (m->dir == RR_DIR_CALL)
+		feed_call(log, m);
+	else
+		feed_reply(log, m);
+}
