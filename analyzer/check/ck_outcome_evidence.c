@@ -132,18 +132,22 @@ void ck_outcome_evidence(const struct ck_outlog *log, const struct ck_episode *e
 		say(&s, "Failed alike on %u connections: deterministic, not transient", ep->n_conns);
 	else if (ep->successes)
 		say(&s, "A later attempt succeeded: the failure passed");
-	if (n && (sh = same_shape(log, ep, n, &n_shape))) {
-		against_shape = true;
-		if (reply_side(ep))
-			say(&s, "The same server answered %u call%s through a %u-segment Reply chunk (%s, frame %" PRIu64
-			    "): against it as the cause", n_shape, n_shape > 1 ? "s" : "", ep->reply_chunk_segs,
-			    sh->what, sh->frame_max);
-		else
-			say(&s, "The same server accepted %u Long Call%s of that shape (%s, %" PRIu64 " bytes, frame %"
-			    PRIu64 "): against the shape as the cause", n_shape, n_shape > 1 ? "s" : "", sh->what,
-			    sh->size_max, sh->frame_max);
-	}
-	if (n && !reply_side(ep) && (sm = smaller(log, n, &sm_size, &sm_frame))) {
+	sh = n ? same_shape(log, ep, n, &n_shape) : NULL;
+	sm = n && !reply_side(ep) ? smaller(log, n, &sm_size, &sm_frame) : NULL;
+	against_shape = sh != NULL;
+	if (sh && sm && sm->long_call == ep->long_call && sm->pz_segs == ep->pz_segs)
+		/* One call says both: the shape went through, only the size differs. */
+		say(&s, "The same procedure succeeded with %" PRIu64 " bytes in the same shape (frame %" PRIu64
+		    "): for a limit on the arguments' size, against the shape as the cause", sm_size, sm_frame);
+	else if (sh && reply_side(ep))
+		say(&s, "The same server answered %u call%s through a %u-segment Reply chunk (%s, frame %" PRIu64
+		    "): against it as the cause", n_shape, n_shape > 1 ? "s" : "", ep->reply_chunk_segs,
+		    sh->what, sh->frame_max);
+	else if (sh)
+		say(&s, "The same server accepted %u Long Call%s of that shape (%s, %" PRIu64 " bytes, frame %"
+		    PRIu64 "): against the shape as the cause", n_shape, n_shape > 1 ? "s" : "", sh->what,
+		    sh->size_max, sh->frame_max);
+	if (sm && !(sh && sm->long_call == ep->long_call && sm->pz_segs == ep->pz_segs)) {
 		char how[96];
 
 		shape_word(sm, how, sizeof(how));

@@ -175,7 +175,9 @@ void ck_rr234(struct rr_checker *ck, const struct rr_fact *f)
 			continue;
 		}
 		hex(n->sessionid, sizeof(n->sessionid), sess);
-		if (n->answered_ok)
+		if (n->answered_ok && !n->nfs_status)
+			snprintf(answer, sizeof(answer), "the server answered it NFS4_OK");
+		else if (n->answered_ok)
 			snprintf(answer, sizeof(answer), "the server answered it (NFS status %u)", n->nfs_status);
 		else
 			snprintf(answer, sizeof(answer), n->answered ? "the server answered it with an error" :
