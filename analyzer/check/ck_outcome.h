@@ -21,8 +21,8 @@ struct ck_note {
 	uint64_t key;                 /* ck_episode_key(): requester host and XID */
 	uint32_t conn_id;
 	uint64_t frame, ts_usec;
-	char pair[CK_PAIR_LEN];       /* "10.0.0.1 -> 10.0.0.2": client, then server */
-	char what[48];
+	const char *pair;             /* "10.0.0.1 -> 10.0.0.2": client, then server (interned by the log) */
+	const char *what;             /* ck_describe_call()'s (interned) */
 	bool long_call;
 	uint32_t pz_segs;             /* Long Calls: segments at Position zero */
 	uint32_t reply_segs;          /* segments of the Reply chunk it offered (0: none) */
@@ -39,8 +39,7 @@ struct ck_note {
 
 /* Calls that went well, by server, procedure and shape: evidence about a failure's cause. */
 struct ck_success {
-	char pair[CK_PAIR_LEN];
-	char what[48];
+	const char *pair, *what;      /* interned by the log: compared by address */
 	bool long_call, long_reply;
 	uint32_t pz_segs, reply_segs;
 	uint64_t size_min, size_max;  /* the RPC calls' bytes, smallest and largest */

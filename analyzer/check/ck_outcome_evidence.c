@@ -76,7 +76,7 @@ static const struct ck_success *same_shape(const struct ck_outlog *log, const st
 		bool match = ep->long_call ? c->long_call && c->pz_segs == ep->pz_segs :
 			     c->long_reply && c->reply_segs == ep->reply_chunk_segs;
 
-		if (!match || strcmp(c->pair, n->pair))
+		if (!match || c->pair != n->pair)
 			continue;
 		*count += c->count;
 		if (!s || c->size_max > s->size_max)
@@ -98,7 +98,7 @@ static const struct ck_success *smaller(const struct ck_outlog *log, const struc
 		uint64_t sz = c->size_max < n->size ? c->size_max : c->size_min;
 		uint64_t fr = c->size_max < n->size ? c->frame_max : c->frame_min;
 
-		if (strcmp(c->pair, n->pair) || strcmp(c->what, n->what) || sz >= n->size)
+		if (c->pair != n->pair || c->what != n->what || sz >= n->size)
 			continue;
 		if (!s || sz > *size) {
 			s = c;

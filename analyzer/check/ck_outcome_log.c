@@ -22,6 +22,7 @@ struct ck_outlog {
 	GArray *successes;            /* struct ck_success */
 	const struct ck_note **view;  /* ck_outlog_notes()' array */
 	GHashTable *cache;            /* ck_outlog_cache() */
+	GStringChunk *strings;        /* pairs and call labels, each kept once */
 	/* The fact fed last: several rules feed each one. */
 	uint64_t fed_frame;
 	uint32_t fed_xid;
@@ -36,6 +37,7 @@ struct ck_outlog *ck_outlog(struct rr_checker *ck)
 		ck->outlog->newest = g_hash_table_new(g_int64_hash, g_int64_equal);
 		ck->outlog->successes = g_array_new(FALSE, TRUE, sizeof(struct ck_success));
 		ck->outlog->fed_dir = -1;
+		ck->outlog->strings = g_string_chunk_new(4096);
 	}
 	return ck->outlog;
 }
@@ -47,6 +49,7 @@ void ck_outlog_free(struct ck_outlog *log)
 	g_queue_clear_full(&log->notes, g_free);
 	g_hash_table_destroy(log->newest);
 	g_array_free(log->successes, TRUE);
+	g_string_chunk_free(log->strings);
 	g_free(log->view);
 	if (log->cache)
 		g_hash_table_destroy(log->cache);
@@ -148,13 +151,16 @@ static void feed_call(struct ck_outlog *log, const struct rr_message *m)
 {
 	struct ck_note *n = g_new0(struct ck_note, 1);
 	const struct ck_note *prev;
+	char pair[CK_PAIR_LEN], what[48];
 
 	n->key = ck_episode_key(&m->conn, m->xid);
 	n->conn_id = m->conn_id;
 	n->frame = m->send_frame;
 	n->ts_usec = m->ts_usec;
-	pair_of(m->conn_name, n->pair, sizeof(n->pair));
-	ck_describe_call(m, n->what, sizeof(n->what));
+	pair_of(m->conn_name, pair, sizeof(pair));
+	ck_describe_call(m, what, sizeof(what));
+	n->pair = g_string_chunk_insert_const(log->strings, pair);
+	n->what = g_string_chunk_insert_const(log->strings, what);
 	n->long_call = ck_is_long_call(m->hdr);
 	n->pz_segs = ck_pz_segments(m->hdr);
 	n->reply_segs = m->hdr->has_reply ? m->hdr->reply.count : 0;
@@ -175,7 +181,7 @@ static void feed_call(struct ck_outlog *log, const struct rr_message *m)
 
 static bool same_kind(const struct ck_success *s, const struct ck_note *n, bool long_reply)
 {
-	return !strcmp(s->pair, n->pair) && !strcmp(s->what, n->what) && s->long_call == n->long_call &&
+	return s->pair == n->pair && s->what == n->what && s->long_call == n->long_call &&
 	       s->pz_segs == n->pz_segs && s->reply_segs == n->reply_segs && s->long_reply == long_reply;
 }
 
@@ -203,8 +209,8 @@ static void add_success(struct ck_outlog *log, const struct ck_note *n, bool lon
 		return;
 	g_array_set_size(log->successes, log->successes->len + 1);
 	s = &g_array_index(log->successes, struct ck_success, log->successes->len - 1);
-	g_strlcpy(s->pair, n->pair, sizeof(s->pair));
-	g_strlcpy(s->what, n->what, sizeof(s->what));
+	s->pair = n->pair;
+	s->what = n->what;
 	s->long_call = n->long_call;
 	s->long_reply = long_reply;
 	s->pz_segs = n->pz_segs;

@@ -20,7 +20,7 @@
 
 /* What the retries between one client and one server add up to. */
 struct storm {
-	char pair[CK_PAIR_LEN];
+	const char *pair;
 	uint32_t reconnects;          /* connections that carried a re-sent call */
 	uint32_t xids, attempts, replays, answered;
 	uint64_t first_ts, last_ts;
@@ -49,11 +49,11 @@ static void count(GHashTable *pairs, const struct ck_outlog *log, const struct c
 
 	if (!s) {
 		s = g_new0(struct storm, 1);
-		g_strlcpy(s->pair, n->pair, sizeof(s->pair));
+		s->pair = n->pair;
 		s->conns = g_hash_table_new(g_direct_hash, g_direct_equal);
 		s->keys = g_hash_table_new(g_int64_hash, g_int64_equal);
 		s->first_ts = n->ts_usec;
-		g_hash_table_insert(pairs, s->pair, s);
+		g_hash_table_insert(pairs, (gpointer)s->pair, s);
 	}
 	s->attempts++;
 	s->replays += n->replay;
@@ -84,7 +84,7 @@ static GHashTable *storms(struct rr_checker *ck)
 
 	if (*cache)
 		return *cache;
-	*cache = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, storm_free);
+	*cache = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, storm_free);
 	notes = ck_outlog_notes(log, &n);
 	for (i = 0; i < n; i++)
 		if (notes[i]->lost)
@@ -131,21 +131,29 @@ static void tell_storm(struct rr_checker *ck, const struct storm *s)
 		       s->pair, s->reconnects, secs, rate, s->xids, s->attempts, s->answered, replays);
 }
 
+static gint by_frame(gconstpointer a, gconstpointer b)
+{
+	const struct storm *x = a, *y = b;
+
+	return x->last_frame < y->last_frame ? -1 : x->last_frame > y->last_frame;
+}
+
 void ck_rr233(struct rr_checker *ck, const struct rr_fact *f)
 {
-	GHashTableIter it;
-	gpointer v;
+	GList *all, *l;
 
 	ck_outlog_feed(ck, f);
 	if (f->kind != RR_FACT_END)
 		return;
-	g_hash_table_iter_init(&it, storms(ck));
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		const struct storm *s = v;
+	/* In capture order, whatever the hash table's. */
+	all = g_list_sort(g_hash_table_get_values(storms(ck)), by_frame);
+	for (l = all; l; l = l->next) {
+		const struct storm *s = l->data;
 
 		if (s->reconnects >= CK_STORM_RECONNECTS)
 			tell_storm(ck, s);
 	}
+	g_list_free(all);
 }
 
 static void hex(const uint8_t *b, size_t n, char *out)
