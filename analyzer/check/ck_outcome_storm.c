@@ -124,11 +124,11 @@ static void tell_storm(struct rr_checker *ck, const struct storm *s)
 		snprintf(replays, sizeof(replays), ". %u of the re-sent calls were NFSv4.1 SEQUENCE replays "
 			 "(same session, slot and sequence ID)", s->replays);
 	ck_report_full(ck, RR_233_RECONNECT_STORM, s->last_frame, s->frames, s->n_frames, s->last_conn, false, 0,
-		       "%s: %u reconnects in %.1f s%s, each re-sending calls left unanswered: %u XIDs "
+		       "%s: %u reconnects in %.1f s%s, each re-sending calls left unanswered: %u XID%s "
 		       "retransmitted in %u attempts, %u answered in the end%s. Told once for the pair instead "
 		       "of per call; possible cause, which the capture does not show: an endpoint dropping "
 		       "connections as it runs out of resources such as memory registrations",
-		       s->pair, s->reconnects, secs, rate, s->xids, s->attempts, s->answered, replays);
+		       s->pair, s->reconnects, secs, rate, s->xids, s->xids == 1 ? "" : "s", s->attempts, s->answered, replays);
 }
 
 static gint by_frame(gconstpointer a, gconstpointer b)

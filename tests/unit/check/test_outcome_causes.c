@@ -339,6 +339,27 @@ static void test_new_seqid_no_replay(void **state)
 	assert_int_equal(got.diags[RR_231_RECONNECT_RETRY], 1);
 }
 
+/* Replays inside a storm: counted in the storm's finding, not told one by one. */
+static void test_replays_in_storm(void **state)
+{
+	static const uint8_t res[4];
+	int n;
+
+	for (n = 1; n <= 4; n++) {
+		struct link l = up(n);
+
+		sequence_call(&l, 0x71, 17, 1000000u * n);
+		if (n == 4)
+			reply(&l, 0x71, 0, res, sizeof(res), 1000000u * n + 100);
+		down(n, &l);
+	}
+	rr_engine_finish(eng);
+	assert_int_equal(got.diags[RR_233_RECONNECT_STORM], 1);
+	assert_int_equal(got.diags[RR_234_SESSION_REPLAY], 0);
+	assert_non_null(strstr(texts[RR_233_RECONNECT_STORM], "1 XID retransmitted in 3 attempts, 1 answered in the end. "
+			       "3 of the re-sent calls were NFSv4.1 SEQUENCE replays"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +372,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_two_reconnects_no_storm, setup_text, teardown),
 		cmocka_unit_test_setup_teardown(test_session_replay, setup_text, teardown),
 		cmocka_unit_test_setup_teardown(test_new_seqid_no_replay, setup_text, teardown),
+		cmocka_unit_test_setup_teardown(test_replays_in_storm, setup_text, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
