@@ -62,7 +62,22 @@ static bool reply_side(const struct ck_episode *ep)
 	return !ep->long_call && (ep->long_reply || ep->reply_chunk);
 }
 
-/* Calls of the episode's shape the same server accepted: the largest kind, and how many in all. */
+/*
+ * A call that went through in the shape the episode's hazard is about: a
+ * Position-Zero read chunk of several segments (any number: the hazard is
+ * refusing more than one), a Long Call of a procedure other than WRITE, a
+ * reply through the Reply chunk.
+ */
+static bool hazard_shape(const struct ck_success *c, const struct ck_episode *ep)
+{
+	if (ep->long_call && ep->pz_segs > 1)
+		return c->long_call && c->pz_segs > 1;
+	if (ep->long_call)
+		return c->long_call && !strstr(c->what, "WRITE");
+	return c->long_reply;
+}
+
+/* Calls of the hazard's shape the same server took: the largest kind, and how many in all. */
 static const struct ck_success *same_shape(const struct ck_outlog *log, const struct ck_episode *ep,
 					   const struct ck_note *n, uint32_t *count)
 {
@@ -73,10 +88,8 @@ static const struct ck_success *same_shape(const struct ck_outlog *log, const st
 	all = ck_outlog_successes(log, &ns);
 	for (k = 0; k < ns; k++) {
 		const struct ck_success *c = &all[k];
-		bool match = ep->long_call ? c->long_call && c->pz_segs == ep->pz_segs :
-			     c->long_reply && c->reply_segs == ep->reply_chunk_segs;
 
-		if (!match || c->pair != n->pair)
+		if (!hazard_shape(c, ep) || c->pair != n->pair)
 			continue;
 		*count += c->count;
 		if (!s || c->size_max > s->size_max)
@@ -135,28 +148,25 @@ void ck_outcome_evidence(const struct ck_outlog *log, const struct ck_episode *e
 	sh = n ? same_shape(log, ep, n, &n_shape) : NULL;
 	sm = n && !reply_side(ep) ? smaller(log, n, &sm_size, &sm_frame) : NULL;
 	against_shape = sh != NULL;
-	if (sh && sm && sm->long_call == ep->long_call && sm->pz_segs == ep->pz_segs)
+	if (sm && hazard_shape(sm, ep))
 		/* One call says both: the shape went through, only the size differs. */
-		say(&s, "The same procedure succeeded with %" PRIu64 " bytes in the same shape (frame %" PRIu64
-		    "): for a limit on the arguments' size, against the shape as the cause", sm_size, sm_frame);
+		say(&s, "The same procedure succeeded with %" PRIu64 " bytes as a %u-segment Long Call (frame %" PRIu64
+		    "): for a limit on the arguments' size, against the chunk shape as the cause", sm_size,
+		    sm->pz_segs, sm_frame);
 	else if (sh && reply_side(ep))
-		say(&s, "The same server answered %u call%s through a %u-segment Reply chunk (%s, frame %" PRIu64
-		    "): against it as the cause", n_shape, n_shape > 1 ? "s" : "", ep->reply_chunk_segs,
-		    sh->what, sh->frame_max);
+		say(&s, "The same server answered %u call%s through the Reply chunk (%s, %u segments, frame %" PRIu64
+		    "): against it as the cause", n_shape, n_shape > 1 ? "s" : "", sh->what, sh->reply_segs,
+		    sh->frame_max);
 	else if (sh)
-		say(&s, "The same server accepted %u Long Call%s of that shape (%s, %" PRIu64 " bytes, frame %"
-		    PRIu64 "): against the shape as the cause", n_shape, n_shape > 1 ? "s" : "", sh->what,
-		    sh->size_max, sh->frame_max);
-	if (sm && !(sh && sm->long_call == ep->long_call && sm->pz_segs == ep->pz_segs)) {
+		say(&s, "The same server took %u call%s of the same kind (%s as a %u-segment Long Call, %" PRIu64
+		    " bytes, frame %" PRIu64 "): against the chunk shape as the cause", n_shape, n_shape > 1 ? "s" : "",
+		    sh->what, sh->pz_segs, sh->size_max, sh->frame_max);
+	if (sm && !hazard_shape(sm, ep)) {
 		char how[96];
 
 		shape_word(sm, how, sizeof(how));
-		if (sm->long_call == ep->long_call && sm->pz_segs == ep->pz_segs)
-			say(&s, "The same procedure succeeded with %" PRIu64 " bytes in the same shape (frame %" PRIu64
-			    "): for a limit on the arguments' size", sm_size, sm_frame);
-		else
-			say(&s, "The same procedure succeeded with %" PRIu64 " bytes sent %s (frame %" PRIu64
-			    "): a size limit fits; the shape is not ruled out", sm_size, how, sm_frame);
+		say(&s, "The same procedure succeeded with %" PRIu64 " bytes sent %s (frame %" PRIu64
+		    "): a size limit fits; the shape is not ruled out", sm_size, how, sm_frame);
 	}
 	if (!hz)
 		return;

@@ -4,7 +4,7 @@
 link type.
 
 Each scenario in outcomes/ ends with an NFSACL SETACL sent as a Long Call
-with a 2-segment Position-Zero read chunk and answered GARBAGE_ARGS; what
+with a multi-segment Position-Zero read chunk and answered GARBAGE_ARGS; what
 went before it is the evidence the finding must weigh (docs/rules.md,
 RR-230). For each scenario and link the runner generates the capture with
 rpcrdma-pcapgen, runs `ulb-lint --format json` on it, checks the RR-* findings
@@ -46,14 +46,15 @@ def wanted(name, truth):
     ok_call, ok_reply = pairs[-2]
     must = ["rejected its %d bytes of arguments (GARBAGE_ARGS)" % fail["payload_len"]]
     never = ["Known interop hazard"]
-    if name == "same-shape":
-        must.append("The same procedure succeeded with %d bytes in the same shape (frame %d): for a limit on "
-                    "the arguments' size, against the shape as the cause" % (ok_call["payload_len"], ok_reply["first_frame"]))
+    if name in ("same-shape", "multi-segment"):
+        must.append("The same procedure succeeded with %d bytes as a 2-segment Long Call (frame %d): for a limit "
+                    "on the arguments' size, against the chunk shape as the cause"
+                    % (ok_call["payload_len"], ok_reply["first_frame"]))
         must.append("Its shape matches a known hazard, which this argues against: " + HAZARD)
         never.append("Possible cause")
     elif name == "other-call-same-shape":
-        must.append("The same server accepted 1 Long Call of that shape (NFSv3 WRITE, %d bytes, frame %d): against "
-                    "the shape as the cause" % (ok_call["payload_len"], ok_reply["first_frame"]))
+        must.append("The same server took 1 call of the same kind (NFSv3 WRITE as a 2-segment Long Call, %d bytes, "
+                    "frame %d): against the chunk shape as the cause" % (ok_call["payload_len"], ok_reply["first_frame"]))
         never.append("Possible cause")
     elif name == "smaller-inline":
         must.append("The same procedure succeeded with %d bytes sent inline (frame %d): a size limit fits"

@@ -151,8 +151,8 @@ static void test_same_shape_accepted(void **state)
 	rr_engine_finish(eng);
 	assert_int_equal(got.diags[RR_230_LONG_FAILED], 1);
 	assert_non_null(strstr(texts[RR_230_LONG_FAILED], "GARBAGE_ARGS"));
-	assert_non_null(strstr(texts[RR_230_LONG_FAILED], "succeeded with 3044 bytes in the same shape (frame 8): "
-			       "for a limit on the arguments' size, against the shape as the cause"));
+	assert_non_null(strstr(texts[RR_230_LONG_FAILED], "succeeded with 3044 bytes as a 2-segment Long Call (frame 8): "
+			       "for a limit on the arguments' size, against the chunk shape as the cause"));
 	assert_non_null(strstr(texts[RR_230_LONG_FAILED], "Its shape matches a known hazard, which this argues "
 			       "against: a multi-segment Position-Zero read chunk"));
 	assert_null(strstr(texts[RR_230_LONG_FAILED], "Possible cause"));
@@ -170,8 +170,8 @@ static void test_other_call_same_shape(void **state)
 	reply(&l, 0x12, 0, acl_ok, 4, 0);
 	rr_engine_finish(eng);
 	assert_int_equal(got.diags[RR_230_LONG_FAILED], 1);
-	assert_non_null(strstr(texts[RR_230_LONG_FAILED], "The same server accepted 1 Long Call of that shape "
-			       "(NFSACL v3 SETACL, 6044 bytes"));
+	assert_non_null(strstr(texts[RR_230_LONG_FAILED], "The same server took 1 call of the same kind "
+			       "(NFSACL v3 SETACL as a 2-segment Long Call, 6044 bytes"));
 	assert_null(strstr(texts[RR_230_LONG_FAILED], "Possible cause"));
 }
 
