@@ -48,10 +48,13 @@ static void emit(struct rr_checker *ck, const struct rr_diag *d)
 	rr_diag_emit(&ck->sink, &copy);
 }
 
+/* Long enough for an outcome finding that weighs several causes (RR-230). */
+enum { CK_FINDING_TEXT_MAX = 1024 };
+
 void ck_report(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule,
 	       uint64_t frame, const char *fmt, ...)
 {
-	char text[600];
+	char text[CK_FINDING_TEXT_MAX];
 	va_list ap;
 	struct rr_diag d = { .id = rule, .frame = frame, .text = text };
 
@@ -86,7 +89,7 @@ void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
 		    const uint64_t *frames, size_t n_frames, uint32_t conn_id, bool has_xid,
 		    uint32_t xid, const char *fmt, ...)
 {
-	char text[600];
+	char text[CK_FINDING_TEXT_MAX];
 	va_list ap;
 	struct rr_diag d = { .id = rule, .frame = frame, .frames = frames, .n_frames = n_frames,
 			     .conn_id = conn_id, .has_xid = has_xid, .xid = xid, .text = text };
