@@ -98,6 +98,7 @@ struct rr_checker {
 	unsigned n_run[5];
 	uint64_t skipped[RR_SKIP__COUNT];
 	bool cur_cut;                 /* the fact being checked was not wholly captured */
+	bool cur_not_understood;      /* its message's ULP walk stopped at what the walker does not know */
 	uint32_t last_outstanding;    /* calls outstanding after the latest call Send (0: not a call) */
 	size_t held;                  /* bytes of all connections' state (CK_HELD_MAX) */
 	GHashTable *conns;            /* id -> struct ck_conn_state* */
