@@ -30,6 +30,7 @@ struct pg_audit {
 	GHashTable *long_failed;/* forward rdma_xids told under RR-230 */
 	GHashTable *handle_calls;/* read segment handle -> calls that advertised it (RR-210) */
 	bool handle_told;
+	bool nfs41_seen, back_bound, unbound_told; /* RR-193 */
 };
 
 pg_audit *pg_audit_new(const pg_scenario *s)
@@ -165,6 +166,12 @@ static void cb_call(pg_audit *a, pg_msginfo *mi)
 		pg_expect_at(a, "RR-196", mi);
 	if (mi->proc == RDMA_NOMSG && mi->pz_segs && !mi->damaged)
 		pg_expect_at(a, "RR-192", mi);
+	/* before the client bound the back channel (RFC 8167 7), once per connection */
+	if (a->s->handshake && !a->back_bound && !a->unbound_told && !mi->damaged &&
+	    (mi->cb_compound ? !mi->cb40 : a->nfs41_seen)) {
+		a->unbound_told = true;
+		pg_expect_at(a, "RR-193", mi);
+	}
 	if (a->cb_granted >= 0) {
 		int64_t limit = MIN(mi->credit ? (int64_t)mi->credit : a->cb_granted,
 				    a->cb_granted);
@@ -308,6 +315,8 @@ void pg_audit_call(pg_audit *a, pg_msginfo *mi)
 		cb_call(a, mi);
 		return;
 	}
+	a->nfs41_seen |= mi->nfs41;
+	a->back_bound |= mi->binds_back;
 	if (!mi->damaged)
 		call_shape(a, mi);
 	call_retry(a, mi);
@@ -601,11 +610,15 @@ static void rpc_identity(pg_msginfo *c, pg_msginfo *r, const pg_item *it, const 
 	g_string_free(w, TRUE);
 	c->nfs4 = v4;
 	c->cb40 = rp->backchannel && it->nfsver == PG_V40;
+	c->cb_compound = rp->backchannel && rp->procedure == 1;
+	c->nfs41 = v4 && rp->procedure == 1 && it->nfsver != PG_V40;
 	for (guint i = 0; i < it->ops->len; i++) {
 		uint32_t op = g_array_index(it->ops, pg_nfsop, i).op;
 		if (v4 && (op == OP4_GETATTR || op == OP4_READDIR || op == OP4_READLINK))
 			c->big_reply = true;
 		getattr |= v4 && op == OP4_GETATTR;
+		/* BIND_CONN_TO_SESSION is sent with CDFC4_BACK_OR_BOTH (pg_nfs4.c) */
+		c->binds_back |= v4 && op == OP4_BIND_CONN;
 		*read |= v4 && op == OP4_READ;
 		*readlink |= v4 && op == OP4_READLINK;
 		if (v4 && op && !r->nfs4_status && plan->reply.proc != RDMA_ERROR)
