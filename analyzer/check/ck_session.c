@@ -34,9 +34,10 @@ static void report_small_chunk(struct rr_checker *ck, const struct rr_fact *f, u
 }
 
 /*
- * RFC 8166 3.5.5 / RFC 8267 4.2, 6.4.1: the requester offers a Write chunk
- * for the largest result the READ may return, its count argument.  NFSv4:
- * Write chunk k belongs to the k-th READ-class op (READ, READLINK).
+ * RFC 8166 4.3.2.1: the requester registers "Write chunks large enough to
+ * accommodate the largest result data item that might be associated with
+ * each chunk"; for a READ that is its count argument.  NFSv4 (RFC 8267
+ * 6.4.1): Write chunk k belongs to the k-th READ-class op (READ, READLINK).
  */
 void ck_rr082(struct rr_checker *ck, const struct rr_fact *f)
 {
