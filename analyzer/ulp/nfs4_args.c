@@ -283,7 +283,10 @@ static bool skip_args_v40(struct ulp_walk *w, uint32_t op, bool *known)
 		return true;
 	case 17:  /* NVERIFY { fattr4; } */
 		return nfs4_skip_fattr(c);
-	case 18:  /* OPEN { seqid4; share_access; share_deny; open_owner4; openflag4; open_claim4; } */
+	case 18:  /* OPEN { seqid4; share_access; share_deny; open_owner4; openflag4; open_claim4; }
+		   * share_access is one word whatever WANT flags it carries (RFC 8881
+		   * OPEN4_SHARE_ACCESS_WANT_*, RFC 9754 WANT_DELEG_TIMESTAMPS 0x100000 and
+		   * WANT_OPEN_XOR_DELEGATION 0x200000). */
 		return rr_skip(c, 12) && nfs4_skip_state_owner(c) && skip_openflag(w) &&
 		       skip_open_claim(w);
 	case 19:  /* OPENATTR { bool createdir; } */

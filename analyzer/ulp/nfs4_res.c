@@ -217,7 +217,9 @@ static bool skip_res_v40(struct ulp_walk *w, uint32_t op, uint32_t st, bool *kno
 		return st != NFS4ERR_DENIED || skip_lock_denied(c);
 	case 13:  /* LOCKT: NFS4ERR_DENIED: LOCK4denied; others void */
 		return st != NFS4ERR_DENIED || skip_lock_denied(c);
-	case 18:  /* OPEN4resok { stateid4; change_info4; rflags; bitmap4 attrset; open_delegation4; } */
+	case 18:  /* OPEN4resok { stateid4; change_info4; rflags; bitmap4 attrset; open_delegation4; }
+		   * (rflags may carry RFC 9754's OPEN4_RESULT_NO_OPEN_STATEID: the
+		   * stateid is still there, all zeros) */
 		return !ok || (nfs4_skip_stateid(c) && nfs4_skip_change_info(c) && rr_skip(c, 4) &&
 			       nfs4_skip_bitmap(c) && nfs4_skip_open_delegation(w));
 	case 25:  /* READ4resok { bool eof; opaque data<>; }: data is DDP-eligible */

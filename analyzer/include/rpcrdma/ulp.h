@@ -12,8 +12,10 @@
  *
  * Coverage today: NFSv2 and NFSv3 (all procedures for naming; READ and
  * READLINK results, WRITE and SYMLINK arguments for DDP), NFSv4.0-4.2
- * COMPOUND with the RFC 8276 xattr ops (op lists; READ/READLINK results
- * and WRITE/CREATE(NF4LNK) arguments), the NFSv4 callback program
+ * COMPOUND with the RFC 8276 xattr ops and RFC 9754's delegation types
+ * (op lists; READ/READLINK results and WRITE/CREATE(NF4LNK) arguments;
+ * READ counts, GETATTR masks, CREATE_SESSION and BIND_CONN_TO_SESSION
+ * fields for the checks), the NFSv4 callback program
  * (0x40000000: CB_COMPOUND op lists, nothing eligible), and MOUNT, NLM,
  * NSM and NFSACL (named, reply status; nothing eligible).
  * Ops whose arguments or results the walker cannot skip, and union arms
