@@ -440,7 +440,10 @@ static bool skip_args_v42(struct ulp_walk *w, uint32_t op, bool *known)
 		return nfs4_skip_stateid(c) && nfs4_skip_stateid(c) && rr_skip(c, 24);
 	case 72:  /* GETXATTR { xattrkey4 name; } */
 		return ulp_skip_opaque(c);
-	case 73:  /* SETXATTR { setxattr_option4; xattrkey4 key; xattrvalue4 value; } */
+	case 73:  /* SETXATTR { setxattr_option4; xattrkey4 key; xattrvalue4 value; }
+		   * value is not DDP-eligible: RFC 8267 6.1 does not list it, and an
+		   * extension is covered only when a standards action extends the
+		   * binding (RFC 8267 7), which RFC 8276 does not do. */
 		return rr_skip(c, 4) && ulp_skip_opaque(c) && ulp_skip_opaque(c);
 	case 74:  /* LISTXATTRS { nfs_cookie4; count4 maxcount; } */
 		return rr_skip(c, 12);

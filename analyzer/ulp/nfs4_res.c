@@ -360,7 +360,7 @@ static bool skip_res_v42(struct ulp_walk *w, uint32_t op, uint32_t st, bool *kno
 		return !ok || (ulp_bool(c, &b) && rr_skip(c, 8));
 	case 70:  /* WRITE_SAME: write_response4 */
 		return !ok || nfs4_skip_write_response(c);
-	case 72:  /* GETXATTR: xattrvalue4 */
+	case 72:  /* GETXATTR: xattrvalue4 (not DDP-eligible: RFC 8267 6.1, 7) */
 		return !ok || ulp_skip_opaque(c);
 	case 73:  /* SETXATTR: change_info4 */
 	case 75:  /* REMOVEXATTR: change_info4 */
