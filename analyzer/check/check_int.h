@@ -61,6 +61,12 @@ struct ck_conn_state {
 	uint64_t err_chunk_rc_len;
 	uint32_t err_chunk_retries;
 	bool err_chunk_run_reported;
+	/* NFSv4.1 session setup on this connection (ck_session.c). */
+	bool nfs41_seen;              /* a forward NFSv4.1+ COMPOUND */
+	bool back_bound;              /* a call bound the back channel here (RR-193) */
+	bool back_unbound_reported;
+	bool sess_sizes;              /* a CREATE_SESSION result gave the limits (RR-184) */
+	uint32_t fore_maxresp, back_maxresp;
 };
 
 /* A call with a failure or a retry: concluded as one finding (group Q). */
@@ -98,6 +104,7 @@ struct rr_checker {
 	unsigned n_run[5];
 	uint64_t skipped[RR_SKIP__COUNT];
 	bool cur_cut;                 /* the fact being checked was not wholly captured */
+	bool cur_not_understood;      /* its message's ULP walk stopped at what the walker does not know */
 	uint32_t last_outstanding;    /* calls outstanding after the latest call Send (0: not a call) */
 	size_t held;                  /* bytes of all connections' state (CK_HELD_MAX) */
 	GHashTable *conns;            /* id -> struct ck_conn_state* */

@@ -128,12 +128,24 @@ static bool fact_not_captured(struct rr_checker *ck, const struct rr_fact *f)
 	return own || (cs && cs->cut);
 }
 
+/*
+ * A message whose bytes were all captured, yet the ULP walk stopped at an
+ * op or union arm it does not know, or at XDR it cannot decode: checks
+ * skipped on it are the walker's limit (ENG-ULP), not the capture's.
+ */
+static bool ulp_not_understood(const struct rr_message *m)
+{
+	return m->has_rpc && !m->capture_loss && !m->call_capture_loss &&
+	       (m->ulp_result == RR_ULP_UNSUPPORTED || (m->ulp_result == RR_ULP_MALFORMED && m->complete));
+}
+
 void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 {
 	unsigned k = fact_index(f->kind), i;
 	bool cut = fact_not_captured(ck, f);
 
 	ck->cur_cut = cut;
+	ck->cur_not_understood = f->kind == RR_FACT_MSG && ulp_not_understood(f->msg);
 	if (f->kind == RR_FACT_SEND)
 		ck->last_outstanding = 0;
 

@@ -27,9 +27,11 @@ void ck_skip_why(struct rr_checker *ck, enum rr_rule_id rule, enum rr_skip_reaso
 	ck->skipped[why]++;
 }
 
+/* A message the walker could not follow is the walker's limit, not the capture's. */
 void ck_skip(struct rr_checker *ck, enum rr_rule_id rule)
 {
-	ck_skip_why(ck, rule, RR_SKIP_NOT_CAPTURED);
+	ck_skip_why(ck, rule, ck->cur_not_understood && !ck->cur_cut ? RR_SKIP_NOT_UNDERSTOOD :
+			      RR_SKIP_NOT_CAPTURED);
 }
 
 bool ck_rule_on(const struct rr_checker *ck, enum rr_rule_id id)

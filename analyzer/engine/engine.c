@@ -99,6 +99,8 @@ const char *rr_skip_reason_text(enum rr_skip_reason why)
 		return "the inline threshold is unknown";
 	case RR_SKIP_STATE_LIMIT:
 		return "their state was dropped at a memory bound";
+	case RR_SKIP_NOT_UNDERSTOOD:
+		return "their message was not understood by the walker (ENG-ULP)";
 	default:
 		return "?";
 	}
@@ -301,6 +303,8 @@ void rr_engine_free(struct rr_engine *eng)
 	rr_xfer_free(eng->xfer);
 	rr_budget_free(eng->budget);
 	rr_recent_free(eng->recent);
+	if (eng->ulp_unknown)
+		g_hash_table_destroy(eng->ulp_unknown);
 	rr_checker_free(eng->checker);
 	g_free(dispatch_of(eng));
 }

@@ -77,6 +77,7 @@ struct rr_engine {
 	struct rr_xfer *xfer;
 	struct rr_segstore *segstore;
 	struct rr_recent *recent;     /* record.c's recent calls, for rr_msg_view.retry (made at the first) */
+	GHashTable *ulp_unknown;      /* record.c: "conn what value" of unknown ULP items told (made at the first) */
 };
 
 #endif

@@ -62,20 +62,59 @@ void rr_record_describe(struct rr_message *m, const struct rr_ulp_info *callinfo
 	m->n_items = items->len;
 }
 
+/* At most this many unknown items are remembered (and told) per engine. */
+#define UNKNOWN_ITEMS_MAX 4096u
+
+/* Is this the first time the connection shows this unknown item? */
+static bool unknown_first_time(struct rr_engine *eng, uint32_t conn_id, const char *what, uint32_t value)
+{
+	char *key;
+
+	if (!eng->ulp_unknown)
+		eng->ulp_unknown = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	if (g_hash_table_size(eng->ulp_unknown) >= UNKNOWN_ITEMS_MAX)
+		return false;
+	key = g_strdup_printf("%u %s %u", conn_id, what, value);
+	if (g_hash_table_contains(eng->ulp_unknown, key)) {
+		g_free(key);
+		return false;
+	}
+	g_hash_table_add(eng->ulp_unknown, key);
+	return true;
+}
+
+/*
+ * The walker met something it does not know (an op, a procedure, a union
+ * arm): the limit is the walker's, not the message's or the capture's, so
+ * it is told once per connection and item.
+ */
+static void report_not_understood(struct rr_engine *eng, const struct rr_message *m)
+{
+	const char *what = m->ulp.unknown_what, *name;
+	uint32_t value = m->ulp.unknown_value;
+
+	if (!what) {
+		what = m->ulp.prog == RR_NFS_PROGRAM && m->ulp.vers == 4 ? "NFSv4 op" : "procedure";
+		value = m->ulp_stop_op;
+	}
+	if (!unknown_first_time(eng, m->conn_id, what, value))
+		return;
+	name = !strcmp(what, "NFSv4 op") ? rr_nfs4_op_name(value) :
+	       !strcmp(what, "procedure") ? rr_ulp_proc_name(m->ulp.prog, m->ulp.vers, value) : NULL;
+	rr_diag_report(&eng->diag, ENG_ULP, m->send_frame,
+		       "%s XID 0x%08x: not understood (%s %u%s%s): the walker does not know it, so the "
+		       "checks of its chunks stop there (told once per connection)",
+		       m->dir == RR_DIR_CALL ? "call" : "reply", m->xid, what, value,
+		       name ? ", " : "", name ? name : "");
+}
+
 /* A walk that stopped early: the message's ULP checks stop too, and the user is told why. */
 static void report_walk(struct rr_engine *eng, struct rr_message *m)
 {
-	const char *name;
-
 	if (!m->has_rpc || m->capture_loss || (m->dir == RR_DIR_REPLY && !m->call_ulp))
 		return;
 	if (m->ulp_result == RR_ULP_UNSUPPORTED) {
-		name = m->ulp.prog == RR_NFS_PROGRAM && m->ulp.vers == 4 ? rr_nfs4_op_name(m->ulp_stop_op) :
-		       rr_ulp_proc_name(m->ulp.prog, m->ulp.vers, m->ulp_stop_op);
-		rr_diag_report(&eng->diag, ENG_ULP, m->send_frame,
-			       "%s XID 0x%08x: unknown op %u%s%s%s: the checks of its chunks stop there",
-			       m->dir == RR_DIR_CALL ? "call" : "reply", m->xid, m->ulp_stop_op,
-			       name ? " (" : "", name ? name : "", name ? ")" : "");
+		report_not_understood(eng, m);
 	} else if (m->ulp_result == RR_ULP_MALFORMED && m->complete) {
 		rr_diag_report(&eng->diag, ENG_ULP, m->send_frame,
 			       "%s XID 0x%08x: the %s do not decode; the checks of its chunks stop there",

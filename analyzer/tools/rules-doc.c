@@ -39,8 +39,10 @@ int main(void)
 	       "failure. Every frame that is evidence is listed in the JSON output (`frames`).\n\n"
 	       "A check that needs bytes the capture did not hold (snaplen, lost packets) is skipped, never\n"
 	       "guessed; ulb-lint's statistics line counts the skipped checks. When the ULP walker meets an\n"
-	       "operation it cannot step over, that message's chunk checks stop with an ENG-ULP finding\n"
-	       "naming the operation.\n", nrule, nno);
+	       "operation or union arm it does not know, ENG-ULP names it (\"not understood (open_delegation4\n"
+	       "type 6)\"), once per connection and item, and that message's chunk checks stop: they are\n"
+	       "counted as skipped because the walker did not understand the message, not as lost bytes.\n",
+	       nrule, nno);
 	for (i = 0; i < RR_RULE_COUNT; i++) {
 		const struct rr_rule *r = rr_rule_get(i);
 

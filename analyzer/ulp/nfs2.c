@@ -57,9 +57,15 @@ enum rr_ulp_result nfs2_walk_call(struct ulp_walk *w, uint32_t proc)
 	case P2_RMDIR:
 		ok = skip_diropargs(c);
 		break;
-	case P2_READ:        /* { fhandle; offset; count; totalcount; } */
-		ok = rr_skip(c, NFS2_FHSIZE + 12);
+	case P2_READ:        /* { fhandle; unsigned offset; unsigned count; totalcount; } */
+	{
+		uint32_t off;
+
+		ok = rr_skip(c, NFS2_FHSIZE) && ulp_u32(c, &off) && ulp_u32(c, &w->info->op_count[0]) &&
+		     rr_skip(c, 4);
+		w->info->op_offset[0] = off;
 		break;
+	}
 	case P2_WRITE:       /* { fhandle; beginoffset; offset; totalcount; nfsdata data; } */
 		ok = rr_skip(c, NFS2_FHSIZE + 12) &&
 		     ulp_ddp_item(w, w->arg_items++, proc, NFS2_MAXDATA);

@@ -47,8 +47,9 @@ static bool skip_locker(struct rr_cursor *c)
 }
 
 /* union openflag4 switch (opentype4): OPEN4_CREATE 1: createhow4; default: void */
-static bool skip_openflag(struct rr_cursor *c)
+static bool skip_openflag(struct ulp_walk *w)
 {
+	struct rr_cursor *c = w->c;
 	uint32_t opentype, mode;
 
 	if (!ulp_u32(c, &opentype))
@@ -66,13 +67,14 @@ static bool skip_openflag(struct rr_cursor *c)
 	case 3:   /* EXCLUSIVE4_1: creatverfattr { verifier4; fattr4; } */
 		return rr_skip(c, NFS4_VERIFIER_SIZE) && nfs4_skip_fattr(c);
 	default:
-		return false;
+		return ulp_unknown(w, "createmode4", mode);
 	}
 }
 
 /* union open_claim4 switch (open_claim_type4 claim); no default arm */
-static bool skip_open_claim(struct rr_cursor *c)
+static bool skip_open_claim(struct ulp_walk *w)
 {
+	struct rr_cursor *c = w->c;
 	uint32_t claim;
 
 	if (!ulp_u32(c, &claim))
@@ -91,7 +93,7 @@ static bool skip_open_claim(struct rr_cursor *c)
 	case 5:   /* CLAIM_DELEG_CUR_FH: stateid4 */
 		return nfs4_skip_stateid(c);
 	default:
-		return false;
+		return ulp_unknown(w, "open_claim4 type", claim);
 	}
 }
 
@@ -198,6 +200,33 @@ static bool skip_app_data_block(struct rr_cursor *c)
 	return rr_skip(c, 8 * 4 + 4 + 8) && ulp_skip_opaque(c);
 }
 
+/* GETATTR's attr_request: its first three words OR'ed into info->getattr_mask. */
+static bool read_getattr_mask(struct ulp_walk *w)
+{
+	uint32_t n, word;
+
+	if (!ulp_count(w->c, 4, &n))
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!ulp_u32(w->c, &word))
+			return false;
+		if (i < 3)
+			w->info->getattr_mask[i] |= word;
+	}
+	return true;
+}
+
+/* CREATE_SESSION4args up to csa_back_chan_attrs: flags and channel sizes into info->sess. */
+static bool read_create_session(struct ulp_walk *w)
+{
+	struct rr_ulp_session *s = &w->info->sess;
+
+	s->create_session = true;
+	return rr_skip(w->c, 12) && ulp_u32(w->c, &s->cs_flags) &&
+	       nfs4_read_channel_attrs(w->c, &s->fore_maxrequest, &s->fore_maxresponse) &&
+	       nfs4_read_channel_attrs(w->c, &s->back_maxrequest, &s->back_maxresponse);
+}
+
 /*
  * Read the op's offset (when has_offset) and count arguments into ulp.h
  * op_offset/op_count (ulp_note_op() has recorded the op already).
@@ -237,7 +266,7 @@ static bool skip_args_v40(struct ulp_walk *w, uint32_t op, bool *known)
 	case 8:   /* DELEGRETURN { stateid4; } */
 		return nfs4_skip_stateid(c);
 	case 9:   /* GETATTR { bitmap4 attr_request; } */
-		return nfs4_skip_bitmap(c);
+		return read_getattr_mask(w);
 	case 10:  /* GETFH: void */
 		return true;
 	case 11:  /* LINK { component4 newname; } */
@@ -254,9 +283,12 @@ static bool skip_args_v40(struct ulp_walk *w, uint32_t op, bool *known)
 		return true;
 	case 17:  /* NVERIFY { fattr4; } */
 		return nfs4_skip_fattr(c);
-	case 18:  /* OPEN { seqid4; share_access; share_deny; open_owner4; openflag4; open_claim4; } */
-		return rr_skip(c, 12) && nfs4_skip_state_owner(c) && skip_openflag(c) &&
-		       skip_open_claim(c);
+	case 18:  /* OPEN { seqid4; share_access; share_deny; open_owner4; openflag4; open_claim4; }
+		   * share_access is one word whatever WANT flags it carries (RFC 8881
+		   * OPEN4_SHARE_ACCESS_WANT_*, RFC 9754 WANT_DELEG_TIMESTAMPS 0x100000 and
+		   * WANT_OPEN_XOR_DELEGATION 0x200000). */
+		return rr_skip(c, 12) && nfs4_skip_state_owner(c) && skip_openflag(w) &&
+		       skip_open_claim(w);
 	case 19:  /* OPENATTR { bool createdir; } */
 		return ulp_bool(c, &b);
 	case 20:  /* OPEN_CONFIRM { stateid4; seqid4; } */
@@ -318,15 +350,16 @@ static bool skip_args_v41(struct ulp_walk *w, uint32_t op, bool *known)
 	switch (op) {
 	case 40:  /* BACKCHANNEL_CTL { cb_program; callback_sec_parms4 sec_parms<>; } */
 		return rr_skip(c, 4) && skip_cb_sec_parms_array(c);
-	case 41:  /* BIND_CONN_TO_SESSION { sessionid4; channel_dir; bool rdma_mode; } */
-		return rr_skip(c, NFS4_SESSIONID_SIZE + 4) && ulp_bool(c, &b);
+	case 41:  /* BIND_CONN_TO_SESSION { sessionid4; channel_dir_from_client4 dir; bool rdma_mode; } */
+		w->info->sess.bind_conn = true;
+		return rr_skip(c, NFS4_SESSIONID_SIZE) && ulp_u32(c, &w->info->sess.bind_dir) &&
+		       ulp_bool(c, &b);
 	case 42:  /* EXCHANGE_ID { client_owner4; flags; state_protect4_a; nfs_impl_id4<1>; } */
 		return rr_skip(c, NFS4_VERIFIER_SIZE) && ulp_skip_opaque_max(c, NFS4_OPAQUE_LIMIT) &&
 		       rr_skip(c, 4) && skip_state_protect_a(c) && nfs4_skip_nfs_impl_id_opt(c);
 	case 43:  /* CREATE_SESSION { clientid4; sequenceid4; flags; channel_attrs4 fore, back;
 		   *                  cb_program; callback_sec_parms4 sec_parms<>; } */
-		return rr_skip(c, 16) && nfs4_skip_channel_attrs(c) && nfs4_skip_channel_attrs(c) &&
-		       rr_skip(c, 4) && skip_cb_sec_parms_array(c);
+		return read_create_session(w) && rr_skip(c, 4) && skip_cb_sec_parms_array(c);
 	case 44:  /* DESTROY_SESSION { sessionid4; } */
 		return rr_skip(c, NFS4_SESSIONID_SIZE);
 	case 45:  /* FREE_STATEID { stateid4; } */
@@ -407,7 +440,10 @@ static bool skip_args_v42(struct ulp_walk *w, uint32_t op, bool *known)
 		return nfs4_skip_stateid(c) && nfs4_skip_stateid(c) && rr_skip(c, 24);
 	case 72:  /* GETXATTR { xattrkey4 name; } */
 		return ulp_skip_opaque(c);
-	case 73:  /* SETXATTR { setxattr_option4; xattrkey4 key; xattrvalue4 value; } */
+	case 73:  /* SETXATTR { setxattr_option4; xattrkey4 key; xattrvalue4 value; }
+		   * value is not DDP-eligible: RFC 8267 6.1 does not list it, and an
+		   * extension is covered only when a standards action extends the
+		   * binding (RFC 8267 7), which RFC 8276 does not do. */
 		return rr_skip(c, 4) && ulp_skip_opaque(c) && ulp_skip_opaque(c);
 	case 74:  /* LISTXATTRS { nfs_cookie4; count4 maxcount; } */
 		return rr_skip(c, 12);
@@ -437,5 +473,7 @@ enum rr_ulp_result nfs4_skip_args(struct ulp_walk *w, uint32_t op)
 	w->cur_op = op;
 	if (skip_args(w, op, &known))
 		return RR_ULP_OK;
-	return known ? RR_ULP_MALFORMED : RR_ULP_UNSUPPORTED;
+	if (!known)
+		ulp_unknown(w, "NFSv4 op", op);
+	return ulp_stop(w, known);
 }

@@ -64,8 +64,9 @@ static bool skip_offload_info(struct rr_cursor *c)
 	return rr_skip(c, 8);
 }
 
-static bool skip_cb_args(struct rr_cursor *c, uint32_t op, bool *known)
+static bool skip_cb_args(struct ulp_walk *w, uint32_t op, bool *known)
 {
+	struct rr_cursor *c = w->c;
 	bool b;
 
 	*known = true;
@@ -79,7 +80,7 @@ static bool skip_cb_args(struct rr_cursor *c, uint32_t op, bool *known)
 	case 6:   /* CB_NOTIFY { stateid4; nfs_fh4; notify4 changes<>; } */
 		return nfs4_skip_stateid(c) && nfs4_skip_fh(c) && skip_notify_array(c);
 	case 7:   /* CB_PUSH_DELEG { nfs_fh4; open_delegation4; } */
-		return nfs4_skip_fh(c) && nfs4_skip_open_delegation(c);
+		return nfs4_skip_fh(c) && nfs4_skip_open_delegation(w);
 	case 8:   /* CB_RECALL_ANY { objects_to_keep; bitmap4 type_mask; } */
 	case 9:   /* CB_RECALLABLE_OBJ_AVAIL: same arguments */
 		return rr_skip(c, 4) && nfs4_skip_bitmap(c);
@@ -137,9 +138,11 @@ enum rr_ulp_result nfs4_cb_skip_args(struct ulp_walk *w, uint32_t op)
 	bool known;
 
 	w->cur_op = op;
-	if (skip_cb_args(w->c, op, &known))
+	if (skip_cb_args(w, op, &known))
 		return RR_ULP_OK;
-	return known ? RR_ULP_MALFORMED : RR_ULP_UNSUPPORTED;
+	if (!known)
+		ulp_unknown(w, "NFSv4 callback op", op);
+	return ulp_stop(w, known);
 }
 
 enum rr_ulp_result nfs4_cb_skip_res(struct ulp_walk *w, uint32_t op, uint32_t status)
@@ -149,5 +152,7 @@ enum rr_ulp_result nfs4_cb_skip_res(struct ulp_walk *w, uint32_t op, uint32_t st
 	w->cur_op = op;
 	if (skip_cb_res(w->c, op, status, &known))
 		return RR_ULP_OK;
-	return known ? RR_ULP_MALFORMED : RR_ULP_UNSUPPORTED;
+	if (!known)
+		ulp_unknown(w, "NFSv4 callback op", op);
+	return ulp_stop(w, known);
 }

@@ -155,6 +155,17 @@ static bool skip_opt_stateid(struct rr_cursor *c)
 	return ulp_bool(c, &present) && (!present || nfs4_skip_stateid(c));
 }
 
+/* CREATE_SESSION4resok: csr_flags and the channel sizes the server granted, into info->sess. */
+static bool read_create_session_ok(struct ulp_walk *w)
+{
+	struct rr_ulp_session *s = &w->info->sess;
+
+	s->create_session = true;
+	return rr_skip(w->c, NFS4_SESSIONID_SIZE + 4) && ulp_u32(w->c, &s->cs_flags) &&
+	       nfs4_read_channel_attrs(w->c, &s->fore_maxrequest, &s->fore_maxresponse) &&
+	       nfs4_read_channel_attrs(w->c, &s->back_maxrequest, &s->back_maxresponse);
+}
+
 /* The ops of NFSv4.0 (RFC 7530), 3 to 39, and OP_ILLEGAL. */
 static bool skip_res_v40(struct ulp_walk *w, uint32_t op, uint32_t st, bool *known)
 {
@@ -206,9 +217,11 @@ static bool skip_res_v40(struct ulp_walk *w, uint32_t op, uint32_t st, bool *kno
 		return st != NFS4ERR_DENIED || skip_lock_denied(c);
 	case 13:  /* LOCKT: NFS4ERR_DENIED: LOCK4denied; others void */
 		return st != NFS4ERR_DENIED || skip_lock_denied(c);
-	case 18:  /* OPEN4resok { stateid4; change_info4; rflags; bitmap4 attrset; open_delegation4; } */
+	case 18:  /* OPEN4resok { stateid4; change_info4; rflags; bitmap4 attrset; open_delegation4; }
+		   * (rflags may carry RFC 9754's OPEN4_RESULT_NO_OPEN_STATEID: the
+		   * stateid is still there, all zeros) */
 		return !ok || (nfs4_skip_stateid(c) && nfs4_skip_change_info(c) && rr_skip(c, 4) &&
-			       nfs4_skip_bitmap(c) && nfs4_skip_open_delegation(c));
+			       nfs4_skip_bitmap(c) && nfs4_skip_open_delegation(w));
 	case 25:  /* READ4resok { bool eof; opaque data<>; }: data is DDP-eligible */
 		return !ok || (ulp_bool(c, &b) &&
 			       ulp_ddp_item(w, w->cur_ordinal, RR_NFS4_OP_READ, UINT32_MAX));
@@ -250,13 +263,17 @@ static bool skip_res_v41(struct ulp_walk *w, uint32_t op, uint32_t st, bool *kno
 	case 58:  /* RECLAIM_COMPLETE */
 		return true;
 
-	case 41:  /* BIND_CONN_TO_SESSION4resok { sessionid4; dir; bool rdma_mode; } */
-		return !ok || (rr_skip(c, NFS4_SESSIONID_SIZE + 4) && ulp_bool(c, &b));
+	case 41:  /* BIND_CONN_TO_SESSION4resok { sessionid4; channel_dir_from_server4 dir;
+		   *                             bool rdma_mode; } */
+		if (!ok)
+			return true;
+		w->info->sess.bind_conn = true;
+		return rr_skip(c, NFS4_SESSIONID_SIZE) && ulp_u32(c, &w->info->sess.bind_dir) &&
+		       ulp_bool(c, &b);
 	case 42:  /* EXCHANGE_ID4resok */
 		return !ok || skip_exchange_id_ok(c);
-	case 43:  /* CREATE_SESSION4resok { sessionid4; sequenceid4; flags; channel_attrs4 x2; } */
-		return !ok || (rr_skip(c, NFS4_SESSIONID_SIZE + 8) && nfs4_skip_channel_attrs(c) &&
-			       nfs4_skip_channel_attrs(c));
+	case 43:  /* CREATE_SESSION4resok { sessionid4; sequenceid4; flags; channel_attrs4 fore, back; } */
+		return !ok || read_create_session_ok(w);
 	case 46:  /* GET_DIR_DELEGATION */
 		return !ok || skip_gdd_ok(c);
 	case 47:  /* GETDEVICEINFO: OK { device_addr4 { type; opaque body<>; }; bitmap4; };
@@ -285,7 +302,7 @@ static bool skip_res_v41(struct ulp_walk *w, uint32_t op, uint32_t st, bool *kno
 	case 55:  /* TEST_STATEID4resok { nfsstat4 codes<>; } */
 		return !ok || ulp_skip_fixed_array(c, 4, 0);
 	case 56:  /* WANT_DELEGATION: OK: open_delegation4 */
-		return !ok || nfs4_skip_open_delegation(c);
+		return !ok || nfs4_skip_open_delegation(w);
 	default:
 		*known = false;
 		return false;
@@ -343,7 +360,7 @@ static bool skip_res_v42(struct ulp_walk *w, uint32_t op, uint32_t st, bool *kno
 		return !ok || (ulp_bool(c, &b) && rr_skip(c, 8));
 	case 70:  /* WRITE_SAME: write_response4 */
 		return !ok || nfs4_skip_write_response(c);
-	case 72:  /* GETXATTR: xattrvalue4 */
+	case 72:  /* GETXATTR: xattrvalue4 (not DDP-eligible: RFC 8267 6.1, 7) */
 		return !ok || ulp_skip_opaque(c);
 	case 73:  /* SETXATTR: change_info4 */
 	case 75:  /* REMOVEXATTR: change_info4 */
@@ -374,5 +391,7 @@ enum rr_ulp_result nfs4_skip_res(struct ulp_walk *w, uint32_t op, uint32_t statu
 	w->cur_op = op;
 	if (skip_res(w, op, status, &known))
 		return RR_ULP_OK;
-	return known ? RR_ULP_MALFORMED : RR_ULP_UNSUPPORTED;
+	if (!known)
+		ulp_unknown(w, "NFSv4 op", op);
+	return ulp_stop(w, known);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * nfs4_types.c - skippers for the NFSv4 data types that several ops use
- * (RFC 7530, RFC 8881, RFC 7862 XDR).
+ * (RFC 7530, RFC 8881, RFC 7862, RFC 9754 XDR).
  */
 #include "ulp_internal.h"
 
@@ -90,13 +90,19 @@ static bool skip_space_limit(struct rr_cursor *c)
 /*
  * union open_delegation4 switch (open_delegation_type4):
  *   NONE 0: void
- *   READ 1: { stateid4; bool recall; nfsace4 permissions; }
- *   WRITE 2: { stateid4; bool recall; nfs_space_limit4; nfsace4 permissions; }
- *   NONE_EXT 3 (4.1): union switch (why_no_delegation4) {
+ *   READ 1: open_read_delegation4 { stateid4; bool recall; nfsace4 permissions; }
+ *   WRITE 2: open_write_delegation4 { stateid4; bool recall; nfs_space_limit4;
+ *                                     nfsace4 permissions; }
+ *   NONE_EXT 3 (RFC 8881): union switch (why_no_delegation4) {
  *           CONTENTION 1: bool; RESOURCE 2: bool; default: void; }
+ *   READ_ATTRS_DELEG 4, WRITE_ATTRS_DELEG 5 (RFC 9754, delegated
+ *           timestamps): the bodies of READ and WRITE, open_read_delegation4
+ *           and open_write_delegation4.
+ * Any other type is an arm this walker does not know.
  */
-bool nfs4_skip_open_delegation(struct rr_cursor *c)
+bool nfs4_skip_open_delegation(struct ulp_walk *w)
 {
+	struct rr_cursor *c = w->c;
 	uint32_t type, why;
 	bool b;
 
@@ -106,8 +112,10 @@ bool nfs4_skip_open_delegation(struct rr_cursor *c)
 	case 0:
 		return true;
 	case 1:
+	case 4:
 		return nfs4_skip_stateid(c) && ulp_bool(c, &b) && nfs4_skip_nfsace(c);
 	case 2:
+	case 5:
 		return nfs4_skip_stateid(c) && ulp_bool(c, &b) && skip_space_limit(c) &&
 		       nfs4_skip_nfsace(c);
 	case 3:
@@ -117,7 +125,7 @@ bool nfs4_skip_open_delegation(struct rr_cursor *c)
 			return ulp_bool(c, &b);
 		return true;
 	default:
-		return false;
+		return ulp_unknown(w, "open_delegation4 type", type);
 	}
 }
 
@@ -156,11 +164,17 @@ bool nfs4_skip_callback_sec_parms(struct rr_cursor *c)
 	}
 }
 
-/* struct channel_attrs4 { count4 x 6; uint32_t ca_rdma_ird<1>; }; */
-bool nfs4_skip_channel_attrs(struct rr_cursor *c)
+/*
+ * struct channel_attrs4 { count4 ca_headerpadsize; count4 ca_maxrequestsize;
+ *   count4 ca_maxresponsesize; count4 ca_maxresponsesize_cached;
+ *   count4 ca_maxoperations; count4 ca_maxrequests; uint32_t ca_rdma_ird<1>; };
+ */
+bool nfs4_read_channel_attrs(struct rr_cursor *c, uint32_t *maxreq, uint32_t *maxresp)
 {
-	return ulp_skip_words(c, 6) && ulp_skip_fixed_array(c, 4, 1);
+	return rr_skip(c, 4) && ulp_u32(c, maxreq) && ulp_u32(c, maxresp) &&
+	       ulp_skip_words(c, 3) && ulp_skip_fixed_array(c, 4, 1);
 }
+
 
 /* struct state_protect_ops4 { bitmap4 spo_must_enforce; bitmap4 spo_must_allow; }; */
 bool nfs4_skip_state_protect_ops(struct rr_cursor *c)

@@ -50,6 +50,15 @@ bool ulp_ddp_item(struct ulp_walk *w, unsigned ordinal, uint32_t op, uint32_t ma
 /* Record an op in info->ops (sets ops_truncated past RR_ULP_MAX_OPS). */
 void ulp_note_op(struct rr_ulp_info *info, uint32_t op);
 
+/*
+ * Something the walker does not know (an op, a union arm): name it in
+ * info->unknown_what/unknown_value (the first one met) and return false,
+ * so the walk ends with RR_ULP_UNSUPPORTED rather than RR_ULP_MALFORMED.
+ */
+bool ulp_unknown(struct ulp_walk *w, const char *what, uint32_t value);
+/* The result of a walk that stopped in an op: known says the op itself is known. */
+enum rr_ulp_result ulp_stop(const struct ulp_walk *w, bool known);
+
 /* Plain XDR. */
 bool ulp_u32(struct rr_cursor *c, uint32_t *v);
 bool ulp_skip_words(struct rr_cursor *c, size_t words);
@@ -73,11 +82,12 @@ bool nfs4_skip_state_owner(struct rr_cursor *c);
 bool nfs4_skip_netaddr(struct rr_cursor *c);
 bool nfs4_skip_netloc(struct rr_cursor *c);
 bool nfs4_skip_nfsace(struct rr_cursor *c);
-bool nfs4_skip_open_delegation(struct rr_cursor *c);
+bool nfs4_skip_open_delegation(struct ulp_walk *w);
 bool nfs4_skip_write_response(struct rr_cursor *c);
 bool nfs4_skip_authsys_parms(struct rr_cursor *c);
 bool nfs4_skip_callback_sec_parms(struct rr_cursor *c);
-bool nfs4_skip_channel_attrs(struct rr_cursor *c);
+/* channel_attrs4, keeping ca_maxrequestsize and ca_maxresponsesize. */
+bool nfs4_read_channel_attrs(struct rr_cursor *c, uint32_t *maxreq, uint32_t *maxresp);
 bool nfs4_skip_state_protect_ops(struct rr_cursor *c);
 bool nfs4_skip_nfs_impl_id_opt(struct rr_cursor *c);
 bool nfs4_skip_layoutupdate(struct rr_cursor *c);

@@ -49,6 +49,20 @@ void ulp_note_op(struct rr_ulp_info *info, uint32_t op)
 		info->ops_truncated = true;
 }
 
+bool ulp_unknown(struct ulp_walk *w, const char *what, uint32_t value)
+{
+	if (!w->info->unknown_what) {
+		w->info->unknown_what = what;
+		w->info->unknown_value = value;
+	}
+	return false;
+}
+
+enum rr_ulp_result ulp_stop(const struct ulp_walk *w, bool known)
+{
+	return known && !w->info->unknown_what ? RR_ULP_MALFORMED : RR_ULP_UNSUPPORTED;
+}
+
 bool ulp_u32(struct rr_cursor *c, uint32_t *v)
 {
 	return rr_xdr_u32(c, v);

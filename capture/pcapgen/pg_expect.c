@@ -30,6 +30,8 @@ struct pg_audit {
 	GHashTable *long_failed;/* forward rdma_xids told under RR-230 */
 	GHashTable *handle_calls;/* read segment handle -> calls that advertised it (RR-210) */
 	bool handle_told;
+	bool nfs41_seen, back_bound, unbound_told; /* RR-193 */
+	uint32_t fore_maxresp;  /* a CREATE_SESSION's fore ca_maxresponsesize, 0: none (RR-184) */
 };
 
 pg_audit *pg_audit_new(const pg_scenario *s)
@@ -165,6 +167,12 @@ static void cb_call(pg_audit *a, pg_msginfo *mi)
 		pg_expect_at(a, "RR-196", mi);
 	if (mi->proc == RDMA_NOMSG && mi->pz_segs && !mi->damaged)
 		pg_expect_at(a, "RR-192", mi);
+	/* before the client bound the back channel (RFC 8167 7), once per connection */
+	if (a->s->handshake && !a->back_bound && !a->unbound_told && !mi->damaged &&
+	    (mi->cb_compound ? !mi->cb40 : a->nfs41_seen)) {
+		a->unbound_told = true;
+		pg_expect_at(a, "RR-193", mi);
+	}
 	if (a->cb_granted >= 0) {
 		int64_t limit = MIN(mi->credit ? (int64_t)mi->credit : a->cb_granted,
 				    a->cb_granted);
@@ -308,6 +316,10 @@ void pg_audit_call(pg_audit *a, pg_msginfo *mi)
 		cb_call(a, mi);
 		return;
 	}
+	a->nfs41_seen |= mi->nfs41;
+	a->back_bound |= mi->binds_back;
+	if (mi->getattr_mixed && !mi->damaged)
+		pg_expect_at(a, "RR-183", mi);
 	if (!mi->damaged)
 		call_shape(a, mi);
 	call_retry(a, mi);
@@ -490,6 +502,8 @@ void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
 	}
 	if (c)
 		reply_refusal(a, c, mi, normal);
+	if (normal && mi->over_maxresp && !mi->damaged && c && !c->damaged)
+		pg_expect_at(a, "RR-184", mi);
 	if (normal) {
 		if (!mi->credit && !mi->damaged)
 			pg_expect_at(a, "RR-100", mi);
@@ -601,11 +615,16 @@ static void rpc_identity(pg_msginfo *c, pg_msginfo *r, const pg_item *it, const 
 	g_string_free(w, TRUE);
 	c->nfs4 = v4;
 	c->cb40 = rp->backchannel && it->nfsver == PG_V40;
+	c->cb_compound = rp->backchannel && rp->procedure == 1;
+	c->nfs41 = v4 && rp->procedure == 1 && it->nfsver != PG_V40;
 	for (guint i = 0; i < it->ops->len; i++) {
 		uint32_t op = g_array_index(it->ops, pg_nfsop, i).op;
 		if (v4 && (op == OP4_GETATTR || op == OP4_READDIR || op == OP4_READLINK))
 			c->big_reply = true;
 		getattr |= v4 && op == OP4_GETATTR;
+		/* BIND_CONN_TO_SESSION is sent with CDFC4_BACK_OR_BOTH, CREATE_SESSION with
+		 * CONN_BACK_CHAN (pg_nfs4.c) */
+		c->binds_back |= v4 && (op == OP4_BIND_CONN || op == OP4_CREATE_SESSION);
 		*read |= v4 && op == OP4_READ;
 		*readlink |= v4 && op == OP4_READLINK;
 		if (v4 && op && !r->nfs4_status && plan->reply.proc != RDMA_ERROR)
@@ -625,12 +644,37 @@ static void rpc_identity(pg_msginfo *c, pg_msginfo *r, const pg_item *it, const 
 	}
 }
 
+/* NFSv4 sessions: a GETATTR of acl beside a non-idempotent op in NFSv4.0 (RR-183);
+ * replies longer than the fore channel's ca_maxresponsesize that a CREATE_SESSION
+ * granted (RR-184), which GETATTR(len=N) asks for and CREATE_SESSION(len=N) sets. */
+static void session_facts(pg_audit *a, pg_msginfo *c, pg_msginfo *r, const pg_item *it,
+			  const pg_rpc_pair *rp, const pg_plan *plan)
+{
+	bool acl = false, changes = false, executed = true;
+
+	if (rp->backchannel || rp->program != PG_PROG_NFS || rp->version != 4 || rp->procedure != 1)
+		return;
+	if (a->fore_maxresp && it->nfsver != PG_V40 && plan->reply.proc != RDMA_ERROR &&
+	    rp->reply.msg->len > a->fore_maxresp)
+		r->over_maxresp = true;
+	for (guint i = 0; i < it->ops->len; i++) {
+		const pg_nfsop *op = &g_array_index(it->ops, pg_nfsop, i);
+		acl |= op->op == OP4_GETATTR && op->len;
+		changes |= op->op == OP4_WRITE || op->op == OP4_CREATE;
+		if (executed && op->op == OP4_CREATE_SESSION && !op->status && plan->reply.proc != RDMA_ERROR)
+			a->fore_maxresp = op->len ? op->len : 1049480;
+		executed &= !op->status;
+	}
+	c->getattr_mixed = it->nfsver == PG_V40 && acl && changes;
+}
+
 void pg_audit_facts(pg_audit *a, pg_msginfo *c, pg_msginfo *r, const pg_item *it,
 		    const pg_rpc_pair *rp, const pg_plan *plan)
 {
 	bool read = false, readlink = false;
 
 	rpc_identity(c, r, it, rp, plan, &read, &readlink);
+	session_facts(a, c, r, it, rp, plan);
 	/* a read segment handle advertised again and again (RR-210) */
 	for (guint i = 0; !rp->backchannel && i < plan->call.reads->len; i++) {
 		const pg_chunk *ch = plan->call.reads->pdata[i];

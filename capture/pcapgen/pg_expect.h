@@ -43,6 +43,11 @@ typedef struct {
 	uint32_t sends;        /* calls: how many times this XID was sent before an answer */
 	int gss;               /* PG_GSS_* of the exchange */
 	bool writes_used;      /* reply: a returned Write chunk with a non-zero length */
+	/* NFSv4.1 sessions (RR-193): a forward COMPOUND of minor version 1 or later, one that
+	 * binds the connection's back channel, a backward CB_COMPOUND */
+	bool nfs41, binds_back, cb_compound;
+	bool getattr_mixed;    /* call: NFSv4.0 GETATTR of acl beside WRITE or CREATE (RR-183) */
+	bool over_maxresp;     /* reply: longer than the session's ca_maxresponsesize (RR-184) */
 } pg_msginfo;
 
 typedef struct pg_audit pg_audit;

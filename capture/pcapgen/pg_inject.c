@@ -137,6 +137,9 @@ static const pg_injector table[] = {
 	    .header = pg_inj_pz_interleave),
 	INJ("overlap-chunk", false, "RR-224", "an extra 8-byte read chunk at a Position ARG bytes "
 	    "(default 8) inside the first non-zero read chunk's data", .ops = pg_inj_overlap_chunk),
+	INJ("small-write-chunk", false, "RR-082", "a READ's one-segment Write chunk offered only as "
+	    "long as the data it returns, shorter than the READ's count",
+	    .ops = pg_inj_small_write_chunk),
 	INJ("empty-chunk-used", false, "RR-163", "an NFSv4 call's one-segment Write chunk offered "
 	    "with length 0; the READ data is written into it all the same",
 	    .ops = pg_inj_empty_chunk_used),

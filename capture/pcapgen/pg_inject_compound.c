@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Injectors of group J, pairing Write chunks with COMPOUND results (RR-160..RR-168). */
+/* Injectors of group J, pairing Write chunks with COMPOUND results (RR-160..RR-168),
+ * and of the Write chunk's size against what the READ asks for (RR-082). */
 #include "pg_inject_priv.h"
 
 /* eligible results without a Write chunk are left out of the reply */
@@ -56,4 +57,44 @@ bool pg_inj_empty_chunk_used(pg_inj_ctx *c)
 	pg_ex_expect(c->ex, "RR-085", PG_AT_REPLY);
 	pg_ex_expect_write(c->ex, "RR-085", g_array_index(ch->segs, pg_seg, 0).handle);
 	return true;
+}
+
+/* The requested count of the READ whose result takes Write chunk k (NFSv3: chunk 0;
+ * NFSv4: the k-th READ or READLINK), or 0 when that is not a READ. */
+static uint32_t read_count_of_chunk(const pg_inj_ctx *c, guint k)
+{
+	const pg_item *it = c->item;
+	guint n = 0;
+
+	if (pg_inj_binding(c) == PG_BIND_NFS3)
+		return k == 0 && it->proc == NFS3_READ && it->ops->len ?
+		       g_array_index(it->ops, pg_nfsop, 0).count : 0;
+	if (pg_inj_binding(c) != PG_BIND_NFS4)
+		return 0;
+	for (guint i = 0; i < it->ops->len; i++) {
+		const pg_nfsop *op = &g_array_index(it->ops, pg_nfsop, i);
+		if (op->op != OP4_READ && op->op != OP4_READLINK)
+			continue;
+		if (n++ == k)
+			return op->op == OP4_READ ? op->count : 0;
+	}
+	return 0;
+}
+
+/* a READ's Write chunk offered as long as the data that comes back, less than the
+ * count the READ asks for: the reply fits, the offer is still too small (RFC 8166 3.5.5) */
+bool pg_inj_small_write_chunk(pg_inj_ctx *c)
+{
+	if (!c->is_call || c->plan->reply.proc == RDMA_ERROR)
+		return false;
+	for (guint k = 0; k < c->plan->write_chunks->len; k++) {
+		pg_chunk *w = c->plan->write_chunks->pdata[k];
+		uint32_t count = read_count_of_chunk(c, k);
+		if (w->segs->len != 1 || !w->data->len || !count || pg_round4(w->data->len) >= count)
+			continue;
+		g_array_index(w->segs, pg_seg, 0).length = pg_round4(w->data->len);
+		pg_ex_expect(c->ex, "RR-082", PG_AT_CALL);
+		return true;
+	}
+	return false;
 }

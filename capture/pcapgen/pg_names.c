@@ -18,7 +18,7 @@ static const struct opname v4_names[] = {
 	{ OP4_LOOKUP, "LOOKUP" }, { OP4_PUTFH, "PUTFH" }, { OP4_PUTROOTFH, "PUTROOTFH" },
 	{ OP4_READ, "READ" }, { OP4_READDIR, "READDIR" }, { OP4_READLINK, "READLINK" },
 	{ OP4_WRITE, "WRITE" }, { OP4_SEQUENCE, "SEQUENCE" },
-	{ OP4_BIND_CONN, "BIND_CONN_TO_SESSION" },
+	{ OP4_BIND_CONN, "BIND_CONN_TO_SESSION" }, { OP4_CREATE_SESSION, "CREATE_SESSION" },
 };
 static const struct opname acl_names[] = {
 	{ ACL3_NULL, "NULL" }, { ACL3_GETACL, "GETACL" }, { ACL3_SETACL, "SETACL" },

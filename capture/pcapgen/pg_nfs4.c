@@ -12,6 +12,12 @@
 #define GA_W1 ((1u << 1) | (1u << 3) | (1u << 4) | (1u << 5) | (1u << 13) | (1u << 15) | \
 	       (1u << 20) | (1u << 21))
 #define RD_W0 ((1u << 1) | (1u << 20)) /* READDIR asks for type and fileid */
+#define GA_ACL (1u << 12)              /* GETATTR(len=N): acl too, N entries (RFC 7530 6.2.1) */
+/* CREATE_SESSION (RFC 8881 18.36): CONN_BACK_CHAN | PERSIST, and the channel sizes */
+#define CS_FLAGS 0x3u
+#define CS_FORE_MAXREQ 1049620u
+#define CS_FORE_MAXRESP 1049480u
+#define CS_BACK_MAX 4096u
 
 static void bitmap2(GByteArray *b, uint32_t w0, uint32_t w1)
 {
@@ -26,16 +32,34 @@ static void nfstime4(GByteArray *b, pg_rng *r, uint32_t base)
 	pb_be32(b, pg_rng_range(r, 0, 999999999));
 }
 
+/* fattr4_acl: nfsace4<> of n ALLOW entries for numbered users */
+static void acl4(GByteArray *v, uint32_t n)
+{
+	char who[32];
+
+	pb_be32(v, n);
+	for (uint32_t i = 0; i < n; i++) {
+		pb_be32(v, 0);          /* ACE4_ACCESS_ALLOWED_ACE_TYPE */
+		pb_be32(v, 0);          /* flag */
+		pb_be32(v, 0x120089);   /* read data, attributes, ACL, synchronize */
+		g_snprintf(who, sizeof(who), "%u@localdomain", 1000 + i);
+		pb_xdr_string(v, who);
+	}
+}
+
+/* The attributes of GA_W0/GA_W1 in attribute order, with acl (12) when acl_n is non-zero. */
 static void fattr4_full(GByteArray *b, const pg_nfs_state *st, pg_rng *r, uint32_t type,
-			uint64_t size, uint64_t fileid)
+			uint64_t size, uint64_t fileid, uint32_t acl_n)
 {
 	GByteArray *v = g_byte_array_new();
-	bitmap2(b, GA_W0, GA_W1);
+	bitmap2(b, GA_W0 | (acl_n ? GA_ACL : 0), GA_W1);
 	pb_be32(v, type);
 	pb_be64(v, ((uint64_t)st->time_base << 32) | pg_rng_u32(r)); /* change */
 	pb_be64(v, size);
 	pb_be64(v, 0x8a1c5e02ull); /* fsid.major */
 	pb_be64(v, 0xd3f4b6a7ull); /* fsid.minor */
+	if (acl_n)
+		acl4(v, acl_n);
 	pb_be64(v, fileid);
 	pb_be32(v, type == PG_NF_DIR ? 0755 : type == PG_NF_LNK ? 0777 : 0644);
 	pb_be32(v, type == PG_NF_DIR ? 2 : 1);
@@ -47,6 +71,19 @@ static void fattr4_full(GByteArray *b, const pg_nfs_state *st, pg_rng *r, uint32
 	nfstime4(v, r, st->time_base);
 	pb_xdr_opaque(b, v->data, v->len);
 	g_byte_array_free(v, TRUE);
+}
+
+/* channel_attrs4 { headerpadsize; maxrequestsize; maxresponsesize; maxresponsesize_cached;
+ *                  maxoperations; maxrequests; rdma_ird<1> } (RFC 8881 18.36.1) */
+static void channel_attrs4(GByteArray *b, uint32_t maxreq, uint32_t maxresp)
+{
+	pb_be32(b, 0);
+	pb_be32(b, maxreq);
+	pb_be32(b, maxresp);
+	pb_be32(b, 7584);
+	pb_be32(b, 16);
+	pb_be32(b, 64);
+	pb_be32(b, 0);
 }
 
 static void stateid4(GByteArray *b, const pg_nfs_state *st)
@@ -110,8 +147,18 @@ static void op_args(pg_nfs_state *st, const pg_item *it, guint i, pg_rng *r, pg_
 		break;
 	case OP4_GETATTR:
 		/* bitmap4 is a counted array: its words are the reducible part */
-		bitmap2(c, GA_W0, GA_W1);
+		bitmap2(c, GA_W0 | (op->len ? GA_ACL : 0), GA_W1);
 		pg_bulk_add(&out->call, c->len - 8, 8);
+		break;
+	case OP4_CREATE_SESSION:
+		pb_bytes(c, st->stateid_other, 8);   /* csa_clientid */
+		pb_be32(c, 1);                        /* csa_sequence */
+		pb_be32(c, CS_FLAGS);
+		channel_attrs4(c, CS_FORE_MAXREQ, op->len ? op->len : CS_FORE_MAXRESP);
+		channel_attrs4(c, CS_BACK_MAX, CS_BACK_MAX);
+		pb_be32(c, PG_PROG_NFS_CB);          /* csa_cb_program */
+		pb_be32(c, 1);                        /* csa_sec_parms<>: AUTH_NONE */
+		pb_be32(c, 0);
 		break;
 	case OP4_GETFH:
 	case OP4_READLINK:
@@ -193,7 +240,14 @@ static void op_result(pg_nfs_state *st, const pg_item *it, guint i, int slot, pg
 		pb_be32(y, 0); /* status flags */
 		break;
 	case OP4_GETATTR:
-		fattr4_full(y, st, r, cur->type, cur->type == PG_NF_DIR ? 4096 : 1u << 20, fid);
+		fattr4_full(y, st, r, cur->type, cur->type == PG_NF_DIR ? 4096 : 1u << 20, fid, op->len);
+		break;
+	case OP4_CREATE_SESSION:   /* the server grants what was asked */
+		pb_bytes(y, st->sessionid, 16);
+		pb_be32(y, 1);
+		pb_be32(y, CS_FLAGS);
+		channel_attrs4(y, CS_FORE_MAXREQ, op->len ? op->len : CS_FORE_MAXRESP);
+		channel_attrs4(y, CS_BACK_MAX, CS_BACK_MAX);
 		break;
 	case OP4_GETFH:
 		pb_xdr_opaque(y, cur->fh, cur->fhlen);

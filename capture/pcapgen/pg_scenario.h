@@ -31,7 +31,7 @@ enum { NFS3_NULL = 0, NFS3_GETATTR = 1, NFS3_READLINK = 5, NFS3_READ = 6, NFS3_W
 /* NFSv4 operations */
 enum { OP4_CREATE = 6, OP4_GETATTR = 9, OP4_GETFH = 10, OP4_LOOKUP = 15, OP4_PUTFH = 22,
        OP4_PUTROOTFH = 24, OP4_READ = 25, OP4_READDIR = 26, OP4_READLINK = 27, OP4_WRITE = 38,
-       OP4_BIND_CONN = 41, OP4_SEQUENCE = 53 };
+       OP4_BIND_CONN = 41, OP4_CREATE_SESSION = 43, OP4_SEQUENCE = 53 };
 /* NFSACL (program 100227) version 3 procedures */
 enum { ACL3_NULL = 0, ACL3_GETACL = 1, ACL3_SETACL = 2 };
 /* NFSv4.1 callback operations */

@@ -410,8 +410,9 @@ static bool check_item(pctx *c, pg_item *it, bool cb)
 		return pg_fail(c, "reply-size= needs a Reply chunk (reply=reply:N)");
 	for (guint i = 0; i < it->ops->len; i++) {
 		const pg_nfsop *op = &g_array_index(it->ops, pg_nfsop, i);
-		if (!cb && it->nfsver == PG_V40 && op->op == OP4_BIND_CONN)
-			return pg_fail(c, "BIND_CONN_TO_SESSION needs NFSv4.1 or later");
+		if (!cb && it->nfsver == PG_V40 && (op->op == OP4_BIND_CONN || op->op == OP4_CREATE_SESSION))
+			return pg_fail(c, "%s needs NFSv4.1 or later",
+				       op->op == OP4_BIND_CONN ? "BIND_CONN_TO_SESSION" : "CREATE_SESSION");
 	}
 	return true;
 }

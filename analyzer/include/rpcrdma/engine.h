@@ -296,6 +296,7 @@ enum rr_skip_reason {
 	RR_SKIP_NOT_CAPTURED,         /* the bytes it needs were cut by the snaplen or lost */
 	RR_SKIP_NO_THRESHOLD,         /* the inline threshold it compares with is unknown */
 	RR_SKIP_STATE_LIMIT,          /* the state it needs was dropped at a memory bound */
+	RR_SKIP_NOT_UNDERSTOOD,       /* the ULP walker stopped at something it does not know or decode */
 	RR_SKIP__COUNT
 };
 const char *rr_skip_reason_text(enum rr_skip_reason why);

@@ -12,12 +12,15 @@
  *
  * Coverage today: NFSv2 and NFSv3 (all procedures for naming; READ and
  * READLINK results, WRITE and SYMLINK arguments for DDP), NFSv4.0-4.2
- * COMPOUND with the RFC 8276 xattr ops (op lists; READ/READLINK results
- * and WRITE/CREATE(NF4LNK) arguments), the NFSv4 callback program
+ * COMPOUND with the RFC 8276 xattr ops and RFC 9754's delegation types
+ * (op lists; READ/READLINK results and WRITE/CREATE(NF4LNK) arguments;
+ * READ counts, GETATTR masks, CREATE_SESSION and BIND_CONN_TO_SESSION
+ * fields for the checks), the NFSv4 callback program
  * (0x40000000: CB_COMPOUND op lists, nothing eligible), and MOUNT, NLM,
  * NSM and NFSACL (named, reply status; nothing eligible).
- * Ops whose arguments or results the walker cannot skip end the walk with
- * RR_ULP_UNSUPPORTED; what was learnt until then stays valid.
+ * Ops whose arguments or results the walker cannot skip, and union arms
+ * it does not know, end the walk with RR_ULP_UNSUPPORTED naming the item
+ * (unknown_what, unknown_value); what was learnt until then stays valid.
  *
  * RPCSEC_GSS (from the call's credential): context creation and
  * destruction carry no ULP body (RR_ULP_OK, nothing walked).  Integrity:
@@ -57,6 +60,24 @@ enum {
 	RR_NFS4_OP_WRITE = 38, RR_NFS4_OP_ILLEGAL = 10044,
 };
 #define RR_ULP_MAX_OPS 128
+
+/* CREATE_SESSION4_FLAG_CONN_BACK_CHAN (RFC 8881 18.36.3). */
+#define RR_NFS4_SESSION_CONN_BACK_CHAN 0x2u
+/* channel_dir_from_client4 / channel_dir_from_server4 bit for the back channel (RFC 8881 18.34.3). */
+#define RR_NFS4_CHANNEL_DIR_BACK 0x2u
+
+/*
+ * NFSv4.1 session setup an op of the message carried (RFC 8881 18.34,
+ * 18.36): from the arguments in a call, from the resok arm in a reply.
+ */
+struct rr_ulp_session {
+	bool create_session;      /* a CREATE_SESSION was walked */
+	uint32_t cs_flags;        /* csa_flags / csr_flags */
+	uint32_t fore_maxrequest, fore_maxresponse;   /* ca_maxrequestsize, ca_maxresponsesize */
+	uint32_t back_maxrequest, back_maxresponse;
+	bool bind_conn;           /* a BIND_CONN_TO_SESSION was walked */
+	uint32_t bind_dir;        /* bctsa_dir / bctsr_dir */
+};
 
 enum rr_ulp_result {
 	RR_ULP_OK = 0,
@@ -103,6 +124,16 @@ struct rr_ulp_info {
 	 */
 	uint32_t op_count[RR_ULP_MAX_OPS];
 	uint64_t op_offset[RR_ULP_MAX_OPS];   /* calls: READ's offset argument, likewise */
+	/*
+	 * RR_ULP_UNSUPPORTED: what the walker met and does not know, e.g.
+	 * "NFSv4 op", "open_delegation4 type", and its value; NULL when the
+	 * walk stopped at a procedure of a known program it cannot walk.
+	 */
+	const char *unknown_what;
+	uint32_t unknown_value;
+	struct rr_ulp_session sess;
+	/* NFSv4 calls: the attributes the COMPOUND's GETATTRs ask for, bitmap4 words 0 to 2 OR'ed. */
+	uint32_t getattr_mask[3];
 };
 
 /*

@@ -149,18 +149,21 @@ static void test_error_arms(void **state)
 	assert_int_equal(rec.items[0].data_pos, at);
 	assert_int_equal(rr_cursor_pos(&c), w.len);
 
-	/* Discriminants without an arm are malformed. */
+	/* Discriminants without an arm the walker knows: not understood, named. */
 	rr_wbuf_reset(&w);
 	x_res_hdr(&w, 0, 1);
 	x_u32(&w, 18); x_u32(&w, 0);
-	x_stateid(&w); x_change_info(&w); x_u32(&w, 0); x_bitmap(&w); x_u32(&w, 4);
-	assert_int_equal(walk_reply4(&w, &rec, &out, &c), RR_ULP_MALFORMED);
+	x_stateid(&w); x_change_info(&w); x_u32(&w, 0); x_bitmap(&w); x_u32(&w, 6);
+	assert_int_equal(walk_reply4(&w, &rec, &out, &c), RR_ULP_UNSUPPORTED);
+	assert_string_equal(out.unknown_what, "open_delegation4 type");
+	assert_int_equal(out.unknown_value, 6);
 	rr_wbuf_reset(&w);
 	x_args_hdr(&w, 1, 1);
 	x_u32(&w, 18);
 	x_u32(&w, 0); x_u32(&w, 1); x_u32(&w, 0); x_owner(&w); x_u32(&w, 0);
 	x_u32(&w, 7);                                    /* open_claim_type4 7 */
-	assert_int_equal(walk_call4(&w, &rec, &out, &c), RR_ULP_MALFORMED);
+	assert_int_equal(walk_call4(&w, &rec, &out, &c), RR_ULP_UNSUPPORTED);
+	assert_string_equal(out.unknown_what, "open_claim4 type");
 	assert_int_equal(out.n_ops, 1);
 	rr_wbuf_reset(&w);
 	x_args_hdr(&w, 1, 1);
