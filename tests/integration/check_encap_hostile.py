@@ -14,7 +14,9 @@ Then the bounds that are meant to hold: a frame wrapped in VXLAN four times
 over (our own VXLAN writer below, RFC 7348) still gives the plain capture's
 findings; five times over it is given up (no RDMA frame).  And a mirror that
 cut what it mirrored (ERSPAN type II, T bit set, the frame shortened) gives
-the findings of the plain capture cut by a snaplen at the same byte.
+the findings of the plain capture cut by a snaplen at the same byte.  And
+the shapes the generator does not write (ERSPAN type I, IP in GRE, ERSPAN
+III carrying IP), rewritten here, give the plain capture's findings.
 
     check_encap_hostile.py --lint L --pcapgen G SCENARIO
 """
@@ -215,6 +217,48 @@ def check_bounds(a, tmp, fail):
     return 3
 
 
+def reshaped(recs, fn):
+    """Each record rewritten by fn(frame, tunnel offset) -> (frame, bytes removed), lengths kept right."""
+    out = []
+    for sec, usec, wirelen, b in recs:
+        b, removed = fn(bytearray(b), tunnel_at(b))
+        set_ip_len(b, wirelen - removed - tunnel_at(b))
+        out.append([sec, usec, wirelen - removed, b])
+    return out
+
+
+def check_variants(a, tmp, fail):
+    """What the generator does not write, written here from the specifications:
+    ERSPAN type I (GRE 0x88BE without the S bit, no ERSPAN header), IPv4 in
+    GRE (protocol 0x0800, no Ethernet header), ERSPAN type III with frame
+    type 2 (IP); each must give the plain capture's findings."""
+    want = lint(a.lint, gen(a, tmp, "p.pcap", None))
+
+    def erspan1(b, t):
+        struct.pack_into(">HH", b, t, 0, 0x88BE)
+        return b, 0
+
+    def ip_in_gre(b, t):
+        struct.pack_into(">HH", b, t, 0, 0x0800)
+        return b[:t + 4] + b[t + 4 + 14:], 14
+
+    def erspan3_ip(b, t):
+        word = struct.unpack_from(">H", b, t + 8 + 10)[0]
+        struct.pack_into(">H", b, t + 8 + 10, (word & ~0x7C00) | 2 << 10)
+        return b[:t + 20] + b[t + 20 + 14:], 14
+    cases = (("ERSPAN type I", "gre", erspan1), ("IPv4 in GRE", "gre", ip_in_gre),
+             ("ERSPAN type III, frame type IP", "erspan3", erspan3_ip))
+    for name, spec, fn in cases:
+        hdr, recs = read_pcap(gen(a, tmp, "v.pcap", spec))
+        cap = os.path.join(tmp, "v2.pcap")
+        write_pcap(cap, hdr, reshaped(recs, fn))
+        got = lint(a.lint, cap)
+        if got != want:
+            fail.add("%s: %s / %d findings; the plain capture: %s / %d findings"
+                     % (name, got[2], len(got[1]), want[2], len(want[1])))
+    return len(cases)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lint", required=True)
@@ -225,6 +269,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         n = check_damage(a, tmp, fail)
         n += check_bounds(a, tmp, fail)
+        n += check_variants(a, tmp, fail)
     fail.finish(n)
 
 
