@@ -6,10 +6,12 @@
  * One file per protocol layer, as tcpdump does it, and data flows one way,
  * each file calling only files below it:
  *
- *   pcap_reader.c -> frame_decoder.c -> erf.c -> link.c -> ip.c
+ *   pcap_reader.c -> frame_decoder.c -> erf.c -> link.c -> ip.c -> tunnel.c
  *   ip.c -> roce.c -> ib.c                          (RoCE, InfiniBand)
  *   ip.c -> tcp_stream.c -> mpa.c -> mpa_detect.c -> fpdu.c -> ddp_rdmap.c
  *                                                                (iWARP)
+ *   a tunnel (GRE, ERSPAN, VXLAN) leaves its inner frame in the frame
+ *   context and link.c decodes it when ip.c has returned (tunnel.h);
  *   the iWARP layers read the reassembled bytes through stream.c and find
  *   directions in tcp_table.c; CRCs come from crc.c; every layer's events
  *   and diagnostics leave through emit.c, which calls none of them.
@@ -28,6 +30,15 @@
 
 #include "capture.h"
 #include "cursor.h"
+
+/* A frame carried inside the one being decoded (tunnel.h): tunnel.c
+ * finds it, link.c decodes it once the outer layers have returned. */
+struct tunnel_inner {
+	bool found;
+	bool ip;                    /* an IP packet, not an Ethernet frame */
+	uint32_t wire;              /* its length on the wire */
+	struct rr_cursor frame;
+};
 
 /* What one rr_frame_decode() call knows about its frame. */
 struct rr_frame_ctx {
@@ -48,6 +59,7 @@ struct rr_frame_ctx {
 	uint64_t ev_ts;       /* with ev_frame: that frame's time */
 	const uint64_t *more_frames;
 	uint32_t n_more_frames;
+	struct tunnel_inner tunnel;
 };
 
 struct tcp_table;

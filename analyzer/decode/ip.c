@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ip.c - IPv4, IPv6, and the UDP and TCP headers on top of them.
+ * ip.c - IPv4, IPv6, and the UDP and TCP headers on top of them; GRE and
+ * VXLAN go to tunnel.c.
  *
  * Lengths: the IP header says how long the packet was on the wire.  When
  * fewer bytes were captured and the frame was cut by the snaplen, the
@@ -11,6 +12,7 @@
 #include "ib.h"
 #include "ip.h"
 #include "tcp.h"
+#include "tunnel.h"
 
 #define IPPROTO_TCP_ 6
 #define IPPROTO_UDP_ 17
@@ -33,7 +35,7 @@ static void udp_datagram(struct rr_frame_ctx *fx, const struct ip_view *ip,
 	rr_get_be16(&hdr, &dport);
 	rr_get_be16(&hdr, &ulen);
 	rr_seek(&hdr, 0);
-	if (dport != ROCEV2_PORT)
+	if (dport != ROCEV2_PORT && dport != TUNNEL_VXLAN_PORT)
 		return;
 	if (ulen < 8 || ulen > wire) {
 		dec_malformed(fx, "frame %" PRIu64 ": UDP length %u does not fit the IP payload of %u bytes",
@@ -44,7 +46,10 @@ static void udp_datagram(struct rr_frame_ctx *fx, const struct ip_view *ip,
 	if (have > (size_t)ulen - 8)
 		have = (size_t)ulen - 8;
 	rr_cursor_sub(cur, have, &payload);
-	roce_v2(fx, ip, &hdr, &payload, ulen - 8u);
+	if (dport == TUNNEL_VXLAN_PORT)
+		tunnel_vxlan(fx, &payload, ulen - 8u);
+	else
+		roce_v2(fx, ip, &hdr, &payload, ulen - 8u);
 }
 
 static void tcp_header(struct rr_frame_ctx *fx, const struct ip_view *ip,
@@ -86,6 +91,8 @@ static void transport(struct rr_frame_ctx *fx, const struct ip_view *ip, uint8_t
 		udp_datagram(fx, ip, cur, wire);
 	else if (proto == IPPROTO_TCP_)
 		tcp_header(fx, ip, cur, wire);
+	else if (proto == TUNNEL_GRE_PROTO)
+		tunnel_gre(fx, cur, wire);
 }
 
 /*

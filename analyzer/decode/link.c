@@ -6,11 +6,18 @@
  * Every one of them ends in an ethertype (or an IP version), and only
  * three matter here: IPv4 and IPv6 (RoCEv2 over UDP, iWARP over TCP) and
  * 0x8915, RoCEv1, where a GRH follows the Ethernet header directly.
+ *
+ * A frame may carry another: a switch mirror (ERSPAN, GRE) or an overlay
+ * (VXLAN) found by tunnel.c below ip.c.  The carried frame is decoded here
+ * as the outer one was, after the outer layers have returned, to at most
+ * TUNNEL_MAX_DEPTH levels; so a mirrored conversation is keyed on its own
+ * addresses, as a capture on its hosts would be.
  */
 #include "emit.h"
 #include "ib.h"
 #include "ip.h"
 #include "link.h"
+#include "tunnel.h"
 
 #define ETH_P_IP     0x0800
 #define ETH_P_IPV6   0x86DD
@@ -25,8 +32,8 @@ static uint32_t after(uint32_t wire, size_t n)
 	return wire > n ? wire - (uint32_t)n : 0;
 }
 
-void link_ethertype(struct rr_frame_ctx *fx, uint16_t type, struct rr_cursor *cur,
-		    uint32_t wire)
+static void ethertype(struct rr_frame_ctx *fx, uint16_t type, struct rr_cursor *cur,
+		      uint32_t wire)
 {
 	for (int tags = 0; type == ETH_P_8021Q || type == ETH_P_8021AD || type == ETH_P_QINQ1;
 	     tags++) {
@@ -60,15 +67,68 @@ void link_ethertype(struct rr_frame_ctx *fx, uint16_t type, struct rr_cursor *cu
 	}
 }
 
+static bool eth_header(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint16_t *type,
+		       const char *what)
+{
+	if (!rr_skip(cur, 12) || !rr_get_be16(cur, type)) {
+		dec_short(fx, "frame %" PRIu64 ": %s", fx->frame, what);
+		return false;
+	}
+	return true;
+}
+
+/* DLT_RAW and an IP packet in a tunnel: the version is the first nibble. */
+static void raw_ip(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire, const char *what)
+{
+	uint8_t b;
+	int version;
+
+	if (!rr_peek_u8(cur, 0, &b)) {
+		dec_short(fx, "frame %" PRIu64 ": %s header", fx->frame, what);
+		return;
+	}
+	version = b >> 4;
+	if (version != 4 && version != 6) {
+		dec_malformed(fx, "frame %" PRIu64 ": %s frame with IP version %d", fx->frame, what,
+			      version);
+		return;
+	}
+	ip_packet(fx, cur, wire, version);
+}
+
+/* The frames that tunnels carried (tunnel.h), one level at a time. */
+static void tunneled(struct rr_frame_ctx *fx)
+{
+	for (int depth = 1; fx->tunnel.found; depth++) {
+		struct tunnel_inner in = fx->tunnel;
+		uint16_t type;
+
+		fx->tunnel.found = false;
+		if (depth > TUNNEL_MAX_DEPTH) {
+			dec_malformed(fx, "frame %" PRIu64 ": more than %d tunnels nested",
+				      fx->frame, TUNNEL_MAX_DEPTH);
+			return;
+		}
+		if (in.ip)
+			raw_ip(fx, &in.frame, in.wire, "tunneled IP");
+		else if (eth_header(fx, &in.frame, &type, "tunneled Ethernet header"))
+			ethertype(fx, type, &in.frame, after(in.wire, 14));
+	}
+}
+
+static void link_ethertype(struct rr_frame_ctx *fx, uint16_t type, struct rr_cursor *cur,
+			   uint32_t wire)
+{
+	ethertype(fx, type, cur, wire);
+	tunneled(fx);
+}
+
 void link_ethernet(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire)
 {
 	uint16_t type;
 
-	if (!rr_skip(cur, 12) || !rr_get_be16(cur, &type)) {
-		dec_short(fx, "frame %" PRIu64 ": Ethernet header", fx->frame);
-		return;
-	}
-	link_ethertype(fx, type, cur, after(wire, 14));
+	if (eth_header(fx, cur, &type, "Ethernet header"))
+		link_ethertype(fx, type, cur, after(wire, 14));
 }
 
 /* DLT_LINUX_SLL: packet type, ARPHRD type, address length, 8 address
@@ -99,19 +159,9 @@ void link_sll2(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire)
 
 void link_raw(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire, int version)
 {
-	uint8_t b;
-
-	if (version == 0) {
-		if (!rr_peek_u8(cur, 0, &b)) {
-			dec_short(fx, "frame %" PRIu64 ": raw IP header", fx->frame);
-			return;
-		}
-		version = b >> 4;
-		if (version != 4 && version != 6) {
-			dec_malformed(fx, "frame %" PRIu64 ": raw IP frame with IP version %d",
-				      fx->frame, version);
-			return;
-		}
-	}
-	ip_packet(fx, cur, wire, version);
+	if (version == 0)
+		raw_ip(fx, cur, wire, "raw IP");
+	else
+		ip_packet(fx, cur, wire, version);
+	tunneled(fx);
 }

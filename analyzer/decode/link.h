@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * link.h - the link layers (link.c, erf.c): where frame_decoder.c hands a
- * frame, by its DLT.  Each ends in ip.h or ib.h.
+ * frame, by its DLT.  Each ends in ip.h or ib.h; link.c then decodes the
+ * frames that tunnels carried (tunnel.h), to a bounded depth.
  */
 #ifndef RR_DECODE_LINK_H
 #define RR_DECODE_LINK_H

@@ -2,6 +2,7 @@
 #include "pg_cap.h"
 
 #include "pg_buf.h"
+#include "pg_encap.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,7 +22,17 @@ struct pg_cap {
 	bool replay;
 	bool failed;
 	GByteArray *rec;
+	pg_encap encap;
+	GByteArray *wrapped;    /* the frame inside its encapsulation */
 };
+
+/* The capture point of the captures opened from now on. */
+static pg_encap capture_point;
+
+void pg_cap_set_encap(const pg_encap *e)
+{
+	capture_point = *e;
+}
 
 static void put(pg_cap *c, const void *p, size_t n)
 {
@@ -115,13 +126,15 @@ pg_cap *pg_cap_open(const char *path, const pg_scenario *s, pg_truth *t, char **
 	c->path = g_strdup(path);
 	c->format = s->format;
 	c->dlt = s->link->dlt;
-	c->snaplen = s->snaplen;
+	c->encap = capture_point;
+	c->snaplen = s->snaplen + (uint32_t)pg_encap_overhead(&c->encap);
 	c->truth = t;
 	c->rng = pg_rng_derive(s->seed, 0x54494d45, 0);
 	/* A fixed day derived from the seed: reproducible, and plausible. */
 	c->t_ns = (1600000000ull + pg_rng_range(&c->rng, 0, 100000000u)) * 1000000000ull +
 		  (uint64_t)pg_rng_range(&c->rng, 0, 999999) * 1000ull;
 	c->rec = g_byte_array_new();
+	c->wrapped = g_byte_array_new();
 	write_header(c);
 	return c;
 }
@@ -180,6 +193,16 @@ uint32_t pg_cap_frame(pg_cap *c, const uint8_t *data, size_t len, const int *own
 			g_string_append(comment, pg_truth_label(c->truth, owners[i]));
 		}
 	}
+	if (c->encap.kind != PG_ENCAP_NONE) {
+		/* the mirror wraps the frame; a snaplen cuts the same inner bytes */
+		uint32_t oh = (uint32_t)pg_encap_overhead(&c->encap);
+
+		g_byte_array_set_size(c->wrapped, 0);
+		pg_encap_wrap(&c->encap, frame, usec, data, len, c->wrapped);
+		data = c->wrapped->data;
+		wire += oh;
+		cap += oh;
+	}
 	if (c->format == PG_FMT_PCAP) {
 		le32(b, (uint32_t)(usec / 1000000ull));
 		le32(b, (uint32_t)(usec % 1000000ull));
@@ -221,6 +244,7 @@ bool pg_cap_close(pg_cap *c, char **err)
 	if (!ok)
 		*err = g_strdup_printf("%s: write failed", c->path);
 	g_byte_array_free(c->rec, TRUE);
+	g_byte_array_free(c->wrapped, TRUE);
 	g_free(c->path);
 	g_free(c);
 	return ok;

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pcap / pcapng writer with deterministic timestamps; records which truth
- * messages each frame carried and applies capture-stage truncation. */
+ * messages each frame carried, applies capture-stage truncation and the
+ * capture point's encapsulation. */
 #ifndef PG_CAP_H
 #define PG_CAP_H
 
+#include "pg_encap.h"
 #include "pg_truth.h"
 
 typedef struct pg_cap pg_cap;
+
+/* Wrap every frame of the captures opened from now on (PG_ENCAP_NONE:
+ * write them as they are); the frames, and so the truth, stay the same. */
+void pg_cap_set_encap(const pg_encap *e);
 
 pg_cap *pg_cap_open(const char *path, const pg_scenario *s, pg_truth *t, char **err);
 /* Write one link-layer frame; owners are truth ids of the messages whose

@@ -3,6 +3,7 @@
  * rpcrdma-pcapgen: deterministic RPC-over-RDMA capture generator, the test
  * oracle for the rpcrdma-toolkit decoder. See docs/pcapgen.md.
  */
+#include "pg_cap.h"
 #include "pg_gen.h"
 #include "pg_inject.h"
 
@@ -10,10 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DLT_EN10MB_ 1
+
 static void usage(FILE *f)
 {
 	fputs("usage: rpcrdma-pcapgen [--link TYPE] [--handshake|--no-handshake]\n"
 	      "                       [--format pcap|pcapng] [--mtu N] [--seed N]\n"
+	      "                       [--encap erspan2|erspan3|gre|vxlan[,OPTION...]]\n"
 	      "                       SCENARIO -o OUT.pcap --truth OUT.json\n"
 	      "       rpcrdma-pcapgen --list-links | --list-injectors\n"
 	      "Command-line options override the scenario's settings.\n", f);
@@ -29,7 +33,8 @@ static int bad_usage(const char *msg, const char *arg)
 int main(int argc, char **argv)
 {
 	const char *scn = NULL, *out = NULL, *truth = NULL, *link = NULL, *format = NULL;
-	const char *mtu = NULL, *seed = NULL;
+	const char *mtu = NULL, *seed = NULL, *encap_arg = NULL;
+	pg_encap encap = { .kind = PG_ENCAP_NONE };
 	int handshake = -1, rc;
 	pg_scenario *s;
 	char *err = NULL;
@@ -67,6 +72,8 @@ int main(int argc, char **argv)
 			mtu = argv[++i];
 		} else if (!strcmp(a, "--seed") && has_next) {
 			seed = argv[++i];
+		} else if (!strcmp(a, "--encap") && has_next) {
+			encap_arg = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			return bad_usage("unknown or incomplete option", a);
 		} else if (!scn) {
@@ -77,6 +84,11 @@ int main(int argc, char **argv)
 	}
 	if (!scn || !out || !truth)
 		return bad_usage("need SCENARIO, -o OUT and --truth OUT.json", NULL);
+	if (encap_arg && !pg_encap_parse(encap_arg, &encap, &err)) {
+		rc = bad_usage(err, NULL);
+		g_free(err);
+		return rc;
+	}
 
 	s = pg_scenario_load(scn, &err);
 	if (!s) {
@@ -124,6 +136,12 @@ int main(int argc, char **argv)
 		pg_scenario_free(s);
 		return 2;
 	}
+	if (encap.kind != PG_ENCAP_NONE && s->link->dlt != DLT_EN10MB_) {
+		rc = bad_usage("--encap wraps Ethernet frames; not a link of this type", s->link->name);
+		pg_scenario_free(s);
+		return rc;
+	}
+	pg_cap_set_encap(&encap);
 	rc = pg_generate(s, out, truth, &err);
 	if (rc)
 		fprintf(stderr, "%s\n", err ? err : "rpcrdma-pcapgen: failed");
