@@ -127,6 +127,10 @@ int ck_send_dir(const struct rr_fact_send *s);          /* the direction of the 
 const struct ck_retired *ck_retired_find(struct ck_conn_state *cs, uint32_t handle, uint64_t va,
 					 uint64_t len);
 struct ck_episode *ck_episode_find(struct rr_checker *ck, uint64_t key);
-uint64_t ck_episode_key(const struct rr_conn_info *c, uint32_t xid);
+/* The key of a retry episode: the requester host and the XID (so it spans connections). */
+static inline uint64_t ck_episode_key(const struct rr_conn_info *c, uint32_t xid)
+{
+	return (uint64_t)c->requester_hash << 32 | xid;
+}
 
 #endif

@@ -103,11 +103,6 @@ struct ck_call *ck_call_of_reply(struct rr_checker *ck, const struct rr_message 
 	return ck_call_find(ck, m->conn_id, m->backchannel ? 1 : 0, m->xid);
 }
 
-uint64_t ck_episode_key(const struct rr_conn_info *c, uint32_t xid)
-{
-	return (uint64_t)c->requester_hash << 32 | xid;
-}
-
 struct ck_episode *ck_episode_find(struct rr_checker *ck, uint64_t key)
 {
 	struct ck_episode *ep = g_hash_table_lookup(ck->episodes, &key);
