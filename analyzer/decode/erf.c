@@ -16,7 +16,6 @@
  */
 #include "emit.h"
 #include "ib.h"
-#include "ip.h"
 #include "link.h"
 
 #define ERF_HDR 16
@@ -101,10 +100,10 @@ void erf_record(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire)
 		link_ethernet(fx, &pl, wlen);
 		break;
 	case ERF_TYPE_IPV4:
-		ip_packet(fx, &pl, wlen, 4);
+		link_raw(fx, &pl, wlen, 4);   /* link.c also opens a tunnel inside */
 		break;
 	case ERF_TYPE_IPV6:
-		ip_packet(fx, &pl, wlen, 6);
+		link_raw(fx, &pl, wlen, 6);
 		break;
 	default:
 		break;

@@ -77,6 +77,9 @@ GEN_PCAPNG_LINKS = ["rocev2", "ib", "iwarp"]
 # ERF is the only link type whose own record header we mutate (the erf_*
 # mutators apply to nothing else), so it gets more inputs than the others.
 GEN_ERF_EXTRA = ["15-backchannel.scn", "inject-basic.scn", "02-multipkt-send.scn"]
+# Switch mirrors (pcapgen --encap): ERSPAN, GRE and VXLAN headers to mutate.
+GEN_ENCAP = (("rocev2", "erspan2"), ("rocev2-vlan", "erspan3,subhdr,ipv6"),
+             ("iwarp", "gre,csum,key,seq,vlan"), ("iwarp", "vxlan,ipv6"))
 
 # Substrings of stderr that mean the memory cap was hit rather than a bug
 # report: GLib's g_malloc failing under prlimit --as, ASan's own limits.
@@ -337,24 +340,30 @@ def generated_inputs(pcapgen, scen_dir, outdir):
     jobs = []
     for i, link in enumerate(links):
         for h, hs in enumerate(("hs", "nohs")):
-            jobs.append((link, hs, scns[(2 * i + h) % len(scns)], "pcap"))
+            jobs.append((link, hs, scns[(2 * i + h) % len(scns)], "pcap", ""))
     for j, link in enumerate(l for l in GEN_PCAPNG_LINKS if l in links):
-        jobs.append((link, "hs", scns[(j * 3 + 1) % len(scns)], "pcapng"))
+        jobs.append((link, "hs", scns[(j * 3 + 1) % len(scns)], "pcapng", ""))
     if "erf-ib" in links:
         for scn in GEN_ERF_EXTRA:
-            if os.path.exists(os.path.join(scen_dir, scn)) and ("erf-ib", "hs", scn, "pcap") not in jobs:
-                jobs.append(("erf-ib", "hs", scn, "pcap"))
+            if os.path.exists(os.path.join(scen_dir, scn)) and ("erf-ib", "hs", scn, "pcap", "") not in jobs:
+                jobs.append(("erf-ib", "hs", scn, "pcap", ""))
+    # Switch mirrors: the byte mutators also reach the tunnel headers.
+    for k, (link, spec) in enumerate(l for l in GEN_ENCAP if l[0] in links):
+        jobs.append((link, "hs", scns[k % len(scns)], "pcap", spec))
     out = []
-    for link, hs, scn, fmt in jobs:
-        name = "gen-%s-%s-%s%s" % (link, hs, os.path.splitext(scn)[0], "-ng" if fmt == "pcapng" else "")
+    for link, hs, scn, fmt, spec in jobs:
+        name = "gen-%s-%s-%s%s%s" % (link, hs, os.path.splitext(scn)[0], "-ng" if fmt == "pcapng" else "",
+                                   "-" + spec.split(",")[0] if spec else "")
         path = os.path.join(outdir, name + "." + fmt)
         cmd = [pcapgen, "--link", link, "--handshake" if hs == "hs" else "--no-handshake",
                "--format", fmt, os.path.join(scen_dir, scn), "-o", path, "--truth", path + ".json"]
+        if spec:
+            cmd += ["--encap", spec]
         p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         if p.returncode != 0:
             raise SystemExit("campaign: %s failed: %s" % (" ".join(cmd), p.stderr.decode(errors="replace")))
-        how = "rpcrdma-pcapgen --link %s %s --format %s tests/scenarios/%s" % (
-            link, "--handshake" if hs == "hs" else "--no-handshake", fmt, scn)
+        how = "rpcrdma-pcapgen --link %s %s --format %s%s tests/scenarios/%s" % (
+            link, "--handshake" if hs == "hs" else "--no-handshake", fmt, " --encap " + spec if spec else "", scn)
         out.append(Input(name, path, how))
     return out
 
