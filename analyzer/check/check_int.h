@@ -98,6 +98,8 @@ struct rr_checker {
 	unsigned n_run[5];
 	uint64_t skipped[RR_SKIP__COUNT];
 	bool cur_cut;                 /* the fact being checked was not wholly captured */
+	bool cur_undecoded;           /* ... it is a message captured whole that does not decode */
+	bool cur_no_payload;          /* ... it is an RDMA_ERROR or RDMA_DONE: no Payload to check */
 	uint32_t last_outstanding;    /* calls outstanding after the latest call Send (0: not a call) */
 	size_t held;                  /* bytes of all connections' state (CK_HELD_MAX) */
 	GHashTable *conns;            /* id -> struct ck_conn_state* */

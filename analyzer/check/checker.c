@@ -96,6 +96,18 @@ static unsigned fact_index(enum rr_fact_kind k)
  * was cut).  Such facts still update the state; their checks are skipped
  * and counted, never run on zeros.
  */
+/*
+ * Captured whole (the caller knows) and still not decoded: its chunks broke
+ * the rebuild, or its XDR is wrong, or it answers a call whose arguments
+ * did not decode.  Bytes the peer never sent (a call whose chunks were not
+ * pulled) do not count.
+ */
+static bool msg_undecoded(const struct rr_message *m)
+{
+	return m->placement_broken || m->has_bad_position || (m->dir == RR_DIR_REPLY && m->call_hdr && !m->call_ulp) ||
+	       (m->complete && m->payload_len && (!m->has_rpc || m->ulp_result == RR_ULP_MALFORMED));
+}
+
 static bool fact_not_captured(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_conn_info *ci = NULL;
@@ -134,6 +146,9 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 	bool cut = fact_not_captured(ck, f);
 
 	ck->cur_cut = cut;
+	ck->cur_undecoded = !cut && f->kind == RR_FACT_MSG && msg_undecoded(f->msg);
+	ck->cur_no_payload = f->kind == RR_FACT_MSG &&
+			     (f->msg->hdr->proc == RR_RDMA_ERROR || f->msg->hdr->proc == RR_RDMA_DONE);
 	if (f->kind == RR_FACT_SEND)
 		ck->last_outstanding = 0;
 

@@ -27,9 +27,16 @@ void ck_skip_why(struct rr_checker *ck, enum rr_rule_id rule, enum rr_skip_reaso
 	ck->skipped[why]++;
 }
 
+/*
+ * A message captured whole that does not decode is not the capture's
+ * fault; a message without a Payload (RDMA_ERROR, RDMA_DONE) has nothing a
+ * Payload check could skip.
+ */
 void ck_skip(struct rr_checker *ck, enum rr_rule_id rule)
 {
-	ck_skip_why(ck, rule, RR_SKIP_NOT_CAPTURED);
+	if (ck->cur_no_payload)
+		return;
+	ck_skip_why(ck, rule, ck->cur_undecoded ? RR_SKIP_UNDECODED : RR_SKIP_NOT_CAPTURED);
 }
 
 bool ck_rule_on(const struct rr_checker *ck, enum rr_rule_id id)

@@ -99,6 +99,8 @@ const char *rr_skip_reason_text(enum rr_skip_reason why)
 		return "the inline threshold is unknown";
 	case RR_SKIP_STATE_LIMIT:
 		return "their state was dropped at a memory bound";
+	case RR_SKIP_UNDECODED:
+		return "their message was captured whole but does not decode (a finding or ENG-ULP says where)";
 	default:
 		return "?";
 	}

@@ -37,6 +37,10 @@ static const pg_injector table[] = {
 	    .header = pg_inj_descending_positions),
 	INJ("position-beyond", false, "RR-026", "first non-zero Position set ARG (default 64) "
 	    "bytes past the end of the Payload", .header = pg_inj_position_beyond),
+	INJ("position-in-header", false, "RR-032", "first non-zero Position set to ARG (default 12), "
+	    "inside the RPC call header", .header = pg_inj_position_in_header),
+	INJ("position-in-item", false, "RR-032", "first non-zero Position moved into the middle of "
+	    "the first non-eligible opaque argument (a file handle)", .header = pg_inj_position_in_item),
 	INJ("msg-pzrc", false, "RR-028", "a Long Call sent as RDMA_MSG with its Payload inline "
 	    "and its Position-Zero chunk", .header = pg_inj_msg_pzrc),
 	INJ("zero-length-segment", false, "RR-031", "a zero-length read segment at the first "

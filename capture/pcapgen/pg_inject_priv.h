@@ -37,6 +37,8 @@ bool pg_inj_split_run_plan(pg_inj_ctx *c);
 bool pg_inj_split_run(pg_inj_ctx *c);
 bool pg_inj_descending_positions(pg_inj_ctx *c);
 bool pg_inj_position_beyond(pg_inj_ctx *c);
+bool pg_inj_position_in_header(pg_inj_ctx *c);
+bool pg_inj_position_in_item(pg_inj_ctx *c);
 bool pg_inj_msg_pzrc(pg_inj_ctx *c);
 bool pg_inj_zero_length_segment(pg_inj_ctx *c);
 bool pg_inj_empty_write_chunk(pg_inj_ctx *c);
