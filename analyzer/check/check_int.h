@@ -35,6 +35,7 @@ struct ck_dir_state {
 	bool inline_default_reported; /* RR-041 */
 	uint32_t calls_before_reply;  /* RR-103 */
 	bool saw_reply;
+	bool rnr_reported;            /* RR-107, for Sends in this direction */
 };
 
 struct ck_conn_state {

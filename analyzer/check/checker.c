@@ -83,6 +83,7 @@ static unsigned fact_index(enum rr_fact_kind k)
 	case RR_FACT_END:
 		return 4;
 	case RR_FACT_CONN_DOWN:
+	case RR_FACT_RNR:
 		break;
 	}
 	return 3;

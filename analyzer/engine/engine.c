@@ -8,6 +8,7 @@
 #include "conn.h"
 #include "rebuild.h"
 #include "recent.h"
+#include "rnr.h"
 #include "segstore.h"
 #include "xfer.h"
 #include "../check/check.h"
@@ -250,8 +251,10 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 		handle_cm(eng, ev);
 		return;
 	}
-	if (ev->kind == RR_EV_ACK || ev->kind == RR_EV_TERMINATE)
+	if (ev->kind == RR_EV_ACK || ev->kind == RR_EV_TERMINATE) {
+		rr_rnr_event(eng, ev);
 		return;
+	}
 	f = rr_flow_get(eng, &ev->flow, ev->frame);
 	if (!f)
 		return;

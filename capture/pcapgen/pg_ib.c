@@ -129,6 +129,17 @@ static void ack(pg_ib *ib, int responder, uint32_t psn)
 	emit(ib, responder, -1, 0);
 }
 
+/* The receiver had no Receive posted for the Send at psn (IBTA 9.7.5.2.8:
+ * RNR NAK, AETH syndrome 001 and the timer code). */
+static uint32_t rnr_nak(pg_ib *ib, int receiver, uint32_t psn, uint8_t timer)
+{
+	g_byte_array_set_size(ib->pkt, 0);
+	bth(ib->pkt, OP_ACK, false, true, 0, ib->qpn[!receiver], false, psn);
+	pb_u8(ib->pkt, 0x20 | (timer & 0x1f));
+	pb_be24(ib->pkt, ib->msn[receiver] & PSN_MASK);
+	return emit(ib, receiver, -1, 0);
+}
+
 /* Replays the packets of one operation, as a requester does after a lost
  * ACK; the copies carry the same PSNs. */
 static void replay(pg_ib *ib, int from, const pg_op *op, uint32_t first_psn)
@@ -204,9 +215,17 @@ static void ib_burst(pg_xport *x, int from, const pg_op *ops, size_t n)
 			continue;
 		}
 		{
-			uint32_t first = ib->psn[from];
+			uint32_t first = ib->psn[from], msn = ib->msn[!from];
 			last_psn = post_send_or_write(ib, from, op);
 			need_ack = true;
+			if (op->rnr_frame_out && op->kind == PG_OP_SEND) {
+				/* Not received: the message sequence number stays, the Send goes again. */
+				ib->msn[!from] = msn;
+				pg_cap_gap(x->ctx->cap, 4);
+				*op->rnr_frame_out = rnr_nak(ib, !from, first, op->rnr_timer);
+				replay(ib, from, op, first);
+				ib->msn[!from] = (ib->msn[!from] + 1) & PSN_MASK;
+			}
 			if (op->dup) {
 				replay(ib, from, op, first);
 				dup_seen = true;

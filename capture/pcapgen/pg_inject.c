@@ -146,6 +146,9 @@ static const pg_injector table[] = {
 	    .ops = pg_inj_empty_chunk_used),
 	INJ("bad-icrc", false, "", "IB/RoCE: ICRC of the message's first Send packet XORed with "
 	    "ARG", .wire = pg_inj_bad_icrc),
+	INJ("rnr-nak", false, "RR-107", "no Receive posted for the message's Send: IB/RoCE an RNR NAK "
+	    "of timer code ARG (default 14) and the Send again; iWARP a Terminate \"no buffer "
+	    "available\"", .wire = pg_inj_rnr_nak),
 	INJ("bad-mpa-crc", false, "", "iWARP with CRC: MPA CRC of the message's first FPDU "
 	    "XORed with ARG", .wire = pg_inj_bad_mpa_crc),
 	INJ("truncate-snaplen", true, "", "frames carrying the message captured with only ARG "

@@ -28,6 +28,12 @@ typedef struct {
 	 * that carried the operation (IB: its FIRST/ONLY packet or the Read
 	 * Request; iWARP: the first TCP segment holding a byte of its FPDUs) */
 	uint32_t *frame_out;
+	/* Send: if set, the receiver had no Receive posted: IB/RoCE answer its
+	 * first packet with an RNR NAK of this timer code and the sender sends
+	 * it again; iWARP sends a Terminate "no buffer available". The frame of
+	 * the NAK or Terminate goes here */
+	uint32_t *rnr_frame_out;
+	uint8_t rnr_timer;
 } pg_op;
 
 /* Connection-level parameters both framers need. */
