@@ -66,17 +66,20 @@ struct rr_fact_rdma {
 };
 
 /*
- * A receiver's refusal of a Send for want of a posted Receive: an IB/RoCE
+ * A receiver's refusal of a Send.  For want of a posted Receive: an IB/RoCE
  * RNR NAK (AETH syndrome 001xxxxx), or an iWARP Terminate "no buffer
- * available" (Terminate header of RFC 5040 §4.8: layer DDP,
- * untagged buffer error 2 of RFC 5041).
+ * available" (Terminate header of RFC 5040 §4.8: layer DDP, untagged
+ * buffer error 2 of RFC 5041).  Longer than the Receive posted (too_long):
+ * an IB/RoCE NAK "remote invalid request" (syndrome 0x61), or a Terminate
+ * "DDP message too long for available buffer" (untagged error 5).
  */
 struct rr_fact_rnr {
 	uint32_t conn_id;
 	uint64_t frame;               /* the NAK or Terminate */
 	bool roles_known;
 	bool by_requester;            /* the requester refused (the responder's Send) */
-	bool iwarp;                   /* a Terminate, not an RNR NAK */
+	bool iwarp;                   /* a Terminate, not a NAK */
+	bool too_long;                /* the Send was longer than the Receive, not without one */
 	uint32_t psn;                 /* IB/RoCE: the PSN of the refused Send packet */
 	uint8_t timer;                /* IB/RoCE: the RNR timer code */
 };

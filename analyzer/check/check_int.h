@@ -36,6 +36,11 @@ struct ck_dir_state {
 	uint32_t calls_before_reply;  /* RR-103 */
 	bool saw_reply;
 	bool rnr_reported;            /* RR-107, for Sends in this direction */
+	/* RR-045 without a known threshold: the latest RDMA_MSG reply that needed one. */
+	bool long_reply_pending;
+	uint32_t long_reply_xid;
+	uint64_t long_reply_frame;
+	size_t long_reply_len;
 };
 
 struct ck_conn_state {

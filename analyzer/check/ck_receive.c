@@ -16,7 +16,7 @@ void ck_rr107(struct rr_checker *ck, const struct rr_fact *f)
 	struct ck_dir_state *ds;
 	char how[64];
 
-	if (f->kind != RR_FACT_RNR)
+	if (f->kind != RR_FACT_RNR || r->too_long)
 		return;
 	ds = &ck_conn(ck, r->conn_id)->dir[r->roles_known && r->by_requester ? 1 : 0];
 	if (ds->rnr_reported)
@@ -27,15 +27,15 @@ void ck_rr107(struct rr_checker *ck, const struct rr_fact *f)
 	else
 		g_snprintf(how, sizeof(how), "an RNR NAK (PSN 0x%06x, timer code %u)", r->psn, r->timer);
 	if (!r->roles_known)
-		ck_report(ck, f, RR_107_RNR, r->frame,
+		ck_report_full(ck, RR_107_RNR, r->frame, &r->frame, 1, r->conn_id, false, 0,
 			  "a Send on this RPC-over-RDMA connection found no Receive posted: the receiver answered "
 			  "with %s (reported once per connection and direction)", how);
 	else if (r->by_requester)
-		ck_report(ck, f, RR_107_RNR, r->frame,
+		ck_report_full(ck, RR_107_RNR, r->frame, &r->frame, 1, r->conn_id, false, 0,
 			  "the requester answered a Send of the responder with %s: it kept no Receive for a "
 			  "reply or backward call (reported once per connection and direction)", how);
 	else
-		ck_report(ck, f, RR_107_RNR, r->frame,
+		ck_report_full(ck, RR_107_RNR, r->frame, &r->frame, 1, r->conn_id, false, 0,
 			  "the responder answered a Send of the requester with %s: either the requester sent "
 			  "beyond the credits granted or the responder kept fewer Receives than it granted "
 			  "(reported once per connection and direction)", how);

@@ -2,7 +2,8 @@
 /*
  * rnr.h - a receiver refusing a Send because no Receive was posted: an
  * IB/RoCE RNR NAK or an iWARP Terminate "no buffer available", told to the
- * check stage (RR-107).  Keeps no state.
+ * check stage (RR-107), and one longer than the Receive posted (what RR-045
+ * infers from).  Keeps no state.
  */
 #ifndef RPCRDMA_RNR_H
 #define RPCRDMA_RNR_H

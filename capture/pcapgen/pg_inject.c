@@ -149,6 +149,9 @@ static const pg_injector table[] = {
 	INJ("rnr-nak", false, "RR-107", "no Receive posted for the message's Send: IB/RoCE an RNR NAK "
 	    "of timer code ARG (default 14) and the Send again; iWARP a Terminate \"no buffer "
 	    "available\"", .wire = pg_inj_rnr_nak),
+	INJ("reply-too-long", false, "RR-045", "the requester refuses the RDMA_MSG reply's Send as "
+	    "longer than its Receive (IB/RoCE NAK \"remote invalid request\", iWARP Terminate "
+	    "\"message too long\") although the call offered a Reply chunk", .wire = pg_inj_reply_too_long),
 	INJ("bad-mpa-crc", false, "", "iWARP with CRC: MPA CRC of the message's first FPDU "
 	    "XORed with ARG", .wire = pg_inj_bad_mpa_crc),
 	INJ("truncate-snaplen", true, "", "frames carrying the message captured with only ARG "
