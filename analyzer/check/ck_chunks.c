@@ -439,8 +439,8 @@ void ck_rr032(struct rr_checker *ck, const struct rr_fact *f)
 	if (m->dir == RR_DIR_REPLY) {
 		if (m->placement_chunk < 0)
 			ck_report(ck, f, RR_032_CHUNK_PLACEMENT, m->send_frame,
-				  "reply XID 0x%08x: the %zu bytes of its Reply chunk do not decode as the RPC reply "
-				  "(the decode stops at offset %zu)", m->xid, m->payload_len, m->decode_stop);
+				  "reply XID 0x%08x: the %zu bytes its Reply chunk returns do not decode as the RPC "
+				  "reply (the decode stops at offset %zu)", m->xid, m->payload_len, m->decode_stop);
 		else
 			ck_report(ck, f, RR_032_CHUNK_PLACEMENT, m->send_frame,
 				  "reply XID 0x%08x: the results stop decoding at offset %zu, after Write chunk %d was "

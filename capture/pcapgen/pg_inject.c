@@ -39,6 +39,8 @@ static const pg_injector table[] = {
 	    "bytes past the end of the Payload", .header = pg_inj_position_beyond),
 	INJ("position-in-header", false, "RR-032", "first non-zero Position set to ARG (default 12), "
 	    "inside the RPC call header", .header = pg_inj_position_in_header),
+	INJ("reply-chunk-cut", false, "RR-032", "an RDMA_NOMSG reply returns its Reply chunk ARG "
+	    "bytes (default 64) short of what was written", .header = pg_inj_reply_chunk_cut),
 	INJ("position-in-item", false, "RR-032", "first non-zero Position moved into the middle of "
 	    "the first non-eligible opaque argument (a file handle)", .header = pg_inj_position_in_item),
 	INJ("msg-pzrc", false, "RR-028", "a Long Call sent as RDMA_MSG with its Payload inline "

@@ -7,7 +7,8 @@ checks ulb-lint against the generator's truth: each call the generator gave
 a read chunk Position inside the RPC call header or inside another argument
 (position-in-header, position-in-item) draws an RR-032 finding that names
 that Position; the one past the end of the Payload (position-beyond) draws
-RR-026 with its Position; and no check is counted as skipped because bytes
+RR-026 with its Position; the Long reply whose Reply chunk returns less than
+the reply (reply-chunk-cut) draws RR-032 naming its Reply chunk; and no check is counted as skipped because bytes
 were not captured, since every byte was.
 
 usage: check_placement.py --lint ULB-LINT --pcapgen GENERATOR --scenario RR-032.scn
@@ -21,7 +22,8 @@ import tempfile
 
 WANT = {"position-in-header": ("RR-032", "inside the RPC call header"),
         "position-in-item": ("RR-032", "inside the argument"),
-        "position-beyond": ("RR-026", "lies beyond the Payload stream")}
+        "position-beyond": ("RR-026", "lies beyond the Payload stream"),
+        "reply-chunk-cut": ("RR-032", "its Reply chunk returns do not decode")}
 
 
 def check(a, link, hs, tmp):
@@ -48,15 +50,19 @@ def check(a, link, hs, tmp):
             continue
         seen += 1
         rule, words = WANT[inj[0]]
-        pos = [r["position"] for r in m["chunks"]["reads"] if r["position"]][0]
-        hits = [f for f in findings if f["rule"] == rule and f["frame"] == m["first_frame"] and
-                ("Position %d," % pos in f["message"] or "Position %d " % pos in f["message"]) and
-                words in f["message"]]
+        if m["dir"] == "call":
+            pos = [r["position"] for r in m["chunks"]["reads"] if r["position"]][0]
+            where = ("Position %d," % pos, "Position %d " % pos)
+        else:
+            pos, where = 0, ("",)
+        # a call's finding is at its Send; a Long reply's at the Send after its Writes
+        hits = [f for f in findings if f["rule"] == rule and f["frame"] in m["frames"] and
+                any(w in f["message"] for w in where) and words in f["message"]]
         if not hits:
             problems.append("%s: %s at frame %d (Position %d): no %s naming it; got %s" %
                             (tag, inj[0], m["first_frame"], pos, rule,
-                             [f["message"] for f in findings if f["frame"] == m["first_frame"]]))
-    if seen < 5:
+                             [f["message"] for f in findings if f["frame"] in m["frames"]]))
+    if seen < 6:
         problems.append("%s: only %d injected calls in the truth" % (tag, seen))
     if summary is None:
         problems.append("%s: no summary" % tag)
