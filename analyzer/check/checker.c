@@ -98,15 +98,17 @@ static unsigned fact_index(enum rr_fact_kind k)
  * and counted, never run on zeros.
  */
 /*
- * Captured whole (the caller knows) and still not decoded: its chunks broke
- * the rebuild, or its XDR is wrong, or it answers a call whose arguments
- * did not decode.  Bytes the peer never sent (a call whose chunks were not
- * pulled) do not count.
+ * Captured whole (the caller knows) and still not decoded: its chunks do
+ * not rebuild it (RR-026, RR-032), its RPC header does not decode, or it
+ * answers a call that was not decoded.  Bytes the peer never sent (a call
+ * whose chunks were not pulled) do not count; arguments or results the ULP
+ * walker cannot follow are the walker's limit, not this.
  */
 static bool msg_undecoded(const struct rr_message *m)
 {
-	return m->placement_broken || m->has_bad_position || (m->dir == RR_DIR_REPLY && m->call_hdr && !m->call_ulp) ||
-	       (m->complete && m->payload_len && (!m->has_rpc || m->ulp_result == RR_ULP_MALFORMED));
+	return m->placement_broken || m->has_bad_position ||
+	       (m->dir == RR_DIR_REPLY && m->call_hdr && !m->call_ulp) ||
+	       (m->complete && m->payload_len && !m->has_rpc);
 }
 
 static bool fact_not_captured(struct rr_checker *ck, const struct rr_fact *f)

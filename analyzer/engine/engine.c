@@ -101,7 +101,7 @@ const char *rr_skip_reason_text(enum rr_skip_reason why)
 	case RR_SKIP_STATE_LIMIT:
 		return "their state was dropped at a memory bound";
 	case RR_SKIP_UNDECODED:
-		return "their message was captured whole but does not decode (a finding or ENG-ULP says where)";
+		return "their message was captured whole but its chunks do not rebuild it or its RPC header does not decode";
 	default:
 		return "?";
 	}

@@ -309,7 +309,7 @@ enum rr_skip_reason {
 	RR_SKIP_NOT_CAPTURED,         /* the bytes it needs were cut by the snaplen or lost */
 	RR_SKIP_NO_THRESHOLD,         /* the inline threshold it compares with is unknown */
 	RR_SKIP_STATE_LIMIT,          /* the state it needs was dropped at a memory bound */
-	RR_SKIP_UNDECODED,            /* every byte was captured but the message does not decode */
+	RR_SKIP_UNDECODED,            /* every byte was captured, but its chunks do not rebuild it or its RPC header does not decode */
 	RR_SKIP__COUNT
 };
 const char *rr_skip_reason_text(enum rr_skip_reason why);
