@@ -65,12 +65,32 @@ struct rr_fact_rdma {
 	uint64_t seg_offset, seg_length;
 };
 
+/*
+ * A receiver's refusal of a Send.  For want of a posted Receive: an IB/RoCE
+ * RNR NAK (AETH syndrome 001xxxxx), or an iWARP Terminate "no buffer
+ * available" (Terminate header of RFC 5040 §4.8: layer DDP, untagged
+ * buffer error 2 of RFC 5041).  Longer than the Receive posted (too_long):
+ * an IB/RoCE NAK "remote invalid request" (syndrome 0x61), or a Terminate
+ * "DDP message too long for available buffer" (untagged error 5).
+ */
+struct rr_fact_rnr {
+	uint32_t conn_id;
+	uint64_t frame;               /* the NAK or Terminate */
+	bool roles_known;
+	bool by_requester;            /* the requester refused (the responder's Send) */
+	bool iwarp;                   /* a Terminate, not a NAK */
+	bool too_long;                /* the Send was longer than the Receive, not without one */
+	uint32_t psn;                 /* IB/RoCE: the PSN of the refused Send packet */
+	uint8_t timer;                /* IB/RoCE: the RNR timer code */
+};
+
 enum rr_fact_kind {
 	RR_FACT_SEND,
 	RR_FACT_MSG,
 	RR_FACT_RDMA,
 	RR_FACT_END,
 	RR_FACT_CONN_DOWN,            /* conn_id: torn down (DREQ, FIN both ways, RST, end of capture) */
+	RR_FACT_RNR,                  /* rnr: a Send found no Receive posted */
 };
 
 struct rr_fact {
@@ -79,6 +99,7 @@ struct rr_fact {
 	const struct rr_fact_send *send;
 	const struct rr_message *msg;
 	const struct rr_fact_rdma *rdma;
+	const struct rr_fact_rnr *rnr;
 };
 
 struct rr_checker;

@@ -35,6 +35,12 @@ struct ck_dir_state {
 	bool inline_default_reported; /* RR-041 */
 	uint32_t calls_before_reply;  /* RR-103 */
 	bool saw_reply;
+	bool rnr_reported;            /* RR-107, for Sends in this direction */
+	/* RR-045 without a known threshold: the latest RDMA_MSG reply that needed one. */
+	bool long_reply_pending;
+	uint32_t long_reply_xid;
+	uint64_t long_reply_frame;
+	size_t long_reply_len;
 };
 
 struct ck_conn_state {
@@ -105,6 +111,8 @@ struct rr_checker {
 	uint64_t skipped[RR_SKIP__COUNT];
 	bool cur_cut;                 /* the fact being checked was not wholly captured */
 	bool cur_not_understood;      /* its message's ULP walk stopped at what the walker does not know */
+	bool cur_undecoded;           /* ... it is a message captured whole that does not decode */
+	bool cur_no_payload;          /* ... it is an RDMA_ERROR or RDMA_DONE: no Payload to check */
 	uint32_t last_outstanding;    /* calls outstanding after the latest call Send (0: not a call) */
 	size_t held;                  /* bytes of all connections' state (CK_HELD_MAX) */
 	GHashTable *conns;            /* id -> struct ck_conn_state* */

@@ -83,6 +83,7 @@ static unsigned fact_index(enum rr_fact_kind k)
 	case RR_FACT_END:
 		return 4;
 	case RR_FACT_CONN_DOWN:
+	case RR_FACT_RNR:
 		break;
 	}
 	return 3;
@@ -96,6 +97,20 @@ static unsigned fact_index(enum rr_fact_kind k)
  * was cut).  Such facts still update the state; their checks are skipped
  * and counted, never run on zeros.
  */
+/*
+ * Captured whole (the caller knows) and still not decoded: its chunks do
+ * not rebuild it (RR-026, RR-032), its RPC header does not decode, or it
+ * answers a call that was not decoded.  Bytes the peer never sent (a call
+ * whose chunks were not pulled) do not count; arguments or results the ULP
+ * walker cannot follow are the walker's limit, not this.
+ */
+static bool msg_undecoded(const struct rr_message *m)
+{
+	return m->placement_broken || m->has_bad_position ||
+	       (m->dir == RR_DIR_REPLY && m->call_hdr && !m->call_ulp) ||
+	       (m->complete && m->payload_len && !m->has_rpc);
+}
+
 static bool fact_not_captured(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_conn_info *ci = NULL;
@@ -146,6 +161,9 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 
 	ck->cur_cut = cut;
 	ck->cur_not_understood = f->kind == RR_FACT_MSG && ulp_not_understood(f->msg);
+	ck->cur_undecoded = !cut && f->kind == RR_FACT_MSG && msg_undecoded(f->msg);
+	ck->cur_no_payload = f->kind == RR_FACT_MSG &&
+			     (f->msg->hdr->proc == RR_RDMA_ERROR || f->msg->hdr->proc == RR_RDMA_DONE);
 	if (f->kind == RR_FACT_SEND)
 		ck->last_outstanding = 0;
 

@@ -33,6 +33,10 @@ static bool chunk_count(const struct rr_message *m, const struct ck_rchunk *rc, 
 		*count = it->length;
 		return true;
 	}
+	/* A Position inside the RPC header or an argument has no count before it (RR-032). */
+	if (m->placement_broken && (m->placement_in_rpc_header || m->placement_splits) &&
+	    rc->position == m->placement_pos)
+		return false;
 	if (m->ulp_result == RR_ULP_OK || m->capture_loss || rc->position < 4 || rc->position % 4 ||
 	    rc->position > m->payload_len)
 		return false;   /* walked and no item there: a stray chunk, RR-141 and kin */
@@ -419,4 +423,53 @@ void ck_rr094(struct rr_checker *ck, const struct rr_fact *f)
 				  "offered no Write chunk", m->xid, m->items[i].length);
 			return;
 		}
+}
+
+/* A read chunk that is not at an item boundary, or the chunk the decode broke after (unless its length explains it). */
+void ck_rr032(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	const struct rr_hdr *h = m->hdr;
+	struct ck_rchunk rc = { 0 };
+	uint32_t count, i;
+	struct ck_call *c;
+
+	if (!m->placement_broken)
+		return;
+	if (m->dir == RR_DIR_REPLY) {
+		if (m->placement_chunk < 0)
+			ck_report(ck, f, RR_032_CHUNK_PLACEMENT, m->send_frame,
+				  "reply XID 0x%08x: the %zu bytes its Reply chunk returns do not decode as the RPC "
+				  "reply (the decode stops at offset %zu)", m->xid, m->payload_len, m->decode_stop);
+		else
+			ck_report(ck, f, RR_032_CHUNK_PLACEMENT, m->send_frame,
+				  "reply XID 0x%08x: the results stop decoding at offset %zu, after Write chunk %d was "
+				  "put in at offset %u", m->xid, m->decode_stop, m->placement_chunk, m->placement_pos);
+		return;
+	}
+	rc.position = m->placement_pos;
+	for (i = 0; i < h->n_reads; i++)
+		if (h->reads[i].position == m->placement_pos)
+			rc.length += h->reads[i].seg.length;
+	if (!m->placement_in_rpc_header && !m->placement_splits && chunk_count(m, &rc, &count) &&
+	    (rc.length < count || rc.length > rr_xdr_roundup(count)))
+		return;   /* RR-062 or RR-222 */
+	c = ck_call_find(ck, m->conn_id, m->backchannel ? 1 : 0, m->xid);
+	if (c)
+		c->flags |= CK_CALL_BAD_CHUNK;
+	if (m->placement_in_rpc_header)
+		ck_report(ck, f, RR_032_CHUNK_PLACEMENT, m->send_frame,
+			  "call XID 0x%08x: read segment %d puts %" G_GUINT64_FORMAT " bytes at Position %u, inside "
+			  "the RPC call header (it ends at offset %zu); the rebuilt call does not decode",
+			  m->xid, m->placement_chunk, rc.length, m->placement_pos, m->placement_item);
+	else if (m->placement_splits)
+		ck_report(ck, f, RR_032_CHUNK_PLACEMENT, m->send_frame,
+			  "call XID 0x%08x: read segment %d puts %" G_GUINT64_FORMAT " bytes at Position %u, inside "
+			  "the argument that starts at offset %zu; the rebuilt call does not decode",
+			  m->xid, m->placement_chunk, rc.length, m->placement_pos, m->placement_item);
+	else
+		ck_report(ck, f, RR_032_CHUNK_PLACEMENT, m->send_frame,
+			  "call XID 0x%08x: after read segment %d puts %" G_GUINT64_FORMAT " bytes at Position %u, "
+			  "the rebuilt %s stop decoding at offset %zu", m->xid, m->placement_chunk, rc.length,
+			  m->placement_pos, m->has_rpc ? "arguments" : "RPC header", m->placement_item);
 }

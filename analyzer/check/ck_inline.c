@@ -97,19 +97,72 @@ void ck_rr044(struct rr_checker *ck, const struct rr_fact *f)
 	}
 }
 
+/*
+ * RR-045 without a threshold the capture shows.  RFC 8166 §3.3.2 defines
+ * the reply inline threshold as the smaller of what the responder can send
+ * and the requester can receive in one Send; §3.3.3 has both assume 1024
+ * unless a mechanism (RFC 8797 private data, configuration) told them
+ * more.  A capture without the handshake shows no such mechanism, yet one
+ * may have been used: a reply above 1024 proves nothing, nor do the sizes
+ * each peer has sent or accepted (they bound the thresholds from below
+ * only).  What bounds the requester's threshold from above is its refusing
+ * the reply's Send as longer than its Receive (§3.3): then the reply
+ * exceeded the threshold, and the Reply chunk it offered had to be used.
+ * A refused reply of 1024 bytes or less is the requester's failure to
+ * receive 1024 (§3.3.3), not this rule's.
+ */
+static void long_reply_refused(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_rnr *r = f->rnr;
+	struct ck_dir_state *ds;
+	uint64_t frames[2];
+
+	if (f->kind != RR_FACT_RNR || !r->too_long || !r->roles_known)
+		return;
+	/* Refused by the requester: a Send of the responder (a forward reply). */
+	ds = &ck_conn(ck, r->conn_id)->dir[r->by_requester ? 1 : 0];
+	if (!ds->long_reply_pending)
+		return;
+	ds->long_reply_pending = false;
+	frames[0] = ds->long_reply_frame;
+	frames[1] = r->frame;
+	ck_report_full(ck, RR_045_USE_REPLY_CHUNK, ds->long_reply_frame, frames, 2, r->conn_id, true,
+		  ds->long_reply_xid, "reply XID 0x%08x is a %zu-byte RDMA_MSG Send although the call offered a Reply chunk and the "
+		  "reply exceeded the %s's inline threshold (inferred: no handshake in the capture, but the %s "
+		  "refused that Send as longer than its Receive, %s at frame %" G_GUINT64_FORMAT ")",
+		  ds->long_reply_xid, ds->long_reply_len, r->by_requester ? "requester" : "responder",
+		  r->by_requester ? "requester" : "responder",
+		  r->iwarp ? "a Terminate \"DDP message too long\"" : "a NAK \"remote invalid request\"",
+		  r->frame);
+}
+
 void ck_rr045(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_message *m = f->msg;
+	struct ck_dir_state *ds;
 	bool known;
 	uint32_t t;
 
-	if (m->dir != RR_DIR_REPLY || !m->call_hdr || !m->call_hdr->has_reply ||
-	    m->hdr->proc != RR_RDMA_MSG)
+	if (f->kind != RR_FACT_MSG) {
+		long_reply_refused(ck, f);
+		return;
+	}
+	if (m->dir != RR_DIR_REPLY)
+		return;
+	/* A forward reply is the responder's Send, a backward one the requester's. */
+	ds = &ck_conn(ck, m->conn_id)->dir[m->backchannel ? 0 : 1];
+	ds->long_reply_pending = false;
+	if (!m->call_hdr || !m->call_hdr->has_reply || m->hdr->proc != RR_RDMA_MSG)
 		return;
 	t = requester_threshold(m, &known);
 	if (m->send_len <= t)
 		return;
 	if (!known) {
+		/* Judged only if the requester refuses this Send (long_reply_refused). */
+		ds->long_reply_pending = true;
+		ds->long_reply_xid = m->xid;
+		ds->long_reply_frame = m->send_frame;
+		ds->long_reply_len = m->send_len;
 		ck_skip_why(ck, RR_045_USE_REPLY_CHUNK, RR_SKIP_NO_THRESHOLD);
 		return;
 	}

@@ -27,11 +27,18 @@ void ck_skip_why(struct rr_checker *ck, enum rr_rule_id rule, enum rr_skip_reaso
 	ck->skipped[why]++;
 }
 
-/* A message the walker could not follow is the walker's limit, not the capture's. */
+/*
+ * A message captured whole is not the capture's fault when it does not decode
+ * (its chunks do not rebuild it) or when the walker could not follow it (the
+ * walker's limit); a message without a Payload (RDMA_ERROR, RDMA_DONE) has
+ * nothing a Payload check could skip.
+ */
 void ck_skip(struct rr_checker *ck, enum rr_rule_id rule)
 {
-	ck_skip_why(ck, rule, ck->cur_not_understood && !ck->cur_cut ? RR_SKIP_NOT_UNDERSTOOD :
-			      RR_SKIP_NOT_CAPTURED);
+	if (ck->cur_no_payload)
+		return;
+	ck_skip_why(ck, rule, ck->cur_cut ? RR_SKIP_NOT_CAPTURED : ck->cur_undecoded ? RR_SKIP_UNDECODED :
+			      ck->cur_not_understood ? RR_SKIP_NOT_UNDERSTOOD : RR_SKIP_NOT_CAPTURED);
 }
 
 bool ck_rule_on(const struct rr_checker *ck, enum rr_rule_id id)

@@ -8,6 +8,7 @@
 #include "conn.h"
 #include "rebuild.h"
 #include "recent.h"
+#include "rnr.h"
 #include "segstore.h"
 #include "xfer.h"
 #include "../check/check.h"
@@ -101,6 +102,8 @@ const char *rr_skip_reason_text(enum rr_skip_reason why)
 		return "their state was dropped at a memory bound";
 	case RR_SKIP_NOT_UNDERSTOOD:
 		return "their message was not understood by the walker (ENG-ULP)";
+	case RR_SKIP_UNDECODED:
+		return "their message was captured whole but its chunks do not rebuild it or its RPC header does not decode";
 	default:
 		return "?";
 	}
@@ -250,8 +253,10 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 		handle_cm(eng, ev);
 		return;
 	}
-	if (ev->kind == RR_EV_ACK || ev->kind == RR_EV_TERMINATE)
+	if (ev->kind == RR_EV_ACK || ev->kind == RR_EV_TERMINATE) {
+		rr_rnr_event(eng, ev);
 		return;
+	}
 	f = rr_flow_get(eng, &ev->flow, ev->frame);
 	if (!f)
 		return;

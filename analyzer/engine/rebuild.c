@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Rebuilding the RPC message Payload stream (RFC 8166 §3.5.3, §3.5.4).
+ * Rebuilding the RPC message Payload stream (RFC 8166 §3.4.5, §3.5.3).
  *
  * Calls: the inline part (RDMA_MSG: after the header; RDMA_NOMSG: the
  * Position-Zero read chunk) with each non-zero-Position read chunk put in
@@ -224,6 +224,96 @@ static void assign_read_chunks(GArray *items, const struct rr_hdr *hdr)
 	}
 }
 
+/* Where the RPC call header of the inline part alone ends (it never holds chunk data), or 0. */
+static size_t inline_rpc_header_end(const struct rr_call *call, const struct call_payload *cp)
+{
+	struct rr_cursor cur;
+	struct rr_rpc_call rc;
+
+	if (call->hdr->proc == RR_RDMA_NOMSG)
+		rr_cursor_init(&cur, cp->inl.b->data, cp->inl.b->len);
+	else
+		rr_cursor_init(&cur, call->inline_buf, call->inline_len);
+	return rr_rpc_decode_call(&cur, &rc) ? cur.pos : 0;
+}
+
+/*
+ * Does Position pos split an XDR item of the arguments?  The stream before
+ * pos is what the requester sent inline (and earlier chunks): walked alone,
+ * it runs out inside an item that started before pos (its start in *start),
+ * whatever the chunk holds, captured or not.  Only a known program's walk
+ * that ran out of bytes says so.  A walk stopping at the word just before
+ * pos may have stopped at a counted item's length word, whose data is
+ * where a chunk belongs (RFC 8166 §3.4.4.1): not a split, whether or not
+ * that item is eligible (RR-141 and kin tell).
+ */
+static bool splits_item(const struct rr_message *m, uint32_t pos, size_t *start)
+{
+	struct rr_cursor cur;
+	struct rr_rpc_call rc;
+	struct rr_ulp_info u;
+
+	if (pos > m->payload_len)
+		return false;
+	rr_cursor_init(&cur, m->payload, pos);
+	if (!rr_rpc_decode_call(&cur, &rc) ||
+	    rr_ulp_walk_call(&rc, &cur, NULL, NULL, &u) != RR_ULP_MALFORMED || cur.pos + 4 >= pos)
+		return false;
+	/* Arguments wrapped by RPCSEC_GSS integrity or privacy are one opaque body: RR-152's. */
+	if (u.is_gss && (u.gss_service == 2 || u.gss_service == 3))
+		return false;
+	*start = cur.pos;
+	return true;
+}
+
+/*
+ * A read chunk whose Position is not an XDR item boundary of the call
+ * (RFC 8166 §3.4.5, §4.3.1.1): inside the RPC call header, which is never
+ * reduced, or inside an argument; or, every byte captured, the rebuilt
+ * call stops decoding at or after the chunk.  A break before every chunk is
+ * the arguments' own (ENG-ULP).
+ */
+static void judge_call_placement(const struct rr_call *call, const struct call_payload *cp, struct rr_message *m)
+{
+	const struct rr_hdr *hdr = call->hdr;
+	size_t hdr_end, start;
+	int late = -1;
+	uint32_t i;
+
+	if (m->capture_loss || m->has_bad_position || !m->payload_len)
+		return;
+	hdr_end = inline_rpc_header_end(call, cp);
+	for (i = 0; i < hdr->n_reads; i++) {
+		uint32_t p = hdr->reads[i].position;
+
+		if (!p || (i && hdr->reads[i - 1].position == p))
+			continue;
+		if ((hdr_end && p < hdr_end) || (m->has_rpc && splits_item(m, p, &start))) {
+			m->placement_broken = true;
+			m->placement_in_rpc_header = hdr_end && p < hdr_end;
+			m->placement_splits = !m->placement_in_rpc_header;
+			m->placement_chunk = (int)i;
+			m->placement_pos = p;
+			m->placement_item = m->placement_in_rpc_header ? hdr_end : start;
+			/* What a walk made of the rebuilt stream is not the requester's call. */
+			m->has_rpc = m->has_rpc && !m->placement_in_rpc_header;
+			m->has_ulp = m->has_ulp && m->has_rpc;
+			if (m->has_ulp)
+				m->ulp_result = RR_ULP_MALFORMED;
+			m->n_items = 0;
+			return;
+		}
+		if (p <= m->decode_stop && (late < 0 || p > hdr->reads[late].position))
+			late = (int)i;
+	}
+	if (late < 0 || !m->complete || (m->has_rpc && m->ulp_result != RR_ULP_MALFORMED))
+		return;
+	m->placement_broken = true;
+	m->placement_chunk = late;
+	m->placement_pos = hdr->reads[late].position;
+	m->placement_item = m->decode_stop;
+}
+
 static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 {
 	const struct rr_hdr *hdr = call->hdr;
@@ -256,6 +346,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	describe_read_segments(call, &m, &seg_bytes, &seg_frames);
 	items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
 	rr_record_describe(&m, NULL, items);
+	judge_call_placement(call, &cp, &m);
 	assign_read_chunks(items, hdr);
 	if (m.has_rpc) {
 		rr_conn_note_call(eng, call->flow, m.call.prog);

@@ -283,6 +283,35 @@ static void describe_reply(struct rr_message *m, GArray *items, const GArray *ch
 	}
 }
 
+/*
+ * A reply captured whole whose rebuilt Payload does not decode at or after
+ * the place a chunk's data went (RFC 8166 §3.4.6, §4.3.2.1, §4.3.3): the
+ * last Write chunk put in before the break, or the Reply chunk that holds
+ * the whole Payload.  A break before any chunk data is the results' own.
+ */
+static void judge_reply_placement(struct rr_message *m, const GArray *chunk_items)
+{
+	guint q;
+
+	if (!m->complete || m->capture_loss || m->call_capture_loss || !m->call_ulp || !m->payload_len ||
+	    (m->has_rpc && m->ulp_result != RR_ULP_MALFORMED))
+		return;
+	for (q = 0; q < chunk_items->len; q++) {
+		const struct rr_ddp_place *p = &g_array_index(chunk_items, struct rr_ddp_place, q);
+
+		if (p->data_pos <= m->decode_stop && (!m->placement_broken || p->data_pos >= m->placement_pos)) {
+			m->placement_broken = true;
+			m->placement_chunk = p->chunk;
+			m->placement_pos = (uint32_t)p->data_pos;
+		}
+	}
+	if (!m->placement_broken && m->hdr->proc == RR_RDMA_NOMSG) {
+		m->placement_broken = true;
+		m->placement_chunk = -1;
+		m->placement_pos = 0;
+	}
+}
+
 void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
 		      const struct rr_send_done *d, struct rr_call *call)
 {
@@ -347,8 +376,10 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	mb_done(&rp.inl, eng, hdr->xid, frames[0]);
 	mb_done(&rp.full, eng, hdr->xid, frames[0]);
 	m.complete = rp.complete;
-	if (m.payload_len)
+	if (m.payload_len) {
 		describe_reply(&m, items, rp.chunk_items);
+		judge_reply_placement(&m, rp.chunk_items);
+	}
 	rr_record_emit(eng, &m);
 
 	g_free(seg_bytes);

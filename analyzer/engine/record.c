@@ -44,17 +44,22 @@ void rr_record_describe(struct rr_message *m, const struct rr_ulp_info *callinfo
 
 	rr_cursor_init(&cur, m->payload, m->payload_len);
 	if (m->dir == RR_DIR_CALL) {
-		if (!rr_rpc_decode_call(&cur, &m->call))
+		if (!rr_rpc_decode_call(&cur, &m->call)) {
+			m->decode_stop = cur.pos;
 			return;
+		}
 		m->has_rpc = true;
 		m->ulp_result = rr_ulp_walk_call(&m->call, &cur, on_item, items, &m->ulp);
 	} else {
-		if (!rr_rpc_decode_reply(&cur, &m->reply))
+		if (!rr_rpc_decode_reply(&cur, &m->reply)) {
+			m->decode_stop = cur.pos;
 			return;
+		}
 		m->has_rpc = true;
 		if (callinfo)
 			m->ulp_result = rr_ulp_walk_reply(callinfo, &m->reply, &cur, on_item, items, &m->ulp);
 	}
+	m->decode_stop = cur.pos;
 	m->has_ulp = m->ulp_result != RR_ULP_UNKNOWN_PROGRAM;
 	if (m->has_ulp)
 		m->ulp_stop_op = m->ulp.n_ops ? m->ulp.ops[m->ulp.n_ops - 1] : m->ulp.proc;
@@ -111,7 +116,7 @@ static void report_not_understood(struct rr_engine *eng, const struct rr_message
 /* A walk that stopped early: the message's ULP checks stop too, and the user is told why. */
 static void report_walk(struct rr_engine *eng, struct rr_message *m)
 {
-	if (!m->has_rpc || m->capture_loss || (m->dir == RR_DIR_REPLY && !m->call_ulp))
+	if (!m->has_rpc || m->capture_loss || m->placement_broken || (m->dir == RR_DIR_REPLY && !m->call_ulp))
 		return;
 	if (m->ulp_result == RR_ULP_UNSUPPORTED) {
 		report_not_understood(eng, m);

@@ -246,7 +246,7 @@ static void print_conn_json(FILE *out, struct conn_sum *c)
 }
 
 static const char *const skip_key[RR_SKIP__COUNT] = { "not_captured", "no_threshold", "state_limit",
-								    "not_understood" };
+								    "not_understood", "undecoded" };
 
 void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt, const char *file,
 			const uint64_t *skipped)

@@ -21,7 +21,7 @@ struct pg_audit {
 	bool reply_seen;
 	int64_t cb_granted;     /* the client's last backward grant, -1: none seen */
 	int64_t grant_seen[2];  /* last non-zero grant per direction (RR-106), -1: none */
-	bool grant_change_told[2], reserve_told, nfs4_seen, retry_run_told, port_told;
+	bool grant_change_told[2], inline_default_told[2], reserve_told, nfs4_seen, retry_run_told, port_told;
 	unsigned refused_types; /* header types refused with ERR_CHUNK (RR-134) */
 	char err_chunk_what[64];/* the request ERR_CHUNK last refused (RR-181, RR-182) */
 	uint64_t err_chunk_rc;  /* ... and the Reply chunk it offered */
@@ -120,10 +120,19 @@ static bool has_ulb(const pg_msginfo *mi)
 	}
 }
 
+/* Above the threshold: RR-040 (RR-194 backward) against the handshake's; without it,
+ * RR-041 once per sender, as ulb-lint tells it. */
 static void audit_size(pg_audit *a, const pg_msginfo *mi)
 {
-	if (!mi->damaged && mi->wire_len > threshold(a))
-		pg_expect_at(a, !a->s->handshake ? "RR-041" : mi->backchannel ? "RR-194" : "RR-040", mi);
+	int client = mi->call != mi->backchannel;
+	if (mi->damaged || mi->wire_len <= threshold(a))
+		return;
+	if (a->s->handshake)
+		pg_expect_at(a, mi->backchannel ? "RR-194" : "RR-040", mi);
+	else if (!a->inline_default_told[client]) {
+		a->inline_default_told[client] = true;
+		pg_expect_at(a, "RR-041", mi);
+	}
 }
 
 /* Is any finding expected at this message's Send already? */

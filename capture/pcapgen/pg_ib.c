@@ -129,6 +129,18 @@ static void ack(pg_ib *ib, int responder, uint32_t psn)
 	emit(ib, responder, -1, 0);
 }
 
+/* The receiver refuses the Send at psn (IBTA 9.7.5.2.8): syndrome 001 and
+ * a timer code, an RNR NAK (no Receive posted); 0x61, a NAK "remote invalid
+ * request" (the Send is longer than the Receive). */
+static uint32_t nak(pg_ib *ib, int receiver, uint32_t psn, uint8_t syndrome)
+{
+	g_byte_array_set_size(ib->pkt, 0);
+	bth(ib->pkt, OP_ACK, false, true, 0, ib->qpn[!receiver], false, psn);
+	pb_u8(ib->pkt, syndrome);
+	pb_be24(ib->pkt, ib->msn[receiver] & PSN_MASK);
+	return emit(ib, receiver, -1, 0);
+}
+
 /* Replays the packets of one operation, as a requester does after a lost
  * ACK; the copies carry the same PSNs. */
 static void replay(pg_ib *ib, int from, const pg_op *op, uint32_t first_psn)
@@ -204,9 +216,20 @@ static void ib_burst(pg_xport *x, int from, const pg_op *ops, size_t n)
 			continue;
 		}
 		{
-			uint32_t first = ib->psn[from];
+			uint32_t first = ib->psn[from], msn = ib->msn[!from];
 			last_psn = post_send_or_write(ib, from, op);
 			need_ack = true;
+			if (op->refuse && op->refused_frame_out && op->kind == PG_OP_SEND) {
+				/* Not received: the message sequence number stays. */
+				ib->msn[!from] = msn;
+				pg_cap_gap(x->ctx->cap, 4);
+				*op->refused_frame_out = nak(ib, !from, first, op->refuse == PG_REFUSE_TOO_LONG ?
+							     0x61 : 0x20 | (op->rnr_timer & 0x1f));
+				if (op->refuse == PG_REFUSE_NO_RECEIVE) {
+					replay(ib, from, op, first);
+					ib->msn[!from] = (ib->msn[!from] + 1) & PSN_MASK;
+				}
+			}
 			if (op->dup) {
 				replay(ib, from, op, first);
 				dup_seen = true;

@@ -37,6 +37,12 @@ static const pg_injector table[] = {
 	    .header = pg_inj_descending_positions),
 	INJ("position-beyond", false, "RR-026", "first non-zero Position set ARG (default 64) "
 	    "bytes past the end of the Payload", .header = pg_inj_position_beyond),
+	INJ("position-in-header", false, "RR-032", "first non-zero Position set to ARG (default 12), "
+	    "inside the RPC call header", .header = pg_inj_position_in_header),
+	INJ("reply-chunk-cut", false, "RR-032", "an RDMA_NOMSG reply returns its Reply chunk ARG "
+	    "bytes (default 64) short of what was written", .header = pg_inj_reply_chunk_cut),
+	INJ("position-in-item", false, "RR-032", "first non-zero Position moved into the middle of "
+	    "the first non-eligible opaque argument (a file handle)", .header = pg_inj_position_in_item),
 	INJ("msg-pzrc", false, "RR-028", "a Long Call sent as RDMA_MSG with its Payload inline "
 	    "and its Position-Zero chunk", .header = pg_inj_msg_pzrc),
 	INJ("zero-length-segment", false, "RR-031", "a zero-length read segment at the first "
@@ -145,6 +151,12 @@ static const pg_injector table[] = {
 	    .ops = pg_inj_empty_chunk_used),
 	INJ("bad-icrc", false, "", "IB/RoCE: ICRC of the message's first Send packet XORed with "
 	    "ARG", .wire = pg_inj_bad_icrc),
+	INJ("rnr-nak", false, "RR-107", "no Receive posted for the message's Send: IB/RoCE an RNR NAK "
+	    "of timer code ARG (default 14) and the Send again; iWARP a Terminate \"no buffer "
+	    "available\"", .wire = pg_inj_rnr_nak),
+	INJ("reply-too-long", false, "RR-045", "the requester refuses the RDMA_MSG reply's Send as "
+	    "longer than its Receive (IB/RoCE NAK \"remote invalid request\", iWARP Terminate "
+	    "\"message too long\") although the call offered a Reply chunk", .wire = pg_inj_reply_too_long),
 	INJ("bad-mpa-crc", false, "", "iWARP with CRC: MPA CRC of the message's first FPDU "
 	    "XORed with ARG", .wire = pg_inj_bad_mpa_crc),
 	INJ("truncate-snaplen", true, "", "frames carrying the message captured with only ARG "

@@ -182,6 +182,45 @@ bool pg_inj_position_beyond(pg_inj_ctx *c)
 	return true;
 }
 
+/* The call's Payload no longer rebuilds into the RPC message it was
+ * reduced from (RR-032): a responder that processes it anyway processed a
+ * chunk at no eligible item (RR-065). */
+static bool misplaced(pg_inj_ctx *c, pg_chunk *ch, uint32_t pos)
+{
+	if (!pos || pos == ch->position)
+		return false;
+	ch->position = pos;
+	pg_inj_expect(c, "RR-032");
+	pg_ex_flag(c->ex, PG_EXF_INELIGIBLE, true);
+	return true;
+}
+
+/* first non-zero Position set to ARG (default 12: the RPC program number),
+ * inside the RPC call header */
+bool pg_inj_position_in_header(pg_inj_ctx *c)
+{
+	pg_chunk *ch;
+	uint32_t pos = pg_round4(pg_inj_arg(c, 12));
+	if (!c->is_call || !c->rp || !c->ex || !(ch = first_nonzero_read(c->msg)) || pos >= 24)
+		return false;
+	return misplaced(c, ch, pos);
+}
+
+/* first non-zero Position moved into the middle of the first non-eligible
+ * opaque argument (a file handle), on a 4-byte boundary */
+bool pg_inj_position_in_item(pg_inj_ctx *c)
+{
+	const pg_ddp *fh;
+	pg_chunk *ch;
+	if (!c->is_call || !c->rp || !c->ex || !c->rp->call.bulk || !c->rp->call.bulk->len ||
+	    !(ch = first_nonzero_read(c->msg)))
+		return false;
+	fh = &g_array_index(c->rp->call.bulk, pg_ddp, 0);
+	if (fh->len < 8 || fh->off + fh->len > ch->position)
+		return false;
+	return misplaced(c, ch, (uint32_t)fh->off + (fh->len / 2 & ~3u));
+}
+
 /* RDMA_MSG call with a Position-Zero read segment */
 bool pg_inj_msg_pzrc(pg_inj_ctx *c)
 {

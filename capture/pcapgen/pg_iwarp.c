@@ -293,6 +293,21 @@ static void flush(pg_iw *w, int from)
 	begin(w);
 }
 
+/* The receiver refuses a Send: a Terminate naming DDP, untagged buffer
+ * error (RFC 5040 4.8), code 2 "no buffer available" or 5 "message too
+ * long for available buffer"; the scenario goes on as after a terminate
+ * line. */
+static void refuse(pg_iw *w, int receiver, uint32_t *frame_out, uint8_t code)
+{
+	uint8_t term[4] = { 0x10 | 0x02, code, 0, 0 };
+	begin(w);
+	w->cur_frame_out = frame_out;
+	untagged(w, receiver, RDMAP_TERMINATE, QN_TERM, 0, term, sizeof(term), -1, 0);
+	flush(w, receiver);
+	w->cur_frame_out = NULL;
+	pg_iw_pure_ack(w, !receiver);
+}
+
 void pg_iw_burst(pg_xport *x, int from, const pg_op *ops, size_t n)
 {
 	pg_iw *w = (pg_iw *)x;
@@ -315,6 +330,10 @@ void pg_iw_burst(pg_xport *x, int from, const pg_op *ops, size_t n)
 	} else {
 		pg_iw_pure_ack(w, !from);
 	}
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].refuse && ops[i].refused_frame_out && ops[i].kind == PG_OP_SEND)
+			refuse(w, !from, ops[i].refused_frame_out,
+			       ops[i].refuse == PG_REFUSE_TOO_LONG ? 0x05 : 0x02);
 }
 
 void pg_iw_terminate(pg_xport *x, int from)

@@ -8,6 +8,7 @@
 #include "pg_net.h"
 
 enum pg_opkind { PG_OP_SEND, PG_OP_WRITE, PG_OP_READ };
+enum { PG_REFUSE_NONE, PG_REFUSE_NO_RECEIVE, PG_REFUSE_TOO_LONG };
 
 typedef struct {
 	int kind;
@@ -28,6 +29,16 @@ typedef struct {
 	 * that carried the operation (IB: its FIRST/ONLY packet or the Read
 	 * Request; iWARP: the first TCP segment holding a byte of its FPDUs) */
 	uint32_t *frame_out;
+	/* Send: the receiver refuses it (PG_REFUSE_*), and the frame of the
+	 * refusal goes to refused_frame_out. No Receive posted: IB/RoCE answer
+	 * its first packet with an RNR NAK of timer code rnr_timer and the
+	 * sender sends it again; iWARP sends a Terminate "no buffer available".
+	 * Longer than the Receive posted: IB/RoCE answer with a NAK "remote
+	 * invalid request", iWARP with a Terminate "DDP message too long for
+	 * available buffer"; the Send is not sent again */
+	uint32_t *refused_frame_out;
+	uint8_t refuse;
+	uint8_t rnr_timer;
 } pg_op;
 
 /* Connection-level parameters both framers need. */

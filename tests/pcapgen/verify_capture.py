@@ -482,7 +482,8 @@ PAYLOAD_LIARS = {"unaligned-position", "segcount-changed", "pad-written", "trunc
                  "bad-proc", "record-mark", "split-run", "msg-pzrc", "msg-writes-reply-chunk",
                  "short-read-chunk", "long-read-chunk", "handle-changed", "phantom-length",
                  "unused-nonzero", "write-length-lie", "data-missing", "position-beyond",
-                 "reply-chunk-changed", "partial-read", "no-rpc", "overlap-chunk"}
+                 "reply-chunk-changed", "partial-read", "no-rpc", "overlap-chunk",
+                 "position-in-header", "position-in-item", "reply-chunk-cut"}
 
 # Injectors whose message crossed the wire only in part (payload_on_wire is
 # false, yet the bytes that did move are the message's frames).

@@ -248,6 +248,19 @@ struct rr_message {
 	struct rr_msg_view view;
 	const struct rr_msg_seg *segs;    /* its chunk segments, in header order; valid during the callback */
 	size_t n_segs;
+
+	/*
+	 * Every byte was captured, yet the Payload rebuilt with its chunks in
+	 * place does not decode, and a chunk is where it breaks (RFC 8166
+	 * §3.4.5, §4.3.1.1): the check stage reports the chunk, not the capture.
+	 */
+	size_t decode_stop;           /* offset in payload where the RPC or ULP decode stopped */
+	bool placement_broken;
+	bool placement_in_rpc_header; /* calls: the chunk's Position lies inside the RPC call header */
+	int placement_chunk;          /* calls: read list index of the chunk's first segment; replies: Write chunk, -1 the Reply chunk */
+	uint32_t placement_pos;       /* calls: its Position; replies: where its data was put */
+	bool placement_splits;        /* calls: the Position lies inside an argument that starts at placement_item */
+	size_t placement_item;        /* where the RPC header ends, the split argument starts, or the decode stopped */
 };
 
 /* Lowercase hex SHA-256 and its NUL. */
@@ -297,6 +310,7 @@ enum rr_skip_reason {
 	RR_SKIP_NO_THRESHOLD,         /* the inline threshold it compares with is unknown */
 	RR_SKIP_STATE_LIMIT,          /* the state it needs was dropped at a memory bound */
 	RR_SKIP_NOT_UNDERSTOOD,       /* the ULP walker stopped at something it does not know or decode */
+	RR_SKIP_UNDECODED,            /* every byte was captured, but its chunks do not rebuild it or its RPC header does not decode */
 	RR_SKIP__COUNT
 };
 const char *rr_skip_reason_text(enum rr_skip_reason why);
