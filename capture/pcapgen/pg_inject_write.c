@@ -63,7 +63,7 @@ bool pg_inj_segcount_changed(pg_inj_ctx *c)
 	return true;
 }
 
-/* responder writes the XDR pad into a Write chunk (RFC 8166 3.5.4) */
+/* responder writes the XDR pad into a Write chunk (RFC 8166 §3.4.6.2) */
 bool pg_inj_pad_written(pg_inj_ctx *c)
 {
 	if (c->is_call)
