@@ -116,6 +116,8 @@ static bool fact_not_captured(struct rr_checker *ck, const struct rr_fact *f)
 		break;
 	case RR_FACT_RDMA:
 		id = f->rdma->conn_id;
+		if (f->rdma->conn_cut)
+			ck_conn(ck, id)->cut = true;
 		break;
 	default:
 		return false;

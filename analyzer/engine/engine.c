@@ -248,14 +248,18 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 		handle_cm(eng, ev);
 		return;
 	}
-	if (ev->kind == RR_EV_ACK || ev->kind == RR_EV_TERMINATE)
+	if (ev->kind == RR_EV_ACK) {
+		rr_xfer_ack(eng, ev);
+		return;
+	}
+	if (ev->kind == RR_EV_TERMINATE)
 		return;
 	f = rr_flow_get(eng, &ev->flow, ev->frame);
 	if (!f)
 		return;
 	rr_flow_touch(f, ev->frame);
 	if (ev->after_loss)
-		rr_conn_mark_cut(f->conn);
+		rr_conn_note_loss(f, 0, 0);
 	rr_xfer_event(eng, f, ev);
 	pass_up(eng);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * xfer_int.h - the transfer layer's own state, shared by its two files only:
- * xfer.c (RDMA Writes, Read Requests and Responses, PSN duplicates, the
- * dispatch) and xfer_send.c (Sends put together from their packets).
+ * xfer_int.h - the transfer layer's own state, shared by its files only:
+ * xfer.c (RDMA Writes, Read Requests and Responses, the dispatch),
+ * xfer_send.c (Sends put together from their packets) and xfer_seq.c (IB
+ * PSN duplicates and the gaps that show lost packets).
  */
 #ifndef RPCRDMA_XFER_INT_H
 #define RPCRDMA_XFER_INT_H
@@ -82,9 +83,19 @@ struct rr_early_resp {
 
 /* What the transfer layer keeps of one flow (reached from it by rr_flow.xfer). */
 struct rr_xfer_flow {
-	bool req_psn_valid;       /* IB: last request-stream PSN, for duplicates */
-	uint32_t req_last_psn;
-	bool last_was_read_req;   /* a Read Request takes one PSN per response packet */
+	/*
+	 * IB: the request stream's PSNs (xfer_seq.c).  Every PSN before
+	 * req_next was seen or counted lost; a Read Request takes one PSN per
+	 * response packet, and req_slack more may belong to it while the PMTU
+	 * is unknown.  The latest hole counted lost is remembered so that a
+	 * packet filling it late (a retransmission seen by the receiver, an ACK
+	 * captured before its request) is taken, not judged a duplicate.
+	 */
+	bool req_psn_valid;
+	uint32_t req_last_psn;    /* the newest request packet, for duplicates */
+	uint32_t req_next;
+	uint32_t req_slack;
+	uint32_t hole_start, hole_len;
 	uint32_t pmtu;            /* IB: learnt from full-size packets */
 
 	struct rr_send_asm send;          /* IB */
@@ -108,6 +119,9 @@ static inline struct rr_xfer_flow *rr_xf(struct rr_flow *f)
 		f->xfer = g_new0(struct rr_xfer_flow, 1);
 	return f->xfer;
 }
+
+/* xfer_seq.c: is this request-stream packet a duplicate (else: its PSN is taken, gaps counted)? */
+bool rr_xfer_ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev);
 
 /* xfer_send.c: one Send packet (IB by PSN, iWARP by MSN and offset). */
 void rr_xfer_ib_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev);

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * IB/RoCE request-stream sequence: duplicates, and the gaps that show the
+ * capture lost packets.
+ *
+ * Each request packet (Send, Write, Read Request) takes the next PSN of
+ * its sender's request stream, modulo 2^24 (IBTA 9.7); a Read Request
+ * takes one PSN per packet of its response.  So on one flow:
+ *  - a PSN at or before the newest one seen, within a send window, is a
+ *    retransmission or a duplicate (CAP-DUP): not loss, not used again;
+ *  - a PSN past the next expected one means the packets between were sent
+ *    and the capture does not hold them: they are counted lost on the flow
+ *    and the connection is marked (rr_conn_note_loss), so that checks
+ *    resting on its history are skipped, never judged on what is missing;
+ *  - an ACK the other side sends acknowledges the request stream up to its
+ *    PSN (a NAK up to the PSN before): packets up to there that the capture
+ *    did not show are lost too.  This tells a lost call before its reply
+ *    comes, when the responder acknowledges before it answers.
+ * A jump forward or back by more than a send window is a new sequence (a
+ * new connection on the same QP numbers whose handshake was not captured):
+ * the history no longer applies, but how much was lost is unknown.
+ */
+#include "xfer_int.h"
+
+/*
+ * How far back a retransmission can reach: a requester resends from the
+ * oldest unacknowledged packet, which is within its send window.  Further
+ * behind, or ahead, than this is a new PSN sequence.
+ */
+#define RR_PSN_RETRANSMIT_WINDOW 0x10000u
+
+/* Smallest IB PMTU: a Read Response has at most len/256 + 1 packets. */
+#define RR_MIN_PMTU 256u
+
+/* PSNs a Read Request takes (its response packets), and how many more it may take. */
+static uint32_t read_span(struct rr_flow *f, const struct rr_event *ev, uint32_t *slack)
+{
+	struct rr_flow *peer = rr_flow_peer(f);
+	uint32_t pmtu = f->xfer->pmtu;
+
+	*slack = 0;
+	if (!pmtu && peer && peer->xfer)
+		pmtu = peer->xfer->pmtu;   /* both ends of a connection use one path MTU */
+	if (!ev->dma_len)
+		return 1;
+	if (pmtu)
+		return (uint32_t)(((uint64_t)ev->dma_len + pmtu - 1) / pmtu);
+	*slack = ev->dma_len / RR_MIN_PMTU;
+	return 1;
+}
+
+/* The PSNs [from, to) were not captured: counted on f, and f's connection marked. */
+static void lost(struct rr_engine *eng, struct rr_flow *f, uint32_t from, uint32_t to)
+{
+	struct rr_xfer_flow *x = f->xfer;
+	uint32_t n = rr_psn_dist(from, to);
+
+	eng->xfer->psn_gaps++;
+	x->hole_start = from;
+	x->hole_len = n;
+	rr_conn_note_loss(f, n, 0);
+}
+
+/*
+ * The stream is known up to (not including) upto.  Packets between what
+ * was accounted for and upto are lost, except the ones a Read Request
+ * whose response length is unknown may have taken.
+ */
+static void known_upto(struct rr_engine *eng, struct rr_flow *f, uint32_t upto)
+{
+	struct rr_xfer_flow *x = f->xfer;
+	uint32_t d = rr_psn_dist(x->req_next, upto);
+
+	if (d == 0 || d >= 0x800000u)
+		return;                    /* nothing new (or behind) */
+	if (d <= x->req_slack) {
+		x->req_slack -= d;
+	} else {
+		lost(eng, f, (x->req_next + x->req_slack) & RR_PSN_MASK, upto);
+		x->req_slack = 0;
+	}
+	x->req_next = upto;
+}
+
+/* A PSN of the latest hole arrived after all: it was not lost. */
+static bool fills_hole(struct rr_flow *f, uint32_t psn)
+{
+	struct rr_xfer_flow *x = f->xfer;
+
+	if (!x->hole_len || rr_psn_dist(x->hole_start, psn) >= x->hole_len)
+		return false;
+	rr_conn_note_found(f, 1);
+	/* The hole shrinks from its start; a packet inside it splits it: keep the part after. */
+	x->hole_len -= rr_psn_dist(x->hole_start, psn) + 1;
+	x->hole_start = (psn + 1) & RR_PSN_MASK;
+	return true;
+}
+
+static void new_sequence(struct rr_engine *eng, struct rr_flow *f)
+{
+	eng->xfer->psn_gaps++;
+	f->xfer->hole_len = 0;
+	rr_conn_note_loss(f, 0, 0);
+}
+
+bool rr_xfer_ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
+{
+	struct rr_xfer_flow *x = rr_xf(f);
+	uint32_t span, slack, next, d;
+	bool moves = true;
+
+	if (x->req_psn_valid && fills_hole(f, ev->psn)) {
+		if (rr_psn_after(x->req_last_psn, ev->psn))
+			x->req_last_psn = ev->psn;
+		return false;
+	}
+	if (x->req_psn_valid && !rr_psn_after(x->req_last_psn, ev->psn)) {
+		if (rr_psn_dist(ev->psn, x->req_last_psn) < RR_PSN_RETRANSMIT_WINDOW) {
+			eng->stats.dup_packets++;
+			rr_diag_report(&eng->diag, CAP_DUP, ev->frame,
+				       "PSN 0x%06x on %s was already seen (retransmission or duplicate)",
+				       ev->psn, rr_conn_name(f->conn));
+			return true;
+		}
+		new_sequence(eng, f);
+		x->req_psn_valid = false;
+	}
+	span = ev->kind == RR_EV_READ_REQ ? read_span(f, ev, &slack) : (slack = 0, 1);
+	next = (ev->psn + span) & RR_PSN_MASK;
+	d = rr_psn_dist(x->req_next, ev->psn);
+	if (!x->req_psn_valid) {
+		x->hole_len = 0;
+	} else if (d >= 0x800000u) {
+		/* Inside what an ACK already accounted for: only what lies after it moves on. */
+		moves = rr_psn_after(x->req_next, next);
+	} else if (d >= RR_PSN_RETRANSMIT_WINDOW) {
+		new_sequence(eng, f);
+	} else {
+		known_upto(eng, f, ev->psn);
+	}
+	if (moves) {
+		x->req_next = next;
+		x->req_slack = slack;
+	}
+	x->req_psn_valid = true;
+	x->req_last_psn = ev->psn;
+	return false;
+}
+
+void rr_xfer_ack(struct rr_engine *eng, const struct rr_event *ev)
+{
+	struct rr_flow *g = rr_flow_find(eng, &ev->flow);
+	struct rr_flow *f = g ? rr_flow_proved_peer(g) : NULL;
+	uint8_t kind = (uint8_t)(ev->aeth >> 29) & 3;  /* AETH syndrome bits 6:5: 0 ACK, 1 RNR NAK, 3 NAK */
+	uint32_t upto = kind == 0 ? ev->psn + 1 : ev->psn;
+	struct rr_xfer_flow *x;
+
+	if (!f || !f->xfer || !f->xfer->req_psn_valid)
+		return;
+	x = f->xfer;
+	upto &= RR_PSN_MASK;
+	/* Far ahead: not this stream's (a sequence the capture did not see start). */
+	if (rr_psn_dist(x->req_next, upto) >= RR_PSN_RETRANSMIT_WINDOW)
+		return;
+	known_upto(eng, f, upto);
+}
