@@ -223,10 +223,12 @@ static void handle_cm(struct rr_engine *eng, const struct rr_event *ev)
 	struct rr_cm_outcome cm;
 	int s;
 
+	if (ev->cm.kind == RR_CM_REQ)
+		rr_xfer_cm_req(eng, ev);
 	rr_conn_handle_cm(eng, ev, &cm);
 	for (s = 0; s < 2; s++)
 		if (cm.restarted[s])
-			rr_xfer_flow_restart(cm.restarted[s]);
+			rr_xfer_flow_restart(eng, cm.restarted[s], ev);
 	if (cm.gone)
 		conn_teardown(eng, cm.gone);
 }

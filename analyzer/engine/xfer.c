@@ -429,12 +429,6 @@ void rr_xfer_send_release(struct rr_send_done *d)
 		g_array_unref(d->frames_buf);
 }
 
-void rr_xfer_flow_restart(struct rr_flow *f)
-{
-	if (f->xfer)
-		f->xfer->req_psn_valid = false;
-}
-
 void rr_xfer_flow_reset(struct rr_engine *eng, struct rr_flow *f)
 {
 	struct rr_xfer_flow *x = f->xfer;

@@ -96,6 +96,8 @@ struct rr_xfer_flow {
 	uint32_t req_next;
 	uint32_t req_slack;
 	uint32_t hole_start, hole_len;
+	uint32_t cm_psn[2];       /* the handshake's starting PSNs, until the first packet */
+	unsigned n_cm_psn;
 	uint32_t pmtu;            /* IB: learnt from full-size packets */
 
 	struct rr_send_asm send;          /* IB */
@@ -106,10 +108,22 @@ struct rr_xfer_flow {
 	GPtrArray *unmatched_keys;        /* rkeys already reported unmatched (bounded) */
 };
 
+/* An IB CM REQ's sender and its first PSN, until the REP. */
+struct rr_cm_start {
+	bool used;
+	struct rr_addr addr;
+	uint32_t qpn;
+	uint32_t psn;
+};
+
+#define RR_CM_STARTS 16
+
 /* What the transfer layer keeps of the engine (rr_engine.xfer). */
 struct rr_xfer {
 	struct rr_send_done done; /* the Send the current event completed */
 	uint64_t psn_gaps;        /* IB/RoCE: PSN jumps seen (packets the capture lost) */
+	struct rr_cm_start req_start[RR_CM_STARTS];   /* xfer_seq.c's, a ring */
+	unsigned next_start;
 };
 
 /* The flow's transfer state, made on first use. */

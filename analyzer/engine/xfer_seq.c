@@ -20,6 +20,8 @@
  * new connection on the same QP numbers whose handshake was not captured):
  * the history no longer applies, but how much was lost is unknown.
  */
+#include <string.h>
+
 #include "xfer_int.h"
 
 /*
@@ -96,6 +98,33 @@ static bool fills_hole(struct rr_flow *f, uint32_t psn)
 	return true;
 }
 
+/*
+ * The first packet of a stream whose handshake was captured: the packets
+ * between the handshake's starting PSN and it were lost.  Of the two
+ * starting PSNs, the one it follows most closely is its sender's; neither
+ * within RR_CM_START_LOSS before it: the start is unknown.
+ */
+#define RR_CM_START_LOSS 4096u
+
+static void from_start(struct rr_engine *eng, struct rr_flow *f, uint32_t psn)
+{
+	struct rr_xfer_flow *x = f->xfer;
+	uint32_t best = RR_CM_START_LOSS, from = 0;
+	unsigned i;
+
+	for (i = 0; i < x->n_cm_psn; i++) {
+		uint32_t d = rr_psn_dist(x->cm_psn[i], psn);
+
+		if (d < best) {
+			best = d;
+			from = x->cm_psn[i];
+		}
+	}
+	x->n_cm_psn = 0;
+	if (best && best < RR_CM_START_LOSS)
+		lost(eng, f, from, psn);
+}
+
 static void new_sequence(struct rr_engine *eng, struct rr_flow *f)
 {
 	eng->xfer->psn_gaps++;
@@ -130,6 +159,7 @@ bool rr_xfer_ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct
 	d = rr_psn_dist(x->req_next, ev->psn);
 	if (!x->req_psn_valid) {
 		x->hole_len = 0;
+		from_start(eng, f, ev->psn);
 	} else if (d >= 0x800000u) {
 		/* Inside what an ACK already accounted for: only what lies after it moves on. */
 		moves = rr_psn_after(x->req_next, next);
@@ -163,4 +193,60 @@ void rr_xfer_ack(struct rr_engine *eng, const struct rr_event *ev)
 	if (rr_psn_dist(x->req_next, upto) >= RR_PSN_RETRANSMIT_WINDOW)
 		return;
 	known_upto(eng, f, upto);
+}
+
+void rr_xfer_cm_req(struct rr_engine *eng, const struct rr_event *req)
+{
+	struct rr_xfer *x = eng->xfer;
+	struct rr_cm_start *st = &x->req_start[x->next_start++ % RR_CM_STARTS];
+
+	if (req->flow.transport == RR_TRANSPORT_IWARP)
+		return;
+	st->used = true;
+	st->addr = req->flow.src;
+	st->qpn = req->cm.local_qpn;
+	st->psn = req->cm.start_psn & RR_PSN_MASK;
+}
+
+static bool addr_eq(const struct rr_addr *a, const struct rr_addr *b)
+{
+	return a->family == b->family && a->port == b->port && !memcmp(a->bytes, b->bytes, sizeof(a->bytes));
+}
+
+/*
+ * The handshake's two starting PSNs (the REQ's and the REP's), either of
+ * which may be f's sender's: IBTA 12.7 gives the REQ's to the active side,
+ * Linux rdma_cm sends the passive side's in it.  The first packet of f
+ * tells which (rr_xfer_ib_duplicate()).
+ */
+static unsigned start_psns(struct rr_engine *eng, const struct rr_flow *f, const struct rr_event *rep,
+			   uint32_t out[2])
+{
+	const struct rr_flow *peer = rr_flow_peer(f);
+	/* The active side's QP is where the passive side's packets go. */
+	uint32_t active_qpn = addr_eq(&f->key.dst, &rep->flow.dst) ? f->key.dst_qp : peer ? peer->key.dst_qp : 0;
+	unsigned i, n = 0;
+
+	out[n++] = rep->cm.start_psn & RR_PSN_MASK;
+	for (i = 0; i < RR_CM_STARTS; i++) {
+		const struct rr_cm_start *st = &eng->xfer->req_start[i];
+
+		if (st->used && st->qpn == active_qpn && addr_eq(&st->addr, &rep->flow.dst)) {
+			out[n++] = st->psn;
+			break;
+		}
+	}
+	return n;
+}
+
+void rr_xfer_flow_restart(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *rep)
+{
+	struct rr_xfer_flow *x;
+
+	if (f->key.transport == RR_TRANSPORT_IWARP)
+		return;
+	x = rr_xf(f);
+	x->req_psn_valid = false;
+	x->hole_len = 0;
+	x->n_cm_psn = start_psns(eng, f, rep, x->cm_psn);
 }
