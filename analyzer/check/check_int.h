@@ -105,6 +105,7 @@ struct rr_checker {
 	GQueue episode_order;         /* oldest first */
 	GHashTable *live_handles;     /* handle -> conn id of the newest call that advertised it */
 	uint64_t retired_keys;        /* episodes set aside when their XID was reused (see state.c) */
+	GQueue *held_findings;        /* held.c's: findings a loss could explain, oldest first */
 };
 
 /* For the dispatcher (check/report.c). */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check_int.h"
+#include "held.h"
 
 /* Every check function, declared from the table. */
 #define RR_RULE(sym, code, name, group, sev, sev5666, facts, check, ref, text, evidence, example) \
@@ -136,6 +137,7 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 	bool cut = fact_not_captured(ck, f);
 
 	ck->cur_cut = cut;
+	ck_held_settle(ck, f);
 	if (f->kind == RR_FACT_SEND)
 		ck->last_outstanding = 0;
 
@@ -157,6 +159,7 @@ void rr_checker_free(struct rr_checker *ck)
 {
 	if (!ck)
 		return;
+	ck_held_free(ck);
 	ck_state_free(ck);
 	g_free(ck);
 }
