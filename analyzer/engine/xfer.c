@@ -193,14 +193,22 @@ static void remember_read_req(struct rr_flow *f, const struct rr_event *ev)
  */
 static struct rr_read_req *ib_find_read_req(struct rr_flow *reader, uint32_t psn)
 {
+	struct rr_flow *peer = rr_flow_peer(reader);
+	/* Both ends of a connection use one path MTU, learnt from full-size packets either way. */
+	uint32_t flow_pmtu = reader->xfer && reader->xfer->pmtu ? reader->xfer->pmtu :
+			     peer && peer->xfer ? peer->xfer->pmtu : 0;
 	GList *l;
 
 	if (!reader->xfer)
 		return NULL;
 	for (l = reader->xfer->read_reqs.tail; l; l = l->prev) {
 		struct rr_read_req *r = l->data;
-		/* A response has at most len/256 + 1 packets (smallest PMTU 256). */
-		uint32_t max_pkts = r->len / 256 + 1;
+		uint32_t pmtu = r->pmtu ? r->pmtu : flow_pmtu;
+		/* A response has ceil(len/PMTU) packets (at least one); len/256 + 1 at most (smallest PMTU 256). */
+		uint32_t max_pkts = pmtu ? (uint32_t)(((uint64_t)r->len + pmtu - 1) / pmtu) : r->len / 256 + 1;
+
+		if (!max_pkts)
+			max_pkts = 1;
 
 		if (rr_psn_dist(r->psn, psn) < max_pkts)
 			return r;
@@ -229,10 +237,17 @@ static void ib_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct 
 		return;
 	}
 	d = rr_psn_dist(r->psn, ev->psn);
+	rr_xfer_read_resp_seq(eng, f, reader, r, ev);
 	if (ev->frag == RR_FRAG_FIRST) {
 		r->pmtu = ev->wirelen;
 		rr_xf(f)->pmtu = ev->wirelen;
 	}
+	/* How many PSNs the request took is now known: the reader's stream goes on after them. */
+	if (ev->frag == RR_FRAG_FIRST || ev->frag == RR_FRAG_ONLY)
+		rr_xfer_read_took(reader, r->psn, ev->frag == RR_FRAG_ONLY ? 1 :
+				  (uint32_t)(((uint64_t)r->len + ev->wirelen - 1) / ev->wirelen));
+	else if (ev->frag == RR_FRAG_LAST)
+		rr_xfer_read_took(reader, r->psn, d + 1);
 	pmtu = r->pmtu ? r->pmtu : rr_xf(f)->pmtu;
 	if (d && !pmtu) {
 		note_unmatched(eng, f, r->rkey, ev->wirelen, ev,

@@ -64,6 +64,7 @@ struct rr_read_req {
 	uint32_t sink_stag;       /* iWARP */
 	uint64_t sink_to;
 	uint32_t pmtu;            /* IB: learnt from the first response */
+	uint32_t resp_next;       /* IB: the response packet expected next (PSN distance from psn) */
 };
 
 #define RR_MAX_READ_REQS 1024
@@ -136,6 +137,12 @@ static inline struct rr_xfer_flow *rr_xf(struct rr_flow *f)
 
 /* xfer_seq.c: is this request-stream packet a duplicate (else: its PSN is taken, gaps counted)? */
 bool rr_xfer_ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev);
+
+/* xfer_seq.c: a Read Response packet of r (on reader's flow) came on f: packets it skipped were lost. */
+void rr_xfer_read_resp_seq(struct rr_engine *eng, struct rr_flow *f, struct rr_flow *reader, struct rr_read_req *r,
+			   const struct rr_event *ev);
+/* xfer_seq.c: the Read Request at psn on reader's stream took n PSNs (its response showed). */
+void rr_xfer_read_took(struct rr_flow *reader, uint32_t psn, uint32_t n);
 
 /* xfer_send.c: one Send packet (IB by PSN, iWARP by MSN and offset). */
 void rr_xfer_ib_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev);

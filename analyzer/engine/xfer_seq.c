@@ -84,6 +84,60 @@ static void known_upto(struct rr_engine *eng, struct rr_flow *f, uint32_t upto)
 	x->req_next = upto;
 }
 
+/* Packets of o's response, at PSN MTU pmtu (0: unknown). */
+static uint32_t response_packets(const struct rr_read_req *o, uint32_t pmtu)
+{
+	if (!pmtu)
+		return 0;
+	return o->len ? (uint32_t)(((uint64_t)o->len + pmtu - 1) / pmtu) : 1;
+}
+
+/*
+ * Responses come in the order of their requests (IBTA 9.7.5), one PSN per
+ * packet from the request's own: packets r's response skipped were lost,
+ * and so was what earlier requests' responses still lacked.
+ */
+void rr_xfer_read_resp_seq(struct rr_engine *eng, struct rr_flow *f, struct rr_flow *reader, struct rr_read_req *r,
+			   const struct rr_event *ev)
+{
+	uint32_t d = rr_psn_dist(r->psn, ev->psn);
+	uint32_t pmtu = ev->frag == RR_FRAG_FIRST ? ev->wirelen : r->pmtu ? r->pmtu : rr_xf(f)->pmtu;
+	uint64_t n = 0;
+	GList *l;
+
+	if (d > r->resp_next)
+		n += d - r->resp_next;
+	if (d >= r->resp_next)
+		r->resp_next = d + 1;
+	l = g_queue_find(&reader->xfer->read_reqs, r);
+	for (l = l ? l->prev : NULL; l; l = l->prev) {
+		struct rr_read_req *o = l->data;
+		uint32_t total = response_packets(o, o->pmtu ? o->pmtu : pmtu);
+
+		if (!total || o->resp_next >= total)
+			break;          /* unknown, or whole: the ones before were settled then */
+		n += total - o->resp_next;
+		o->resp_next = total;
+	}
+	if (n) {
+		eng->xfer->psn_gaps++;
+		rr_conn_note_loss(f, n, 0);
+	}
+}
+
+void rr_xfer_read_took(struct rr_flow *reader, uint32_t psn, uint32_t n)
+{
+	struct rr_xfer_flow *x = reader->xfer;
+	uint32_t end = (psn + n) & RR_PSN_MASK;
+
+	/* Only the newest request's span is still open; an older one's was settled by what came after. */
+	if (!x || !x->req_psn_valid || x->req_last_psn != psn || !x->req_slack)
+		return;
+	if (rr_psn_dist(x->req_next, end) < 0x800000u)
+		x->req_next = end;      /* never back: an ACK may have told of more */
+	x->req_slack = 0;
+}
+
 /* A PSN of the latest hole arrived after all: it was not lost. */
 static bool fills_hole(struct rr_flow *f, uint32_t psn)
 {
