@@ -243,9 +243,10 @@ static void ib_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct 
 		rr_xf(f)->pmtu = ev->wirelen;
 	}
 	/* How many PSNs the request took is now known: the reader's stream goes on after them. */
-	if (ev->frag == RR_FRAG_FIRST || ev->frag == RR_FRAG_ONLY)
-		rr_xfer_read_took(reader, r->psn, ev->frag == RR_FRAG_ONLY ? 1 :
-				  (uint32_t)(((uint64_t)r->len + ev->wirelen - 1) / ev->wirelen));
+	if (ev->frag == RR_FRAG_ONLY)
+		rr_xfer_read_took(reader, r->psn, 1);
+	else if (ev->frag == RR_FRAG_FIRST && ev->wirelen)   /* a FIRST packet is one PMTU */
+		rr_xfer_read_took(reader, r->psn, (uint32_t)(((uint64_t)r->len + ev->wirelen - 1) / ev->wirelen));
 	else if (ev->frag == RR_FRAG_LAST)
 		rr_xfer_read_took(reader, r->psn, d + 1);
 	pmtu = r->pmtu ? r->pmtu : rr_xf(f)->pmtu;
