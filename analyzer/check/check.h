@@ -63,6 +63,7 @@ struct rr_fact_rdma {
 	uint8_t role;                 /* 0 read, 1 write, 2 reply */
 	uint32_t chunk, index;
 	uint64_t seg_offset, seg_length;
+	bool conn_cut;                /* rr_conn_info.capture_cut of its connection */
 };
 
 /*

@@ -121,6 +121,8 @@ struct rr_checker {
 	GHashTable *live_handles;     /* handle -> conn id of the newest call that advertised it */
 	uint64_t retired_keys;        /* episodes set aside when their XID was reused (see state.c) */
 	struct ck_outlog *outlog;     /* what the outcome rules learn of the capture (ck_outcome.h) */
+	GQueue *held_findings;        /* held.c's: findings a loss could explain, oldest first */
+	bool header_only[RR_RULE_COUNT];  /* checker.c: runs on a Send cut after its transport header */
 };
 
 /* For the dispatcher (check/report.c). */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check_int.h"
+#include "held.h"
 
 /* Every check function, declared from the table. */
 #define RR_RULE(sym, code, name, group, sev, sev5666, facts, check, ref, text, evidence, example) \
@@ -29,11 +30,40 @@ void rr_check_default_opts(struct rr_check_opts *o)
 	o->credit_slack = 0;
 }
 
+/*
+ * Checks that read nothing of a Send but its transport header, its wire
+ * length and the state earlier headers built: they still run on a Send the
+ * snaplen cut once its transport header was captured whole (a sampler
+ * keeps the first 128 bytes of each frame).  The others need bytes past
+ * the header and are skipped.
+ */
+static const enum rr_rule_id header_checks[] = {
+	RR_001_VERS, RR_004_XID_DUP, RR_005_PROC, RR_020_XDR_BOOL, RR_021_NOMSG_EMPTY, RR_023_POS_ALIGN,
+	RR_024_POS_RUNS, RR_025_POS_ORDER, RR_027_PZ_RUN, RR_028_MSG_PZRC, RR_029_REPLY_SEGS,
+	RR_031_ZERO_SEG, RR_040_INLINE, RR_041_INLINE_DEFAULT, RR_048_NOMSG_NEEDS_RC, RR_090_NO_PAD_SEGMENT,
+	RR_100_GRANT_ZERO, RR_101_BACK_CREDIT_ZERO, RR_102_CREDIT_LIMIT, RR_103_FIRST_CREDIT,
+	RR_104_BACK_CREDIT_LIMIT, RR_106_CREDIT_CHANGES, RR_110_ERR_COPIES,
+	RR_111_ERR_VERS, RR_117_BAD_ERR, RR_130_MSGP, RR_132_DONE, RR_210_HANDLE_REUSE,
+	RR_240_MULTISEG_PZRC, RR_241_MULTISEG_POS,
+};
+
+static bool is_header_check(enum rr_rule_id id)
+{
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(header_checks); i++)
+		if (header_checks[i] == id)
+			return true;
+	return false;
+}
+
 /* Which checks run on which kind of fact, so a fact costs only its own checks. */
 static void plan(struct rr_checker *ck)
 {
 	unsigned k, i;
 
+	for (i = 0; i < RR_RULE_COUNT; i++)
+		ck->header_only[i] = is_header_check(i);
 	for (k = 0; k < 5; k++) {
 		ck->n_run[k] = 0;
 		for (i = 0; i < RR_RULE_COUNT; i++)
@@ -90,14 +120,6 @@ static unsigned fact_index(enum rr_fact_kind k)
 }
 
 /*
- * Whether the fact rests on bytes the capture does not hold: its own (a
- * Send cut by the snaplen, a message that lost bytes), or, on a connection
- * where a header or the handshake's private data was cut, anything (the
- * chunks, XIDs and thresholds later facts are judged against may be what
- * was cut).  Such facts still update the state; their checks are skipped
- * and counted, never run on zeros.
- */
-/*
  * Captured whole (the caller knows) and still not decoded: its chunks do
  * not rebuild it (RR-026, RR-032), its RPC header does not decode, or it
  * answers a call that was not decoded.  Bytes the peer never sent (a call
@@ -111,7 +133,22 @@ static bool msg_undecoded(const struct rr_message *m)
 	       (m->complete && m->payload_len && !m->has_rpc);
 }
 
-static bool fact_not_captured(struct rr_checker *ck, const struct rr_fact *f)
+/*
+ * Whether the fact rests on bytes the capture does not hold: its own (a
+ * Send cut by the snaplen, a message that lost bytes), or, on a connection
+ * where a header or the handshake's private data was cut or packets were
+ * lost, anything (the chunks, XIDs and thresholds later facts are judged
+ * against may be what was cut).  Such facts still update the state; their
+ * checks are skipped and counted, never run on zeros; of a Send cut after
+ * its transport header, the header checks run.
+ */
+enum captured {
+	CAPTURED,
+	HEADER_ONLY,              /* a Send cut after its whole transport header */
+	NOT_CAPTURED,
+};
+
+static enum captured fact_captured(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_conn_info *ci = NULL;
 	uint32_t id;
@@ -131,16 +168,23 @@ static bool fact_not_captured(struct rr_checker *ck, const struct rr_fact *f)
 		break;
 	case RR_FACT_RDMA:
 		id = f->rdma->conn_id;
+		if (f->rdma->conn_cut)
+			ck_conn(ck, id)->cut = true;
 		break;
 	default:
-		return false;
+		return CAPTURED;
 	}
 	cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(id));
 	if (ci && ci->capture_cut) {
 		cs = ck_conn(ck, id);
 		cs->cut = true;
 	}
-	return own || (cs && cs->cut);
+	if (cs && cs->cut)
+		return NOT_CAPTURED;
+	if (own && f->kind == RR_FACT_SEND && f->send->status == RR_HDR_OK &&
+	    f->send->hdr->hdr_len <= f->send->captured)
+		return HEADER_ONLY;
+	return own ? NOT_CAPTURED : CAPTURED;
 }
 
 /*
@@ -157,22 +201,27 @@ static bool ulp_not_understood(const struct rr_message *m)
 void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 {
 	unsigned k = fact_index(f->kind), i;
-	bool cut = fact_not_captured(ck, f);
+	enum captured cap = fact_captured(ck, f);
+	bool cut = cap != CAPTURED;
 
 	ck->cur_cut = cut;
 	ck->cur_not_understood = f->kind == RR_FACT_MSG && ulp_not_understood(f->msg);
 	ck->cur_undecoded = !cut && f->kind == RR_FACT_MSG && msg_undecoded(f->msg);
 	ck->cur_no_payload = f->kind == RR_FACT_MSG &&
 			     (f->msg->hdr->proc == RR_RDMA_ERROR || f->msg->hdr->proc == RR_RDMA_DONE);
+	ck_held_settle(ck, f);
 	if (f->kind == RR_FACT_SEND)
 		ck->last_outstanding = 0;
 
 	ck_state_before(ck, f);
-	if (cut)
-		ck->skipped[RR_SKIP_NOT_CAPTURED] += ck->n_run[k];
-	else
-		for (i = 0; i < ck->n_run[k]; i++)
-			check_of[ck->run[k][i]](ck, f);
+	for (i = 0; i < ck->n_run[k]; i++) {
+		enum rr_rule_id id = ck->run[k][i];
+
+		if (cap == CAPTURED || (cap == HEADER_ONLY && ck->header_only[id]))
+			check_of[id](ck, f);
+		else
+			ck->skipped[RR_SKIP_NOT_CAPTURED]++;
+	}
 	ck_state_after(ck, f);
 }
 
@@ -185,6 +234,7 @@ void rr_checker_free(struct rr_checker *ck)
 {
 	if (!ck)
 		return;
+	ck_held_free(ck);
 	ck_state_free(ck);
 	g_free(ck);
 }

@@ -6,6 +6,7 @@
  * merged from several points can reorder them (--credit-slack N).
  */
 #include "check_int.h"
+#include "held.h"
 
 static bool is_forward_call(const struct rr_fact_send *s)
 {
@@ -44,8 +45,12 @@ static void over_limit(struct rr_checker *ck, const struct rr_fact *f, int dir, 
 	limit = MIN(ds->granted, s->hdr->credit ? s->hdr->credit : ds->granted);
 	if (now <= limit + ck_opts(ck)->credit_slack)
 		return;
-	/* Every call beyond the limit is its own finding: each one is a Send the peer may drop. */
-	ck_report(ck, f, rule, s->frame,
+	/*
+	 * Every call beyond the limit is its own finding: each one is a Send
+	 * the peer may drop.  Held: the replies that freed credits may be in
+	 * packets the capture lost.
+	 */
+	ck_hold(ck, f, rule, s->frame, dir, false,
 		  "%s call XID 0x%08x makes %u calls outstanding; the limit is %u (granted %u, requested %u)",
 		  dir ? "backward" : "forward", s->hdr->xid, now, limit, ds->granted, s->hdr->credit);
 }
@@ -72,8 +77,9 @@ void ck_rr103(struct rr_checker *ck, const struct rr_fact *f)
 	if (!is_forward_call(s) || !s->conn.handshake)
 		return;
 	ds = &ck_conn(ck, s->conn_id)->dir[0];
+	/* Held: the first reply may be in packets the capture lost. */
 	if (!ds->saw_reply && ds->calls_before_reply == 1)
-		ck_report(ck, f, RR_103_FIRST_CREDIT, s->frame,
+		ck_hold(ck, f, RR_103_FIRST_CREDIT, s->frame, 0, false,
 			  "call XID 0x%08x is the second call on a new connection before any reply granted credits",
 			  s->hdr->xid);
 }

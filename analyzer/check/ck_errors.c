@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check_int.h"
+#include "held.h"
 
 /* Callers checked s->len; past it the word reads as 0. */
 static uint32_t word(const struct rr_fact_send *s, size_t off)
@@ -35,8 +36,9 @@ void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
 		return;
 	c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
 	if (!c) {
+		/* Held: the call may be in packets the capture lost. */
 		if (s->conn.handshake)
-			ck_report(ck, f, RR_110_ERR_COPIES, s->frame,
+			ck_hold(ck, f, RR_110_ERR_COPIES, s->frame, ck_send_dir(s), true,
 				  "RDMA_ERROR XID 0x%08x answers no call seen on this connection", s->hdr->xid);
 		return;
 	}

@@ -5,6 +5,7 @@
  * header says, before anything is rebuilt from it.
  */
 #include "check_int.h"
+#include "held.h"
 
 static const struct rr_fact_send *ok_send(const struct rr_fact *f)
 {
@@ -72,9 +73,10 @@ void ck_rr003(struct rr_checker *ck, const struct rr_fact *f)
 	 */
 	if (c)
 		return;
-	ck_report(ck, f, RR_003_REPLY_MATCH, m->send_frame,
-		  "reply XID 0x%08x on %s matches no outstanding call%s", m->xid, m->conn_name,
-		  m->conn.handshake ? "" : " (the capture may start after it)");
+	/* The call may be in packets the capture lost: told once its sender is seen going on without a gap. */
+	ck_hold(ck, f, RR_003_REPLY_MATCH, m->send_frame, m->backchannel ? 1 : 0, true,
+		"reply XID 0x%08x on %s matches no outstanding call%s", m->xid, m->conn_name,
+		m->conn.handshake ? "" : " (the capture may start after it)");
 }
 
 void ck_rr004(struct rr_checker *ck, const struct rr_fact *f)
@@ -85,8 +87,9 @@ void ck_rr004(struct rr_checker *ck, const struct rr_fact *f)
 	if (!s || !s->is_call || s->hdr->proc == RR_RDMA_DONE)
 		return;
 	c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
+	/* The first call's reply may be in packets the capture lost. */
 	if (c && !(c->flags & CK_CALL_REPLIED))
-		ck_report(ck, f, RR_004_XID_DUP, s->frame,
+		ck_hold(ck, f, RR_004_XID_DUP, s->frame, ck_send_dir(s), false,
 			  "call XID 0x%08x while the call with the same XID sent at frame %" G_GUINT64_FORMAT
 			  " is still outstanding", s->hdr->xid, c->send_frame);
 }

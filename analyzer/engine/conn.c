@@ -173,6 +173,7 @@ static void conn_split(struct rr_engine *eng, struct rr_flow *f)
 	c = conn_new(eng, leaver->key.transport);
 	c->home = leaver;
 	c->pub.carried_rpcrdma = old->carried_rpcrdma;
+	c->capture_cut = conn_of(old)->capture_cut;
 	if (old->requester >= 0)
 		c->pub.requester = old->requester == leaver->side ? 0 : 1;
 	c->pub.flow[0] = leaver;
@@ -473,6 +474,32 @@ void rr_conn_mark_cut(struct rr_conn *c)
 	conn_of(c)->capture_cut = true;
 }
 
+bool rr_conn_is_cut(const struct rr_conn *c)
+{
+	return conn_of(c)->capture_cut;
+}
+
+void rr_conn_note_loss(struct rr_flow *f, uint64_t packets, uint64_t bytes)
+{
+	struct conn_flow *cf = conn_flow_of(f);
+
+	cf->lost_packets += packets;
+	cf->lost_bytes += bytes;
+	rr_conn_mark_cut(f->conn);
+}
+
+void rr_conn_note_found(struct rr_flow *f, uint64_t packets)
+{
+	struct conn_flow *cf = conn_flow_of(f);
+
+	cf->lost_packets -= MIN(packets, cf->lost_packets);
+}
+
+struct rr_flow *rr_flow_proved_peer(const struct rr_flow *f)
+{
+	return conn_of(f->conn)->tentative ? NULL : rr_flow_peer(f);
+}
+
 void rr_conn_reopen(struct rr_conn *c)
 {
 	int s;
@@ -495,7 +522,7 @@ static uint32_t addr_hash(const struct rr_addr *a)
 void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, struct rr_conn_info *out)
 {
 	const struct conn *cx = conn_of(c);
-	int rq = c->requester;
+	int rq = c->requester, i;
 	uint32_t cfg = eng->check_opts.inline_threshold;
 
 	memset(out, 0, sizeof(*out));
@@ -529,4 +556,13 @@ void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, str
 		out->requester_hash = a ? addr_hash(a) : 0;
 	}
 	out->capture_cut = cx->capture_cut;
+	for (i = 0; i < 2; i++) {
+		/* By direction: the requester's first; by side while the roles are unknown. */
+		const struct rr_flow *f = c->flow[rq >= 0 ? (i ? 1 - rq : rq) : i];
+
+		if (!f)
+			continue;
+		out->lost_packets[i] = conn_flow_of(f)->lost_packets;
+		out->lost_bytes[i] = conn_flow_of(f)->lost_bytes;
+	}
 }

@@ -76,6 +76,17 @@ void rr_conn_note_call(struct rr_engine *eng, struct rr_flow *f, uint32_t prog);
 void rr_conn_mark_rpcrdma(struct rr_conn *c);
 /* The capture lost bytes of the connection (see rr_conn_info.capture_cut). */
 void rr_conn_mark_cut(struct rr_conn *c);
+bool rr_conn_is_cut(const struct rr_conn *c);
+/*
+ * The capture lost packets (IB/RoCE, counted by PSN) or bytes (iWARP) that
+ * f carried: counted on f (rr_conn_info.lost_packets, lost_bytes), and the
+ * connection marked cut.  Zero counts mark it only (how much is unknown).
+ */
+void rr_conn_note_loss(struct rr_flow *f, uint64_t packets, uint64_t bytes);
+/* Packets counted lost on f showed up after all (late, or after the ACK that told of them). */
+void rr_conn_note_found(struct rr_flow *f, uint64_t packets);
+/* f's peer when the pairing is sure (a handshake, or traffic proved it); NULL otherwise. */
+struct rr_flow *rr_flow_proved_peer(const struct rr_flow *f);
 /* The connection was torn down: its flows may carry a new one (FINs seen are forgotten). */
 void rr_conn_reopen(struct rr_conn *c);
 /* What a message record says of its connection. */

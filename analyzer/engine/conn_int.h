@@ -15,6 +15,8 @@ struct conn_flow {
 	struct rr_flow pub;
 	bool closed;              /* FIN seen */
 	uint64_t last_frame;      /* last event on this flow: the least recent are forgotten first */
+	uint64_t lost_packets;    /* IB/RoCE: PSNs of its request stream the capture did not hold */
+	uint64_t lost_bytes;      /* iWARP: bytes of its TCP stream the capture did not hold */
 };
 
 struct conn {

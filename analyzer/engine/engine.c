@@ -228,10 +228,12 @@ static void handle_cm(struct rr_engine *eng, const struct rr_event *ev)
 	struct rr_cm_outcome cm;
 	int s;
 
+	if (ev->cm.kind == RR_CM_REQ)
+		rr_xfer_cm_req(eng, ev);
 	rr_conn_handle_cm(eng, ev, &cm);
 	for (s = 0; s < 2; s++)
 		if (cm.restarted[s])
-			rr_xfer_flow_restart(cm.restarted[s]);
+			rr_xfer_flow_restart(eng, cm.restarted[s], ev);
 	if (cm.gone)
 		conn_teardown(eng, cm.gone);
 }
@@ -255,6 +257,8 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 	}
 	if (ev->kind == RR_EV_ACK || ev->kind == RR_EV_TERMINATE) {
 		rr_rnr_event(eng, ev);
+		if (ev->kind == RR_EV_ACK)
+			rr_xfer_ack(eng, ev);
 		return;
 	}
 	f = rr_flow_get(eng, &ev->flow, ev->frame);
@@ -262,7 +266,7 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 		return;
 	rr_flow_touch(f, ev->frame);
 	if (ev->after_loss)
-		rr_conn_mark_cut(f->conn);
+		rr_conn_note_loss(f, 0, 0);
 	rr_xfer_event(eng, f, ev);
 	pass_up(eng);
 }

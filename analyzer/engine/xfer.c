@@ -9,7 +9,8 @@
  * non-last packet of a message is exactly one PMTU.  A Read Response
  * answers the Read Request whose PSN range holds its PSN.  A request packet
  * whose PSN is not after the last one seen on its flow is a retransmission
- * or duplicate and is not used again.
+ * or duplicate and is not used again, and one past the next expected PSN
+ * shows lost packets (xfer_seq.c).
  *
  * iWARP: DDP already says where bytes go: untagged Sends carry MSN and
  * message offset, tagged Writes and Read Responses carry STag and tagged
@@ -50,36 +51,6 @@ static void note_unmatched(struct rr_engine *eng, struct rr_flow *f, uint32_t rk
 	rr_diag_report(&eng->diag, ENG_UNMATCHED_RDMA, ev->frame,
 		       "%s with R_Key/STag 0x%08x on %s matches no segment advertised by a call seen in the capture",
 		       what, rkey, rr_conn_name(f->conn));
-}
-
-/*
- * How far back a retransmission can reach: a requester resends from the
- * oldest unacknowledged packet, which is within its send window.  A packet
- * further behind than this starts a new PSN sequence (a new connection on
- * the same QP numbers, or a capture that missed a jump), not a duplicate.
- */
-#define RR_PSN_RETRANSMIT_WINDOW 0x10000u
-
-/* IB: is this request-stream packet a retransmission of one already seen? */
-static bool ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)
-{
-	struct rr_xfer_flow *x = rr_xf(f);
-
-	if (x->req_psn_valid && !rr_psn_after(x->req_last_psn, ev->psn) &&
-	    rr_psn_dist(ev->psn, x->req_last_psn) < RR_PSN_RETRANSMIT_WINDOW) {
-		eng->stats.dup_packets++;
-		rr_diag_report(&eng->diag, CAP_DUP, ev->frame,
-			       "PSN 0x%06x on %s was already seen (retransmission or duplicate)",
-			       ev->psn, rr_conn_name(f->conn));
-		return true;
-	}
-	/* A jump forward: packets between were not captured (or a Read took the PSNs). */
-	if (x->req_psn_valid && rr_psn_dist(x->req_last_psn, ev->psn) > 1 && !x->last_was_read_req)
-		eng->xfer->psn_gaps++;
-	x->last_was_read_req = ev->kind == RR_EV_READ_REQ;
-	x->req_psn_valid = true;
-	x->req_last_psn = ev->psn;
-	return false;
 }
 
 /* The flow whose sender owns the memory f's RDMA operations name (the other end of f). */
@@ -124,6 +95,7 @@ static void rdma_fact(struct rr_engine *eng, struct rr_flow *f, enum rr_rdma_op 
 	r.op = op;
 	r.roles_known = f->conn->requester >= 0;
 	r.by_requester = rr_flow_is_requester(f);
+	r.conn_cut = rr_conn_is_cut(f->conn);
 	r.rkey = rkey;
 	r.va = va;
 	r.len = len;
@@ -221,14 +193,22 @@ static void remember_read_req(struct rr_flow *f, const struct rr_event *ev)
  */
 static struct rr_read_req *ib_find_read_req(struct rr_flow *reader, uint32_t psn)
 {
+	struct rr_flow *peer = rr_flow_peer(reader);
+	/* Both ends of a connection use one path MTU, learnt from full-size packets either way. */
+	uint32_t flow_pmtu = reader->xfer && reader->xfer->pmtu ? reader->xfer->pmtu :
+			     peer && peer->xfer ? peer->xfer->pmtu : 0;
 	GList *l;
 
 	if (!reader->xfer)
 		return NULL;
 	for (l = reader->xfer->read_reqs.tail; l; l = l->prev) {
 		struct rr_read_req *r = l->data;
-		/* A response has at most len/256 + 1 packets (smallest PMTU 256). */
-		uint32_t max_pkts = r->len / 256 + 1;
+		uint32_t pmtu = r->pmtu ? r->pmtu : flow_pmtu;
+		/* A response has ceil(len/PMTU) packets (at least one); len/256 + 1 at most (smallest PMTU 256). */
+		uint32_t max_pkts = pmtu ? (uint32_t)(((uint64_t)r->len + pmtu - 1) / pmtu) : r->len / 256 + 1;
+
+		if (!max_pkts)
+			max_pkts = 1;
 
 		if (rr_psn_dist(r->psn, psn) < max_pkts)
 			return r;
@@ -257,10 +237,18 @@ static void ib_read_resp(struct rr_engine *eng, struct rr_flow *f, const struct 
 		return;
 	}
 	d = rr_psn_dist(r->psn, ev->psn);
+	rr_xfer_read_resp_seq(eng, f, reader, r, ev);
 	if (ev->frag == RR_FRAG_FIRST) {
 		r->pmtu = ev->wirelen;
 		rr_xf(f)->pmtu = ev->wirelen;
 	}
+	/* How many PSNs the request took is now known: the reader's stream goes on after them. */
+	if (ev->frag == RR_FRAG_ONLY)
+		rr_xfer_read_took(reader, r->psn, 1);
+	else if (ev->frag == RR_FRAG_FIRST && ev->wirelen)   /* a FIRST packet is one PMTU */
+		rr_xfer_read_took(reader, r->psn, (uint32_t)(((uint64_t)r->len + ev->wirelen - 1) / ev->wirelen));
+	else if (ev->frag == RR_FRAG_LAST)
+		rr_xfer_read_took(reader, r->psn, d + 1);
 	pmtu = r->pmtu ? r->pmtu : rr_xf(f)->pmtu;
 	if (d && !pmtu) {
 		note_unmatched(eng, f, r->rkey, ev->wirelen, ev,
@@ -390,7 +378,7 @@ void rr_xfer_event(struct rr_engine *eng, struct rr_flow *f, const struct rr_eve
 {
 	bool iwarp = f->key.transport == RR_TRANSPORT_IWARP;
 
-	if (!iwarp && ev->kind != RR_EV_READ_RESP && ib_duplicate(eng, f, ev))
+	if (!iwarp && ev->kind != RR_EV_READ_RESP && rr_xfer_ib_duplicate(eng, f, ev))
 		return;
 	switch (ev->kind) {
 	case RR_EV_SEND:
@@ -455,12 +443,6 @@ void rr_xfer_send_release(struct rr_send_done *d)
 		g_byte_array_unref(d->buf);
 	if (d->frames_buf)
 		g_array_unref(d->frames_buf);
-}
-
-void rr_xfer_flow_restart(struct rr_flow *f)
-{
-	if (f->xfer)
-		f->xfer->req_psn_valid = false;
 }
 
 void rr_xfer_flow_reset(struct rr_engine *eng, struct rr_flow *f)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * xfer_int.h - the transfer layer's own state, shared by its two files only:
- * xfer.c (RDMA Writes, Read Requests and Responses, PSN duplicates, the
- * dispatch) and xfer_send.c (Sends put together from their packets).
+ * xfer_int.h - the transfer layer's own state, shared by its files only:
+ * xfer.c (RDMA Writes, Read Requests and Responses, the dispatch),
+ * xfer_send.c (Sends put together from their packets) and xfer_seq.c (IB
+ * PSN duplicates and the gaps that show lost packets).
  */
 #ifndef RPCRDMA_XFER_INT_H
 #define RPCRDMA_XFER_INT_H
@@ -63,6 +64,7 @@ struct rr_read_req {
 	uint32_t sink_stag;       /* iWARP */
 	uint64_t sink_to;
 	uint32_t pmtu;            /* IB: learnt from the first response */
+	uint32_t resp_next;       /* IB: the response packet expected next (PSN distance from psn) */
 };
 
 #define RR_MAX_READ_REQS 1024
@@ -82,9 +84,21 @@ struct rr_early_resp {
 
 /* What the transfer layer keeps of one flow (reached from it by rr_flow.xfer). */
 struct rr_xfer_flow {
-	bool req_psn_valid;       /* IB: last request-stream PSN, for duplicates */
-	uint32_t req_last_psn;
-	bool last_was_read_req;   /* a Read Request takes one PSN per response packet */
+	/*
+	 * IB: the request stream's PSNs (xfer_seq.c).  Every PSN before
+	 * req_next was seen or counted lost; a Read Request takes one PSN per
+	 * response packet, and req_slack more may belong to it while the PMTU
+	 * is unknown.  The latest hole counted lost is remembered so that a
+	 * packet filling it late (a retransmission seen by the receiver, an ACK
+	 * captured before its request) is taken, not judged a duplicate.
+	 */
+	bool req_psn_valid;
+	uint32_t req_last_psn;    /* the newest request packet, for duplicates */
+	uint32_t req_next;
+	uint32_t req_slack;
+	uint32_t hole_start, hole_len;
+	uint32_t cm_psn[2];       /* the handshake's starting PSNs, until the first packet */
+	unsigned n_cm_psn;
 	uint32_t pmtu;            /* IB: learnt from full-size packets */
 
 	struct rr_send_asm send;          /* IB */
@@ -95,10 +109,22 @@ struct rr_xfer_flow {
 	GPtrArray *unmatched_keys;        /* rkeys already reported unmatched (bounded) */
 };
 
+/* An IB CM REQ's sender and its first PSN, until the REP. */
+struct rr_cm_start {
+	bool used;
+	struct rr_addr addr;
+	uint32_t qpn;
+	uint32_t psn;
+};
+
+#define RR_CM_STARTS 16
+
 /* What the transfer layer keeps of the engine (rr_engine.xfer). */
 struct rr_xfer {
 	struct rr_send_done done; /* the Send the current event completed */
 	uint64_t psn_gaps;        /* IB/RoCE: PSN jumps seen (packets the capture lost) */
+	struct rr_cm_start req_start[RR_CM_STARTS];   /* xfer_seq.c's, a ring */
+	unsigned next_start;
 };
 
 /* The flow's transfer state, made on first use. */
@@ -108,6 +134,15 @@ static inline struct rr_xfer_flow *rr_xf(struct rr_flow *f)
 		f->xfer = g_new0(struct rr_xfer_flow, 1);
 	return f->xfer;
 }
+
+/* xfer_seq.c: is this request-stream packet a duplicate (else: its PSN is taken, gaps counted)? */
+bool rr_xfer_ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev);
+
+/* xfer_seq.c: a Read Response packet of r (on reader's flow) came on f: packets it skipped were lost. */
+void rr_xfer_read_resp_seq(struct rr_engine *eng, struct rr_flow *f, struct rr_flow *reader, struct rr_read_req *r,
+			   const struct rr_event *ev);
+/* xfer_seq.c: the Read Request at psn on reader's stream took n PSNs (its response showed). */
+void rr_xfer_read_took(struct rr_flow *reader, uint32_t psn, uint32_t n);
 
 /* xfer_send.c: one Send packet (IB by PSN, iWARP by MSN and offset). */
 void rr_xfer_ib_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev);

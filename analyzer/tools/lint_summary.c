@@ -2,7 +2,9 @@
 /*
  * ulb-lint --summary: counts per rule; per connection the RPCs, the bytes
  * that went by DDP against those that went inline, credits, retries and
- * the response time of each NFS operation (median, p99).  What each message
+ * the response time of each NFS operation (median, p99); what the capture
+ * lost of it (packets by PSN gap on IB/RoCE, bytes on iWARP), as the
+ * engine counted it by the connection's last message.  What each message
  * counts for (its bytes, its operation, whether it is a retry) is the
  * engine's description of it (struct rr_msg_view): the plugin's statistics
  * read the same, so the two reports agree.  Memory is bounded: response
@@ -179,6 +181,24 @@ static const char *inline_source(enum rr_inline_source src)
 	return src == RR_INLINE_HANDSHAKE ? "handshake" : src == RR_INLINE_CONFIG ? "configured" : "default";
 }
 
+/* By direction: the requester's first (rr_conn_info.lost_packets). */
+static void print_loss_text(FILE *out, const struct conn_sum *c)
+{
+	const struct rr_conn_info *i = &c->info;
+	const char *a = i->roles_known ? "requester" : "one side", *b = i->roles_known ? "responder" : "the other";
+
+	if (i->lost_packets[0] || i->lost_packets[1])
+		fprintf(out, "    lost by the capture: %" PRIu64 " packets (PSN gaps; %" PRIu64 " sent by the %s, %"
+			PRIu64 " by %s%s)\n", i->lost_packets[0] + i->lost_packets[1], i->lost_packets[0], a,
+			i->lost_packets[1], i->roles_known ? "the " : "", b);
+	if (i->lost_bytes[0] || i->lost_bytes[1])
+		fprintf(out, "    lost by the capture: %" PRIu64 " bytes (TCP gaps; %" PRIu64 " sent by the %s, %"
+			PRIu64 " by %s%s)\n", i->lost_bytes[0] + i->lost_bytes[1], i->lost_bytes[0], a,
+			i->lost_bytes[1], i->roles_known ? "the " : "", b);
+	if (i->capture_cut && !i->lost_packets[0] && !i->lost_packets[1] && !i->lost_bytes[0] && !i->lost_bytes[1])
+		fputs("    lost by the capture: bytes its checks rely on (how many is unknown)\n", out);
+}
+
 static void print_conn_text(FILE *out, struct conn_sum *c)
 {
 	uint64_t moved = c->ddp_bytes + c->long_bytes + c->inline_bytes;
@@ -205,6 +225,7 @@ static void print_conn_text(FILE *out, struct conn_sum *c)
 	else if (c->have_grant)
 		fprintf(out, "    credits: requested %u, granted %u..%u\n", c->requested, c->granted_min,
 			c->granted_max);
+	print_loss_text(out, c);
 	if (ops)
 		fprintf(out, "    response time (ms): %-28s %8s %10s %10s\n", "operation", "count", "median", "p99");
 	for (l = ops; l; l = l->next) {
@@ -229,6 +250,9 @@ static void print_conn_json(FILE *out, struct conn_sum *c)
 		c->info.handshake ? "true" : "false", c->info.inline_requester, c->info.inline_responder,
 		inline_source(c->info.inline_source), c->calls, c->replies, c->backchannel, c->incomplete,
 		c->retries, c->ddp_bytes, c->inline_bytes, c->long_bytes);
+	fprintf(out, ",\"capture_cut\":%s,\"lost_packets\":[%" PRIu64 ",%" PRIu64 "],\"lost_bytes\":[%" PRIu64 ",%" PRIu64 "]",
+		c->info.capture_cut ? "true" : "false", c->info.lost_packets[0], c->info.lost_packets[1],
+		c->info.lost_bytes[0], c->info.lost_bytes[1]);
 	if (c->have_grant)
 		fprintf(out, ",\"credits_requested\":%u,\"credits_granted_min\":%u,\"credits_granted_max\":%u",
 			c->requested, c->granted_min, c->granted_max);

@@ -103,6 +103,15 @@ struct rr_conn_info {
 	 * Checks then skip (counted as "not captured") rather than guess.
 	 */
 	bool capture_cut;
+	/*
+	 * What the capture lost, so far, by direction: [0] sent by the
+	 * requester, [1] by the responder (by the connection's two sides while
+	 * the roles are unknown).  IB/RoCE: packets missing from the request
+	 * streams' PSN sequences (IBTA 9.7; retransmissions are not loss).
+	 * iWARP: bytes missing from the TCP streams.  Either sets capture_cut.
+	 */
+	uint64_t lost_packets[2];
+	uint64_t lost_bytes[2];
 };
 
 /* The longest operation label rr_ulp_op_label() writes for a view, with its NUL. */
