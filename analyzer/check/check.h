@@ -199,6 +199,11 @@ bool ck_ulp_ok(const struct rr_message *m);
 /* The threshold of the receiver of a Send from the requester (or not). */
 uint32_t ck_inline_of_receiver(const struct rr_conn_info *c, bool receiver_is_requester);
 const char *ck_inline_source(enum rr_inline_source s);
+/* The thresholds come from the handshake or the configuration, not the 1024 assumption. */
+static inline bool ck_threshold_known(const struct rr_conn_info *c)
+{
+	return c->inline_source == RR_INLINE_HANDSHAKE || c->inline_source == RR_INLINE_CONFIG;
+}
 bool ck_is_long_call(const struct rr_hdr *h);
 /* A chunk with more than 16 segments (RFC 8267 6.4.2). */
 bool ck_segments_over_limit(const struct rr_hdr *h);

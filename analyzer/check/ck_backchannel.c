@@ -41,7 +41,7 @@ void ck_rr194(struct rr_checker *ck, const struct rr_fact *f)
 	uint32_t t;
 
 	if (s->status != RR_HDR_OK || !s->roles_known || ck_send_dir(s) != 1 ||
-	    s->conn.inline_source == RR_INLINE_DEFAULT)
+	    !ck_threshold_known(&s->conn))
 		return;
 	t = ck_inline_of_receiver(&s->conn, !s->from_requester);
 	if (t && s->len > t)

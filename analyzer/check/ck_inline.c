@@ -7,7 +7,7 @@ static uint32_t receiver_threshold(const struct rr_fact_send *s, bool *known)
 {
 	uint32_t t = ck_inline_of_receiver(&s->conn, !s->from_requester);
 
-	*known = s->conn.inline_source != RR_INLINE_DEFAULT && t;
+	*known = ck_threshold_known(&s->conn) && t;
 	return t ? t : RR_DEFAULT_INLINE_THRESHOLD;
 }
 
@@ -35,8 +35,9 @@ void ck_rr041(struct rr_checker *ck, const struct rr_fact *f)
 
 	if (!s->roles_known || s->status != RR_HDR_OK)
 		return;
+	/* Not when the handshake's private data was cut: it may have advertised more. */
 	receiver_threshold(s, &known);
-	if (known || s->len <= RR_DEFAULT_INLINE_THRESHOLD)
+	if (known || s->conn.inline_source == RR_INLINE_UNKNOWN || s->len <= RR_DEFAULT_INLINE_THRESHOLD)
 		return;
 	ds = &ck_conn(ck, s->conn_id)->dir[s->from_requester ? 0 : 1];
 	if (ds->inline_default_reported)
@@ -52,7 +53,7 @@ void ck_rr041(struct rr_checker *ck, const struct rr_fact *f)
 /* Replies: the requester's threshold, and whether it is known. */
 static uint32_t requester_threshold(const struct rr_message *m, bool *known)
 {
-	*known = m->conn.inline_source != RR_INLINE_DEFAULT && m->conn.inline_requester;
+	*known = ck_threshold_known(&m->conn) && m->conn.inline_requester;
 	return m->conn.inline_requester ? m->conn.inline_requester : RR_DEFAULT_INLINE_THRESHOLD;
 }
 

@@ -174,6 +174,8 @@ const char *ck_inline_source(enum rr_inline_source s)
 		return "from the RFC 8797 private data in the handshake";
 	case RR_INLINE_CONFIG:
 		return "as configured";
+	case RR_INLINE_UNKNOWN:
+		return "unknown: the handshake's private data was cut by the snaplen";
 	case RR_INLINE_DEFAULT:
 		break;
 	}

@@ -541,6 +541,9 @@ void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, str
 	} else if (cfg) {
 		out->inline_source = RR_INLINE_CONFIG;
 		out->inline_requester = out->inline_responder = cfg;
+	} else if (cx->cm_pd_cut) {
+		out->inline_source = RR_INLINE_UNKNOWN;
+		out->inline_requester = out->inline_responder = RR_DEFAULT_INLINE_THRESHOLD;
 	} else {
 		out->inline_source = RR_INLINE_DEFAULT;
 		out->inline_requester = out->inline_responder = RR_DEFAULT_INLINE_THRESHOLD;

@@ -146,7 +146,7 @@ static void ib_cm_rep(struct rr_engine *eng, const struct rr_event *ev, struct r
 		set_private_data(c, f1->side, p->send_size, p->recv_size, p->flags);
 	if (p->pd_cut || (cm->private_cut && !parse_rfc8797(cm->private_data, cm->private_len,
 							   &ps, &pr, &pf)))
-		conn_of(c)->capture_cut = true;      /* thresholds may have been in the cut bytes */
+		conn_of(c)->cm_pd_cut = true;        /* thresholds may have been in the cut bytes */
 	if (parse_rfc8797(cm->private_data, cm->private_len, &ps, &pr, &pf))
 		set_private_data(c, f2->side, ps, pr, pf);
 	if (p->port)

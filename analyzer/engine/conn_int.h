@@ -26,6 +26,7 @@ struct conn {
 	bool from_handshake;
 	/* RFC 8797 private data, when the handshake was captured */
 	bool has_cm_pd;
+	bool cm_pd_cut;                            /* the handshake's private data was cut by the snaplen */
 	uint32_t inline_send[2], inline_recv[2];   /* by side */
 	bool has_cm_flags[2];
 	uint8_t cm_flags[2];      /* RFC 8797 flags, by side */

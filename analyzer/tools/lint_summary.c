@@ -178,7 +178,8 @@ static gint by_name(gconstpointer a, gconstpointer b)
 
 static const char *inline_source(enum rr_inline_source src)
 {
-	return src == RR_INLINE_HANDSHAKE ? "handshake" : src == RR_INLINE_CONFIG ? "configured" : "default";
+	return src == RR_INLINE_HANDSHAKE ? "handshake" : src == RR_INLINE_CONFIG ? "configured" :
+	       src == RR_INLINE_UNKNOWN ? "unknown" : "default";
 }
 
 /* By direction: the requester's first (rr_conn_info.lost_packets). */
@@ -213,7 +214,8 @@ static void print_conn_text(FILE *out, struct conn_sum *c)
 		c->info.handshake ? "handshake in the capture" : "no handshake (pairing inferred from traffic)",
 		c->info.inline_requester, c->info.inline_responder,
 		c->info.inline_source == RR_INLINE_HANDSHAKE ? "from the RFC 8797 private data" :
-		c->info.inline_source == RR_INLINE_CONFIG ? "from --inline-threshold" : assumed);
+		c->info.inline_source == RR_INLINE_CONFIG ? "from --inline-threshold" :
+		c->info.inline_source == RR_INLINE_UNKNOWN ? "unknown: the handshake's private data was cut" : assumed);
 	fprintf(out, "    RPCs: %" PRIu64 " calls, %" PRIu64 " replies, %" PRIu64 " backchannel, %" PRIu64
 		" incomplete, %" PRIu64 " retries (same XID again)\n", c->calls, c->replies, c->backchannel,
 		c->incomplete, c->retries);

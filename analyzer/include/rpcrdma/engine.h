@@ -85,6 +85,7 @@ enum rr_inline_source {
 	RR_INLINE_DEFAULT = 0,        /* RR_DEFAULT_INLINE_THRESHOLD (hdr.h) */
 	RR_INLINE_CONFIG,             /* --inline-threshold, the plugin preference */
 	RR_INLINE_HANDSHAKE,          /* RFC 8797 private data in the capture */
+	RR_INLINE_UNKNOWN,            /* the handshake was captured but its private data cut: no threshold is known */
 };
 
 struct rr_conn_info {
