@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "pg_expect.h"
 
+#include "pg_retry.h"
+
 #include <string.h>
 
 typedef struct {
@@ -32,6 +34,8 @@ struct pg_audit {
 	bool handle_told;
 	bool nfs41_seen, back_bound, unbound_told; /* RR-193 */
 	uint32_t fore_maxresp;  /* a CREATE_SESSION's fore ca_maxresponsesize, 0: none (RR-184) */
+	uint32_t conn;          /* the current connection */
+	pg_retry *retry;        /* calls re-sent on new connections (RR-119, RR-231, RR-233, RR-234) */
 };
 
 pg_audit *pg_audit_new(const pg_scenario *s)
@@ -48,7 +52,22 @@ pg_audit *pg_audit_new(const pg_scenario *s)
 	a->xid_sends = g_hash_table_new(g_direct_hash, g_direct_equal);
 	a->long_failed = g_hash_table_new(g_direct_hash, g_direct_equal);
 	a->handle_calls = g_hash_table_new(g_direct_hash, g_direct_equal);
+	a->retry = pg_retry_new();
 	return a;
+}
+
+void pg_audit_conn(pg_audit *a, uint32_t conn)
+{
+	a->conn = conn;
+	/* the old connection's calls and credits die with it */
+	g_ptr_array_set_size(a->outstanding, 0);
+	g_ptr_array_set_size(a->cb_outstanding, 0);
+	g_ptr_array_set_size(a->errdone, 0);
+	g_hash_table_remove_all(a->xid_sends);
+	a->granted = a->cb_granted = -1;
+	a->reply_seen = false;
+	/* RFC 8167 7: a new connection's back channel is bound anew */
+	a->back_bound = a->unbound_told = false;
 }
 
 void pg_audit_free(pg_audit *a)
@@ -61,6 +80,7 @@ void pg_audit_free(pg_audit *a)
 	g_hash_table_destroy(a->xid_sends);
 	g_hash_table_destroy(a->long_failed);
 	g_hash_table_destroy(a->handle_calls);
+	pg_retry_free(a->retry);
 	g_free(a);
 }
 
@@ -88,6 +108,17 @@ uint32_t *pg_expect_op(pg_audit *a, const char *rule)
 }
 
 /* Frames are known once everything is written: anchors become numbers. */
+static void retry_findings(const pg_audit *a, pg_truth *t)
+{
+	GArray *f = pg_retry_findings(a->retry);
+	for (guint i = 0; i < f->len; i++) {
+		const pg_retry_finding *e = &g_array_index(f, pg_retry_finding, i);
+		if (e->at->emitted && e->at->send_frame)
+			pg_truth_expect(t, e->rule, e->at->send_frame);
+	}
+	g_array_free(f, TRUE);
+}
+
 void pg_audit_write(const pg_audit *a, pg_truth *t, bool any_injected)
 {
 	if (!a->s->expect_always && !any_injected)
@@ -102,6 +133,7 @@ void pg_audit_write(const pg_audit *a, pg_truth *t, bool any_injected)
 			pg_bug("expectation %s without a frame", e->rule);
 		pg_truth_expect(t, e->rule, frame);
 	}
+	retry_findings(a, t);
 }
 
 /* ---- helpers of the sequence checks ------------------------------------ */
@@ -333,6 +365,8 @@ void pg_audit_call(pg_audit *a, pg_msginfo *mi)
 		call_shape(a, mi);
 	call_retry(a, mi);
 	call_xid(a, mi);
+	mi->conn = a->conn;
+	pg_retry_call(a->retry, mi);
 	call_credits(a, mi);
 	g_ptr_array_add(a->outstanding, mi);
 }
@@ -397,7 +431,10 @@ static void reply_outcome(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi
 		g_hash_table_add(a->long_failed, key);
 		pg_expect_at(a, "RR-230", mi);
 	}
-	if (GPOINTER_TO_UINT(n) >= 3 && !mi->damaged && !g_hash_table_contains(a->long_failed, key))
+	pg_retry_answer(a->retry, c, mi, failed, lng);
+	/* a run on one connection; across connections it is a reconnect retry */
+	if (GPOINTER_TO_UINT(n) >= 3 && !mi->damaged && !g_hash_table_contains(a->long_failed, key) &&
+	    pg_retry_conns(a->retry, c->rdma_xid) < 2)
 		pg_expect_at(a, "RR-232", mi);
 	g_hash_table_remove(a->xid_sends, GUINT_TO_POINTER(c->rdma_xid));
 }

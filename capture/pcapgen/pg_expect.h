@@ -48,12 +48,18 @@ typedef struct {
 	bool nfs41, binds_back, cb_compound;
 	bool getattr_mixed;    /* call: NFSv4.0 GETATTR of acl beside WRITE or CREATE (RR-183) */
 	bool over_maxresp;     /* reply: longer than the session's ca_maxresponsesize (RR-184) */
+	uint32_t conn;         /* the connection it went on: 0, then one more per reconnect */
+	bool has_seq;          /* call: an NFSv4.1+ COMPOUND led by SEQUENCE ... */
+	uint32_t seqid;        /* ... with this sequence ID (one session, slot 0) */
 } pg_msginfo;
 
 typedef struct pg_audit pg_audit;
 
 pg_audit *pg_audit_new(const pg_scenario *s);
 void pg_audit_free(pg_audit *a);
+/* A connection opens (0 for the first): what the checks keep per
+ * connection starts over, and calls still unanswered are left behind. */
+void pg_audit_conn(pg_audit *a, uint32_t conn);
 /* A blank record for a message about to be built; the audit owns it. */
 pg_msginfo *pg_audit_info(pg_audit *a);
 

@@ -19,6 +19,8 @@ typedef struct {
 	uint64_t total;
 	char **err;
 	GPtrArray *pending;    /* pg_exch* whose reply waits (pipeline=on) */
+	uint32_t conn;         /* connections opened before the current one */
+	GHashTable *seqs;      /* forward XID -> its last attempt's SEQUENCE (seq_t*) */
 	bool any_injected;
 } gen;
 
@@ -160,6 +162,40 @@ static int add_truth(gen *g, const pg_item *it, const pg_rdmamsg *m, const pg_rp
 	return id;
 }
 
+/* The SEQUENCE of a forward NFSv4.1+ call's last attempt. */
+typedef struct {
+	uint32_t conn, seqid;
+} seq_t;
+
+static bool leads_with_sequence(const pg_item *it)
+{
+	return it->kind == PG_ITEM_RPC && it->nfsver >= PG_V41 && it->proc == 1 && !it->acl &&
+	       it->ops->len && g_array_index(it->ops, pg_nfsop, 0).op == OP4_SEQUENCE;
+}
+
+/* Build the RPC messages. A call re-sent with its XID on a new connection
+ * repeats the slot and sequence ID of the attempt before (RFC 8881
+ * 2.10.6.2), which the server answers from its reply cache. */
+static void build_rpc(gen *g, pg_exch *ex, uint32_t xid, pg_rng *data_rng)
+{
+	bool seq = !ex->cb && leads_with_sequence(&ex->itc);
+	seq_t *prev = seq ? g_hash_table_lookup(g->seqs, GUINT_TO_POINTER(xid)) : NULL;
+	uint32_t next = g->nfs.seqid;
+	if (prev && prev->conn != g->conn)
+		g->nfs.seqid = prev->seqid;
+	ex->cmi->has_seq = seq;
+	ex->cmi->seqid = g->nfs.seqid;
+	pg_nfs_build(&g->nfs, &ex->itc, xid, data_rng, &ex->rp);
+	if (prev && prev->conn != g->conn)
+		g->nfs.seqid = next;
+	if (seq) {
+		seq_t *n = g_new(seq_t, 1);
+		n->conn = g->conn;
+		n->seqid = ex->cmi->seqid;
+		g_hash_table_replace(g->seqs, GUINT_TO_POINTER(xid), n);
+	}
+}
+
 static pg_exch *exch_new(gen *g, const pg_item *it)
 {
 	return pg_exch_new(&g->env, it, pg_stage_states(it));
@@ -192,7 +228,7 @@ static pg_exch *exch_call(gen *g, const pg_item *it, uint32_t rep)
 	if (fresh && xid == x0)
 		g->next_xid[cb]++;
 	ex->xid = o.xid = xid;
-	pg_nfs_build(&g->nfs, &ex->itc, xid, &data_rng, &ex->rp);
+	build_rpc(g, ex, xid, &data_rng);
 	g->total += ex->rp.call.msg->len + ex->rp.reply.msg->len;
 	if (g->total > PG_MAX_TOTAL_DATA) {
 		gfail(g, it, g_strdup_printf("the scenario moves more than %u MiB",
@@ -378,6 +414,36 @@ static bool do_simple(gen *g, const pg_item *it)
 }
 
 
+/* Open a connection: the first one's framer is seeded by the scenario's
+ * seed; every later one by a seed of its own, so it gets new QPNs (IB,
+ * RoCE) or a new TCP source port (iWARP), and new PSNs, ISNs and MSNs. */
+static void open_conn(gen *g)
+{
+	pg_conninfo ci;
+	if (g->conn) {
+		pg_rng r = pg_rng_derive(g->s->seed, 0x52434e, g->conn);
+		g->xctx.seed = pg_rng_next(&r);
+	}
+	g->x = g->s->link->iwarp ? pg_iwarp_new(&g->xctx) : pg_ib_new(&g->xctx);
+	g->x->conninfo(g->x, &ci);
+	pg_truth_conn(g->truth, &ci);
+	pg_audit_conn(g->env.audit, g->conn);
+	g->x->connect(g->x);
+}
+
+/* "reconnect": replies still pending go out first, the connection ends
+ * (CM DREQ/DREP or the TCP FIN exchange, as "disconnect" allows) and a new
+ * one opens between the same hosts. */
+static void reconnect(gen *g)
+{
+	flush_pending(g);
+	g->x->disconnect(g->x);
+	g->x->destroy(g->x);
+	g->conn++;
+	pg_cap_gap(g->xctx.cap, 2000);
+	open_conn(g);
+}
+
 /* Every item of the scenario, in order. Returns false on a scenario error. */
 static bool run_items(gen *g, pg_rng *r)
 {
@@ -400,6 +466,13 @@ static bool run_items(gen *g, pg_rng *r)
 			flush_pending(g);
 			g->x->terminate(g->x, PG_SERVER);
 			break;
+		case PG_ITEM_RECONNECT:
+			reconnect(g);
+			break;
+		case PG_ITEM_PAUSE:
+			flush_pending(g);
+			pg_cap_gap(g->xctx.cap, it->pause_ms * 1000u);
+			break;
 		}
 	}
 	return ok;
@@ -409,7 +482,6 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 {
 	gen g;
 	pg_rng r = pg_rng_derive(s->seed, 0x584944, 0);
-	pg_conninfo ci;
 	bool ok;
 	int rc = 0;
 	uint32_t nframes;
@@ -420,6 +492,7 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 	g.err = err;
 	g.truth = pg_truth_new();
 	g.pending = g_ptr_array_new();
+	g.seqs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
 	g.env.s = s;
 	g.env.audit = pg_audit_new(s);
 	pg_nfs_state_init(&g.nfs, s->seed);
@@ -436,11 +509,11 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 	if (!g.xctx.cap) {
 		pg_audit_free(g.env.audit);
 		g_ptr_array_free(g.pending, TRUE);
+		g_hash_table_destroy(g.seqs);
 		pg_truth_free(g.truth);
 		return 1;
 	}
-	g.x = s->link->iwarp ? pg_iwarp_new(&g.xctx) : pg_ib_new(&g.xctx);
-	g.x->connect(g.x);
+	open_conn(&g);
 	ok = run_items(&g, &r);
 	if (ok)
 		flush_pending(&g);
@@ -448,7 +521,6 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 		pg_exch_free(g.pending->pdata[i]);
 	if (ok)
 		g.x->disconnect(g.x);
-	g.x->conninfo(g.x, &ci);
 	nframes = pg_cap_count(g.xctx.cap);
 	if (ok)
 		pg_audit_write(g.env.audit, g.truth, g.any_injected);
@@ -459,12 +531,13 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 		(void)remove(pcap_path);
 		rc = 2;
 	} else if (!pg_cap_close(g.xctx.cap, err) ||
-		   !pg_truth_write(g.truth, truth_path, s, &ci, nframes, err)) {
+		   !pg_truth_write(g.truth, truth_path, s, nframes, err)) {
 		rc = 1;
 	}
 	g.x->destroy(g.x);
 	pg_truth_free(g.truth);
 	g_ptr_array_free(g.pending, TRUE);
+	g_hash_table_destroy(g.seqs);
 	pg_audit_free(g.env.audit);
 	return rc;
 }

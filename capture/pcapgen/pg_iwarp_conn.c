@@ -72,7 +72,10 @@ static void fin(pg_iw *w, int from)
 static void iw_disconnect(pg_xport *x)
 {
 	pg_iw *w = (pg_iw *)x;
-	if (!x->ctx->s->handshake || !x->ctx->s->disconnect)
+	const pg_scenario *s = x->ctx->s;
+	/* Without the handshake the capture starts mid-connection; a scenario
+	 * that reconnects still shows where each TCP connection ends. */
+	if (!s->disconnect || (!s->handshake && !s->reconnects))
 		return;
 	pg_cap_gap(x->ctx->cap, 1000);
 	fin(w, PG_CLIENT);

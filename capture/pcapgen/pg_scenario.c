@@ -160,6 +160,26 @@ static bool global_directive(pctx *c, char **argv, int argc, bool *handled)
 	return pg_fail(c, "unhandled directive '%s'", d);
 }
 
+/* Connection-level lines: "reconnect" and "pause MS". They are no target
+ * for "inject", which keeps aiming at the message line before them. */
+static bool parse_conn_line(pctx *c, char **argv, int argc)
+{
+	pg_item *it;
+	bool recon = !strcmp(argv[0], "reconnect");
+	if (recon && argc != 1)
+		return pg_fail(c, "reconnect takes no arguments");
+	if (!recon && argc != 2)
+		return pg_fail(c, "usage: pause MS");
+	it = pg_item_new(c->line, recon ? PG_ITEM_RECONNECT : PG_ITEM_PAUSE);
+	if (!recon && !pg_num32(c, "pause", argv[1], 0, 3600000, &it->pause_ms)) {
+		pg_item_free(it);
+		return false;
+	}
+	c->s->reconnects += recon;
+	g_ptr_array_add(c->s->items, it);
+	return true;
+}
+
 static bool parse_line(pctx *c, char *line)
 {
 	char *hash = strchr(line, '#');
@@ -195,6 +215,8 @@ static bool parse_line(pctx *c, char *line)
 			ok = pg_parse_terminate(c, argv, argc);
 		else if (!strcmp(argv[0], "inject"))
 			ok = pg_parse_inject(c, argv, argc);
+		else if (!strcmp(argv[0], "reconnect") || !strcmp(argv[0], "pause"))
+			ok = parse_conn_line(c, argv, argc);
 		else
 			ok = pg_fail(c, "unknown directive '%s'", argv[0]);
 	}

@@ -65,7 +65,8 @@ typedef struct {
 } pg_shape;
 
 enum pg_cover { PG_COVER_PER_SEG, PG_COVER_COALESCE, PG_COVER_SPLIT };
-enum pg_item_kind { PG_ITEM_RPC, PG_ITEM_CB, PG_ITEM_DONE, PG_ITEM_ERROR, PG_ITEM_TERMINATE };
+enum pg_item_kind { PG_ITEM_RPC, PG_ITEM_CB, PG_ITEM_DONE, PG_ITEM_ERROR, PG_ITEM_TERMINATE,
+		   PG_ITEM_RECONNECT, PG_ITEM_PAUSE };
 #define PG_TGT_CALL 1u
 #define PG_TGT_REPLY 2u
 
@@ -102,6 +103,7 @@ typedef struct {
 	int gss;         /* RPCSEC_GSS (PG_GSS_*), 0: AUTH_SYS */
 	int err_code;    /* PG_ITEM_ERROR */
 	uint32_t err_low, err_high;
+	uint32_t pause_ms; /* PG_ITEM_PAUSE: how far the capture clock moves */
 	GPtrArray *injects; /* pg_inject_spec* */
 } pg_item;
 
@@ -128,6 +130,7 @@ typedef struct {
 	bool expect_always; /* write the truth's "expect" list even without injectors */
 	bool rfc5666;
 	uint16_t port;      /* the server's port: iWARP TCP port, RDMA-CM service ID port */       /* profile rfc5666: expectations of a checker in the legacy profile */
+	uint32_t reconnects; /* "reconnect" lines */
 	GPtrArray *items; /* pg_item* */
 } pg_scenario;
 

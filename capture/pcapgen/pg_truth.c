@@ -13,6 +13,7 @@ typedef struct {
 	GString *chunks;    /* JSON object or NULL */
 	uint32_t snap;
 	char *label;
+	guint conn;         /* index into pg_truth.conns */
 } tmsg;
 
 typedef struct {
@@ -20,8 +21,14 @@ typedef struct {
 	uint32_t frame;
 } texpect;
 
+typedef struct {
+	char *name, *client, *server;
+	uint32_t client_qpn, server_qpn, client_psn, server_psn;
+} tconn;
+
 struct pg_truth {
 	GPtrArray *msgs;
+	GPtrArray *conns; /* tconn*, in the order they opened */
 	GArray *expect; /* texpect; NULL until enabled */
 };
 
@@ -38,11 +45,34 @@ static void tmsg_free(gpointer p)
 	g_free(m);
 }
 
+static void tconn_free(gpointer p)
+{
+	tconn *c = p;
+	g_free(c->name);
+	g_free(c->client);
+	g_free(c->server);
+	g_free(c);
+}
+
 pg_truth *pg_truth_new(void)
 {
 	pg_truth *t = g_new0(pg_truth, 1);
 	t->msgs = g_ptr_array_new_with_free_func(tmsg_free);
+	t->conns = g_ptr_array_new_with_free_func(tconn_free);
 	return t;
+}
+
+void pg_truth_conn(pg_truth *t, const pg_conninfo *ci)
+{
+	tconn *c = g_new0(tconn, 1);
+	c->name = g_strdup(ci->name);
+	c->client = g_strdup(ci->client);
+	c->server = g_strdup(ci->server);
+	c->client_qpn = ci->client_qpn;
+	c->server_qpn = ci->server_qpn;
+	c->client_psn = ci->client_psn;
+	c->server_psn = ci->server_psn;
+	g_ptr_array_add(t->conns, c);
 }
 
 void pg_truth_free(pg_truth *t)
@@ -50,6 +80,7 @@ void pg_truth_free(pg_truth *t)
 	if (!t)
 		return;
 	g_ptr_array_free(t->msgs, TRUE);
+	g_ptr_array_free(t->conns, TRUE);
 	if (t->expect)
 		g_array_free(t->expect, TRUE);
 	g_free(t);
@@ -75,6 +106,9 @@ int pg_truth_add(pg_truth *t, const pg_tmsg_info *info)
 	m->payload_len = info->payload ? info->payload->len : 0;
 	m->frames = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	m->injected = g_ptr_array_new_with_free_func(g_free);
+	if (!t->conns->len)
+		pg_bug("truth message before any connection");
+	m->conn = t->conns->len - 1;
 	m->label = g_strdup_printf("%s xid 0x%08x %s", info->call ? "call" : "reply", info->xid,
 				   info->rdma_proc);
 	g_ptr_array_add(t->msgs, m);
@@ -255,8 +289,8 @@ static void msg_json(GString *s, const tmsg *m, const char *conn)
 	g_string_append(s, "}");
 }
 
-bool pg_truth_write(const pg_truth *t, const char *path, const pg_scenario *s,
-		    const pg_conninfo *conn, uint32_t nframes, char **err)
+bool pg_truth_write(const pg_truth *t, const char *path, const pg_scenario *s, uint32_t nframes,
+		    char **err)
 {
 	GString *j = g_string_new("{\n  \"generator\":\"rpcrdma-pcapgen\",\"scenario\":");
 	GError *gerr = NULL;
@@ -271,20 +305,26 @@ bool pg_truth_write(const pg_truth *t, const char *path, const pg_scenario *s,
 			       s->handshake ? "true" : "false", s->mtu, nframes);
 	if (s->rfc5666)
 		g_string_append(j, "  \"profile\":\"rfc5666\",\n");
-	g_string_append(j, "  \"connections\":[{\"name\":");
-	json_str(j, conn->name);
-	g_string_append(j, ",\"client\":");
-	json_str(j, conn->client);
-	g_string_append(j, ",\"server\":");
-	json_str(j, conn->server);
-	if (!s->link->iwarp)
-		g_string_append_printf(j, ",\"client_qpn\":\"0x%06x\",\"server_qpn\":\"0x%06x\","
-					  "\"client_psn\":\"0x%06x\",\"server_psn\":\"0x%06x\"",
-				       conn->client_qpn, conn->server_qpn, conn->client_psn,
-				       conn->server_psn);
-	g_string_append(j, "}],\n  \"messages\":[\n");
+	g_string_append(j, "  \"connections\":[");
+	for (guint i = 0; i < t->conns->len; i++) {
+		const tconn *c = t->conns->pdata[i];
+		g_string_append(j, i ? ",\n    {\"name\":" : "{\"name\":");
+		json_str(j, c->name);
+		g_string_append(j, ",\"client\":");
+		json_str(j, c->client);
+		g_string_append(j, ",\"server\":");
+		json_str(j, c->server);
+		if (!s->link->iwarp)
+			g_string_append_printf(j, ",\"client_qpn\":\"0x%06x\",\"server_qpn\":\"0x%06x\","
+						  "\"client_psn\":\"0x%06x\",\"server_psn\":\"0x%06x\"",
+					       c->client_qpn, c->server_qpn, c->client_psn,
+					       c->server_psn);
+		g_string_append(j, "}");
+	}
+	g_string_append(j, "],\n  \"messages\":[\n");
 	for (guint i = 0; i < t->msgs->len; i++) {
-		msg_json(j, t->msgs->pdata[i], conn->name);
+		const tmsg *m = t->msgs->pdata[i];
+		msg_json(j, m, ((const tconn *)t->conns->pdata[m->conn])->name);
 		g_string_append(j, i + 1 < t->msgs->len ? ",\n" : "\n");
 	}
 	g_string_append(j, "  ]");

@@ -44,7 +44,10 @@ typedef struct {
 	uint32_t client_psn, server_psn;
 } pg_conninfo;
 
-bool pg_truth_write(const pg_truth *t, const char *path, const pg_scenario *s,
-		    const pg_conninfo *conn, uint32_t nframes, char **err);
+/* A connection opens: the messages added from now on belong to it (the
+ * truth keeps its own copy of the strings). */
+void pg_truth_conn(pg_truth *t, const pg_conninfo *conn);
+bool pg_truth_write(const pg_truth *t, const char *path, const pg_scenario *s, uint32_t nframes,
+		    char **err);
 
 #endif
