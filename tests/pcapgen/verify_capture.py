@@ -187,6 +187,8 @@ def parse_frame(num, lt, d):
             hl = (d[l4 + 12] >> 4) * 4
             f.src = (bytes(d[o + 12:o + 16]) if ip4 is not None else bytes(d[o + 8:o + 24]),
                      be(d, l4, 2))
+            f.dst = (bytes(d[o + 16:o + 20]) if ip4 is not None else bytes(d[o + 24:o + 40]),
+                     be(d, l4 + 2, 2))
             f.seq, f.flags = be(d, l4 + 4), d[l4 + 13]
             f.payload = bytes(d[l4 + hl:end_ip])
             return f
@@ -250,7 +252,7 @@ class Memory:
 PSN_MOD = 1 << 24
 
 
-def ib_messages(frames, pmtu_hint, conn):
+def ib_messages(frames, pmtu_hint, conns):
     """Reassemble Sends; record Write/Read data in Memory."""
     mem = Memory()
     sends = []  # in order of first packet
@@ -258,8 +260,10 @@ def ib_messages(frames, pmtu_hint, conn):
     owner = {}  # (dqp, psn) -> Msg, for retransmissions
     wr = {}     # dqp -> [key, va]
     reads = {}  # requester qp -> list of [first_psn, npkts, key, va, offset]
-    cq, sq = int(conn["client_qpn"], 16), int(conn["server_qpn"], 16)
-    other = {cq: sq, sq: cq}
+    other = {}
+    for c in conns:  # each connection's pair of QPs (a scenario may reconnect)
+        cq, sq = int(c["client_qpn"], 16), int(c["server_qpn"], 16)
+        other.update({cq: sq, sq: cq})
     for f in frames:
         if f.kind != "ib":
             continue
@@ -309,7 +313,8 @@ def iwarp_messages(frames, truth_link):
     for f in frames:
         if f.kind != "tcp":
             continue
-        st = dirs.setdefault(f.src, {"segs": [], "isn": None})
+        # one direction of one TCP connection: a reconnect reuses the server's endpoint
+        st = dirs.setdefault((f.src, f.dst), {"segs": [], "isn": None})
         if f.flags & 0x02:
             st["isn"] = f.seq
         if f.payload:
@@ -505,14 +510,13 @@ def verify(cap_path, truth_path):
             truncated.add(i)
             continue
         frames.append(parse_frame(i, lt, d))
-    conn = truth["connections"][0]
     if truth["link"].startswith("iwarp"):
         sends, mem, crc_err = iwarp_messages(frames, truth["link"])
         crc_frames = set()
         for what, s, e, rel in crc_err:
             crc_frames |= {n for r, p, n in rel if r < e and r + len(p) > s}
     else:
-        sends, mem = ib_messages(frames, truth["mtu"], conn)
+        sends, mem = ib_messages(frames, truth["mtu"], truth["connections"])
         crc_frames = {f.num for f in frames if f.errors}
     want = [tm for tm in truth["messages"] if "truncate-snaplen" not in tm["injected"]]
     cut_ok = set()
