@@ -70,6 +70,7 @@ struct ck_conn_state {
 	/* NFSv4.1 session setup on this connection (ck_session.c). */
 	bool nfs41_seen;              /* a forward NFSv4.1+ COMPOUND */
 	bool back_bound;              /* a call bound the back channel here (RR-193) */
+	bool call_unread;             /* a forward call here was not read whole (it may have bound it) */
 	bool back_unbound_reported;
 	bool sess_sizes;              /* a CREATE_SESSION result gave the limits (RR-184) */
 	uint32_t fore_maxresp, back_maxresp;

@@ -167,8 +167,9 @@ void ck_rr193(struct rr_checker *ck, const struct rr_fact *f)
 		cs->back_bound = true;
 	if (m->dir == RR_DIR_CALL && !m->backchannel && ck_is_nfs(m, 4, 4) && m->ulp.minorversion >= 1)
 		cs->nfs41_seen = true;
+	/* Silent once a forward call went unread: it may have been the binding. */
 	if (m->dir != RR_DIR_CALL || !m->backchannel || !m->has_rpc || !m->conn.handshake ||
-	    cs->back_bound || cs->back_unbound_reported)
+	    cs->back_bound || cs->call_unread || cs->back_unbound_reported)
 		return;
 	cb_compound = m->has_ulp && m->ulp.proc == 1;
 	if (cb_compound ? m->ulp.minorversion < 1 : !cs->nfs41_seen)

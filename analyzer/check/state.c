@@ -432,6 +432,10 @@ void ck_state_before(struct rr_checker *ck, const struct rr_fact *f)
 {
 	if (f->kind == RR_FACT_SEND)
 		ck_conn(ck, f->send->conn_id)->handshake = f->send->conn.handshake;
+	/* Seen by every fact, also those whose checks are skipped as not captured. */
+	if (f->kind == RR_FACT_MSG && f->msg->dir == RR_DIR_CALL && !f->msg->backchannel &&
+	    (f->msg->capture_loss || !f->msg->has_rpc || f->msg->ulp_result != RR_ULP_OK))
+		ck_conn(ck, f->msg->conn_id)->call_unread = true;
 }
 
 void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)

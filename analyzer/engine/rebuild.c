@@ -510,13 +510,8 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 	struct rr_flow *peer;
 	struct rr_call *call = NULL;
 
-	/*
-	 * A transport header cut short hides chunks and XIDs later messages
-	 * depend on.  A whole one cut in the RPC header only hides this
-	 * message's own RPC fields: it is judged as a message that lost bytes,
-	 * and a sampler's header-only capture keeps its header checks.
-	 */
-	if (d->truncated && st != RR_HDR_OK)
+	/* A header cut short hides chunks and XIDs later messages depend on. */
+	if (d->truncated && (st != RR_HDR_OK || d->captured < hdr->hdr_len + RR_RPC_HEAD_LEN))
 		rr_conn_mark_cut(f->conn);
 
 	if (v == NOT_RPCRDMA) {
