@@ -177,5 +177,7 @@ void ddp_emit(struct rr_frame_ctx *fx, struct tcp_stream *s, const struct ddp_hd
 			s->told_loss = true;
 		}
 	}
+	ev.lost_bytes = s->lost_untold;
+	s->lost_untold = 0;
 	dec_emit(fx, &ev);
 }

@@ -105,6 +105,7 @@ struct tcp_stream {
 	uint64_t last_frame;
 	bool unseen;            /* some bytes of this direction were not captured */
 	bool told_loss;         /* ... and an event said so (rr_event.after_loss) */
+	uint64_t lost_untold;   /* bytes lost (TCP gaps, given up) no event has counted yet */
 	struct mpa_dir mpa;
 };
 

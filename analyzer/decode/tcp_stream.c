@@ -79,6 +79,7 @@ static void stream_reset(struct tcp_stream *s, uint32_t seq)
 	s->have_base = true;
 	s->closed = s->fin = false;
 	s->unseen = s->told_loss = false;
+	s->lost_untold = 0;
 	s->nxt_seq = seq;
 	s->nxt_off = s->buf_off = STREAM_ORIGIN;
 	s->buf = g_byte_array_new();
@@ -138,6 +139,7 @@ static void give_up(struct rr_frame_ctx *fx, struct tcp_stream *s, const char *w
 			   "iWARP TCP %s (frame %" PRIu64 "): %zu bytes held for reassembly were given up (%s)",
 			   name, fx->frame, held, why);
 	}
+	s->lost_untold += held;
 	stream_ooo_clear(s);
 	s->view = NULL;
 	s->view_len = 0;
@@ -215,6 +217,7 @@ static void gap(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t upto, co
 	if (upto <= s->nxt_off)
 		return;
 	report_gap(fx, s, upto, why);
+	s->lost_untold += n;
 	if (!keeps_bytes(s) || n > HOLE_FILL_MAX) {
 		/* Too much to pretend: start the buffer over behind the loss. */
 		s->view = NULL;

@@ -265,8 +265,8 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 	if (!f)
 		return;
 	rr_flow_touch(f, ev->frame);
-	if (ev->after_loss)
-		rr_conn_note_loss(f, 0, 0);
+	if (ev->after_loss || ev->lost_bytes)
+		rr_conn_note_loss(f, 0, ev->lost_bytes);
 	rr_xfer_event(eng, f, ev);
 	pass_up(eng);
 }

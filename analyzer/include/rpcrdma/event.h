@@ -132,6 +132,7 @@ struct rr_event {
 	 * arrive as events with caplen < wirelen instead).
 	 */
 	bool after_loss;
+	uint64_t lost_bytes;      /* iWARP: bytes of this flow lost since its last event (summary counts) */
 	uint64_t frame;           /* 1-based frame number in the capture */
 	uint64_t ts_usec;         /* capture timestamp, microseconds */
 	struct rr_flow_key flow;
