@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """What ulb-lint finds in the real Linux captures, asserted exactly.
 
-The captures are real Linux 6.1 NFS/RDMA traffic from the QEMU lab
-(sample-pcaps/real/PROVENANCE.md).  They must give no error.  Every other
+The captures are real Linux NFS/RDMA traffic from the QEMU lab
+(sample-pcaps/real/PROVENANCE.md): Linux 6.1 in sample-pcaps/real, other
+kernels in a folder named after the kernel (6.12/, 7/), whose captures are
+keyed "FOLDER/NAME" in real_findings.json.  A folder given on the command
+line stands for the captures in it.  They must give no error.  Every other
 finding is listed in real_findings.json (rule -> frames), both for the
 capture as it is and with the connection handshake cut out, and each rule
 that appears is explained in WHY below.  Where tshark is installed, every
@@ -12,7 +15,9 @@ so the list is not only what ulb-lint happened to print.
 """
 import argparse
 import json
+import glob
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -91,6 +96,17 @@ def confirm(rule, f):
     return True            # CAP-DUP: the decoder's own condition, not a decode claim
 
 
+def expand(paths):
+    """(key in real_findings.json, path) of each capture; a folder stands for its captures."""
+    out = []
+    for p in paths:
+        for cap in sorted(glob.glob(os.path.join(p, "*.pcap"))) if os.path.isdir(p) else [p]:
+            folder = os.path.basename(os.path.dirname(os.path.abspath(cap)))
+            name = os.path.basename(cap)
+            out.append(("%s/%s" % (folder, name) if re.match(r"^[0-9]+(\.[0-9]+)*$", folder) else name, cap))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lint", required=True)
@@ -102,15 +118,14 @@ def main():
     fail = Failures("real findings")
     checks = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for cap in a.captures:
-            name = os.path.basename(cap)
+        for name, cap in expand(a.captures):
             want = expect.get(name)
             if want is None:
                 fail.add("%s: no expectation recorded in %s" % (name, a.expect))
                 continue
             variants = [("captured", cap, 0, want["captured"])]
             if "cut_at" in want:
-                cut = os.path.join(tmp, name)
+                cut = os.path.join(tmp, name.replace("/", "_"))
                 run(["editcap", "-r", cap, cut, "%d-%d" % (want["cut_at"], 2 ** 31 - 1)])
                 exp = {r: list(v) for r, v in want["captured"].items()}
                 for r, v in want.get("cut_extra", {}).items():
