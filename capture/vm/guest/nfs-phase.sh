@@ -1,8 +1,10 @@
 #!/bin/bash
 # nfs-phase.sh PHASE VERS SERVER_IP TAG : one bounded workload phase on the client.
 # Mount point /mnt/lab; this mount's private work folder is /mnt/lab/w-TAG.
+# LAB_LONG=1 (the longer tier, lib/run.sh) keeps rw and readdir light: bigio reads the
+# 1 MiB file and manyfiles walks a directory with attributes, within the size budget.
 set -euxo pipefail
-phase=$1 vers=$2 ip=$3 tag=$4
+phase=$1 vers=$2 ip=$3 tag=$4 long=${LAB_LONG:-0}
 m=/mnt/lab w=/mnt/lab/w-$tag
 drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 # remount [OPTS]: the same export again with other options (a new transport, so a new handshake)
@@ -11,21 +13,21 @@ remount() {
     mount -t nfs -o "vers=$vers,proto=rdma,port=20049${1:+,$1}" "$ip:/srv/export" "$m"
     grep " $m " /proc/mounts
 }
-# bgio_loop SECONDS: O_DIRECT 64 KiB write + read of one file, over and over, until
+# bgio_loop SECONDS: O_DIRECT 4 KiB write + read of one file, once a second, until
 # /tmp/bgio.stop or SECONDS; one line per round in /tmp/bgio.log (the fault phases)
 bgio_loop() {
     local end=$((SECONDS + $1)) i=0
-    head -c 65536 /dev/urandom >/tmp/64k
+    head -c 4096 /dev/urandom >/tmp/bg4k
     while [ ! -e /tmp/bgio.stop ] && [ "$SECONDS" -lt "$end" ]; do
         i=$((i + 1))
-        if dd if=/tmp/64k of="$w/bgio.dat" bs=64k count=1 oflag=direct 2>/dev/null &&
-           dd if="$w/bgio.dat" of=/tmp/64k.back bs=64k count=1 iflag=direct 2>/dev/null &&
-           cmp -s /tmp/64k /tmp/64k.back; then
+        if dd if=/tmp/bg4k of="$w/bgio.dat" bs=4k count=1 oflag=direct 2>/dev/null &&
+           dd if="$w/bgio.dat" of=/tmp/bg4k.back bs=4k count=1 iflag=direct 2>/dev/null &&
+           cmp -s /tmp/bg4k /tmp/bg4k.back; then
             echo "$(date +%s) round $i ok"
         else
             echo "$(date +%s) round $i failed"
         fi
-        sleep 0.5
+        sleep 1
     done >/tmp/bgio.log 2>&1
 }
 
@@ -44,13 +46,16 @@ rw)  # small and large O_DIRECT WRITE and READ, plus a small page-cache READ.
     dd if=/tmp/4k of="$w/small.dat" bs=4k count=1 oflag=direct
     dd if="$w/small.dat" of=/tmp/4k.back bs=4k count=1 iflag=direct
     dd if=/tmp/1m of="$w/large.dat" bs=1M count=1 oflag=direct
-    dd if="$w/large.dat" of=/tmp/half.back bs=512k count=1 iflag=direct
-    cmp /tmp/4k /tmp/4k.back; cmp -n 524288 /tmp/1m /tmp/half.back
+    cmp /tmp/4k /tmp/4k.back
+    if [ "$long" = 0 ]; then
+        dd if="$w/large.dat" of=/tmp/half.back bs=512k count=1 iflag=direct
+        cmp -n 524288 /tmp/1m /tmp/half.back
+    fi
     drop; cat "$m/small.txt" ;;
 readdir)  # 2000-entry directory: names (ls -f), then names + attributes (find -printf:
           # READDIRPLUS attributes, no per-file ACL/xattr look-ups as with ls -l)
     n=$(ls -f "$m/bigdir" | wc -l); echo "entries: $n"; [ "$n" -ge 2000 ]
-    drop; find "$m/bigdir" -mindepth 1 -printf '%s %m %p\n' | wc -l ;;
+    [ "$long" = 1 ] || { drop; find "$m/bigdir" -mindepth 1 -printf '%s %m %p\n' | wc -l; } ;;
 symlink)  # SYMLINK and READLINK with a ~3000-character target
     target=$(printf 'component%04d/' $(seq 1 300) | cut -c1-3000)
     ln -s "$target" "$w/longlink"
@@ -121,30 +126,27 @@ deleg-close|delegw-close)
     rm -f /tmp/deleg.opened /tmp/deleg.pid
     if [ "$phase" = deleg-close ]; then cat "$m/deleg-$tag.txt"; else cat "$w/delegw.txt"; fi ;;
 bigio)  # rsize/wsize 1 MiB (the server's max_block_size is 1 MiB) over nconnect=2: one
-        # 1 MiB O_DIRECT WRITE (a many-segment read chunk) and one 1 MiB READ (write chunk)
+        # 1 MiB O_DIRECT READ (a write chunk of many segments) of the file rw wrote
+        # (rw's 1 MiB WRITE is one call when the mount negotiated 1 MiB)
     remount rsize=1048576,wsize=1048576,nconnect=2
-    head -c 1048576 /dev/urandom >/tmp/1m
-    dd if=/tmp/1m of="$w/big.dat" bs=1M count=1 oflag=direct
-    dd if="$w/big.dat" of=/tmp/1m.back bs=1M count=1 iflag=direct
+    dd if="$w/large.dat" of=/tmp/1m.back bs=1M count=1 iflag=direct
     cmp /tmp/1m /tmp/1m.back
     grep -A 40 "mounted on $m " /proc/self/mountstats | grep -E 'opts:|xprt:' || true
     remount ;;
-streams)  # 8 concurrent streams over nconnect=2 with rsize/wsize 1 KiB: an O_DIRECT 64 KiB
-          # request is 64 calls at once, so 4 of them fill both connections' credits with
-          # little data; 4 buffered writers add writeback; then the same as O_DIRECT and
-          # page-cache (readahead) READs
-    remount rsize=1024,wsize=1024,nconnect=2
-    head -c 65536 /dev/urandom >/tmp/64k
-    head -c 16384 /dev/urandom >/tmp/16k
+streams)  # 8 concurrent streams with rsize/wsize 1 KiB: an O_DIRECT 32 KiB request is 32
+          # calls at once, so 4 of them fill the connection's credits (64 or 128) with
+          # little data; 4 buffered writers add writeback; then 4 O_DIRECT readers
+    remount rsize=1024,wsize=1024
+    head -c 32768 /dev/urandom >/tmp/32k
+    head -c 8192 /dev/urandom >/tmp/8k
     pids=()
-    for i in 1 2 3 4; do dd if=/tmp/64k of="$w/sd$i" bs=64k count=1 oflag=direct 2>&1 & pids+=($!); done
-    for i in 1 2 3 4; do dd if=/tmp/16k of="$w/sb$i" bs=16k count=1 conv=fsync 2>&1 & pids+=($!); done
+    for i in 1 2 3 4; do dd if=/tmp/32k of="$w/sd$i" bs=32k count=1 oflag=direct 2>&1 & pids+=($!); done
+    for i in 1 2 3 4; do dd if=/tmp/8k of="$w/sb$i" bs=8k count=1 conv=fsync 2>&1 & pids+=($!); done
     for p in "${pids[@]}"; do wait "$p"; done
     drop; pids=()
-    for i in 1 2 3 4; do dd if="$w/sd$i" of="/tmp/sd$i.back" bs=64k count=1 iflag=direct 2>&1 & pids+=($!); done
-    for i in 1 2 3 4; do cat "$w/sb$i" >"/tmp/sb$i.back" & pids+=($!); done
+    for i in 1 2 3 4; do dd if="$w/sd$i" of="/tmp/sd$i.back" bs=32k count=1 iflag=direct 2>&1 & pids+=($!); done
     for p in "${pids[@]}"; do wait "$p"; done
-    for i in 1 2 3 4; do cmp /tmp/64k "/tmp/sd$i.back"; cmp /tmp/16k "/tmp/sb$i.back"; done
+    for i in 1 2 3 4; do cmp /tmp/32k "/tmp/sd$i.back"; done
     grep -A 60 "mounted on $m " /proc/self/mountstats | grep -E 'opts:|xprt:' || true
     remount ;;
 manyfiles)  # a client-made directory of 300 files with names of 40 characters, listed
@@ -152,7 +154,7 @@ manyfiles)  # a client-made directory of 300 files with names of 40 characters, 
     mkdir -p "$w/many"
     (cd "$w/many" && seq -f 'client-made-entry-%04g-of-a-long-listing' 1 300 | xargs touch)
     drop; n=$(ls -f "$w/many" | wc -l); echo "entries: $n"; [ "$n" -ge 300 ]
-    drop; ls -l "$w/many" | wc -l ;;
+    drop; find "$w/many" -mindepth 1 -printf '%s %m %p\n' | wc -l ;;
 links)  # hard link, rename over a symlink, short symlink (SYMLINK inline), READLINK
     echo target >"$w/lt"; ln "$w/lt" "$w/lt.hard"; ln -s lt "$w/ls"
     ln -s lt.hard "$w/ls2"; mv -f "$w/ls2" "$w/ls"
@@ -174,10 +176,10 @@ bgio-start)  # the fault phases: start the background I/O loop (up to 150 s)
     setsid bash -c "$(declare -f bgio_loop); w='$w'; bgio_loop 150" </dev/null >/dev/null 2>&1 &
     echo $! >/tmp/bgio.pid
     sleep 3; cat /tmp/bgio.log ;;
-bgio-stop)  # wait (up to 120 s) until a round after the fault succeeded, then stop the loop
+bgio-stop)  # wait (up to 90 s) until a round after the fault succeeded, then stop the loop
     t=$(date +%s)    # called once the fault is over
     set +x
-    for _ in $(seq 1 120); do
+    for _ in $(seq 1 90); do
         awk -v t="$t" '$1 > t && $4 == "ok"' /tmp/bgio.log | grep -q . && break; sleep 1
     done
     touch /tmp/bgio.stop
@@ -187,6 +189,6 @@ bgio-stop)  # wait (up to 120 s) until a round after the fault succeeded, then s
 umount)
     grep -A 40 "mounted on $m " /proc/self/mountstats || true
     # after a fault phase the transport may not come back: do not hang the lab on it
-    timeout 90 umount "$m" || { echo "RESULT umount: timed out, lazy umount"; umount -l "$m"; } ;;
+    timeout 90 umount "$m" || { echo "RESULT umount: timed out, forced"; umount -f -l "$m"; } ;;
 *) echo "unknown phase $phase"; exit 2 ;;
 esac
