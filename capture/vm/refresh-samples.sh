@@ -1,5 +1,5 @@
 #!/bin/bash
-# refresh-samples.sh [--kernel K] OUTDIR [DEST] : copy the captures of a full lab run into
+# refresh-samples.sh [--kernel K] OUTDIR[,OUTDIR...] [DEST] : copy the captures of lab runs into
 # sample-pcaps/real (or DEST) and write PROVENANCE.md, one section per capture,
 # with versions, the lab command, the workload phases and tshark's rpc,programs counts.
 # With --kernel K (a run of `lab run --kernel K`, K other than 6.1) the captures go to
@@ -8,15 +8,19 @@
 set -euo pipefail
 kernel=""
 if [ "${1:-}" = --kernel ]; then kernel=${2:?}; shift 2; fi
-out=${1:?usage: refresh-samples.sh [--kernel K] OUTDIR [DEST]}
+outs=${1:?usage: refresh-samples.sh [--kernel K] OUTDIR[,OUTDIR...] [DEST]}
+out=${outs%%,*}
 repo=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 real=${2:-$repo/sample-pcaps/real}
 dest=$real${kernel:+/$kernel}
 mkdir -p "$dest"
 prov=$real/PROVENANCE.md
 here=$(dirname "$(readlink -f "$0")")
-cmdline=$(sed -n 's/: finished.*//p' "$out/logs/timing.txt" | tail -1)
-when=$(date -u -r "$out/versions.txt" +%FT%TZ)
+run_facts() {  # the lab command and date of the run in $out
+    cmdline=$(sed -n 's/: finished.*//p' "$out/logs/timing.txt" | tail -1)
+    when=$(date -u -r "$out/versions.txt" +%FT%TZ)
+}
+run_facts
 ver() { sed -n "s/^$1: //p" "$out/versions.txt"; }
 
 describe() {  # what a capture holds
@@ -26,7 +30,11 @@ describe() {  # what a capture holds
     nfs*)        awk -F'\t' -v c="${1%.pcap}" '$1==c {printf "%s%s (%s, %s)", sep, $2, $3, $4; sep=", "}' "$out/phases.tsv"
                  # sub-step results some phases report (acl3)
                  sed -n 's/^RESULT \(.*\)/; \1/p' "$out/logs/${1%.pcap}.workload.log" 2>/dev/null |
-                     sed "s|/mnt/lab/w-[^/]*/||; s|/mnt/lab/||" | tr -d '\n' ;;
+                     sed "s|/mnt/lab/w-[^/]*/||; s|/mnt/lab/||" | tr -d '\n'
+                 # the sizes of manyfiles and streams, from the phase's trace
+                 sed -n "s/.*seq -f client-made-entry-%04g-of-a-long-listing 1 \([0-9]*\)$/; manyfiles: \1 files/p
+                         s/.*dd if=\/tmp\/[0-9]*k of=\/mnt\/lab\/w-[^ ]*\/sd1 bs=\([0-9]*k\) count=1 oflag=direct$/; streams: 4 O_DIRECT writers of \1/p" \
+                     "$out/logs/${1%.pcap}.workload.log" 2>/dev/null | sort -u | tr -d '\n' ;;
     esac
 }
 
@@ -79,18 +87,20 @@ provenance_kernel_head() {  # the part of PROVENANCE.md about sample-pcaps/real/
     echo "Made by \`capture/vm/lab run --kernel $kernel\` (Debian $(ver debian), see docs/lab.md, the longer tier):"
     echo "the same two guests, links and capture as above, with the workload like users' (phases manyfiles,"
     echo "links, locks, bigio, streams, delegw and the fault phases nfsd-restart and linkflap, in"
-    echo "capture/vm/guest/nfs-phase.sh). nfsd's max_block_size is 1 MiB. Refresh:"
-    echo "\`capture/vm/lab run --kernel $kernel --out DIR && capture/vm/refresh-samples.sh --kernel $kernel DIR\`."
+    echo "capture/vm/guest/nfs-phase.sh). nfsd's max_block_size is 1 MiB. Refresh: the lab command named"
+    echo "below with \`--out DIR\`, then \`capture/vm/refresh-samples.sh --kernel $kernel DIR\`."
     echo
     echo "Size budget: at most 5 MiB per capture and 32 MiB for the 6.12 and 7 folders together, so the"
-    echo "data phases move little data (1 MiB WRITE and READ in bigio, 1 KiB rsize/wsize in streams, where"
-    echo "many small calls still fill the credits); the snap length is full (tcpdump -s 0)."
+    echo "data phases move little data (one 1 MiB WRITE in rw and one 1 MiB READ in bigio; 1 KiB rsize/wsize"
+    echo "in streams, where many small calls are outstanding at once); the snap length is full (tcpdump -s 0)."
     echo "\"most outstanding\" is capture/vm/outstanding.py: per connection, the most forward calls sent"
     echo "without a reply yet, with the credits asked for (calls) and granted (replies)."
 }
 
 sections() {
-    for f in "$out"/*.pcap; do
+    local f
+    for f in $(for out in ${outs//,/ }; do ls "$out"/*.pcap; done | sort -t/ -k1 | awk -F/ '{print $NF "\t" $0}' | sort | cut -f2); do
+        out=$(dirname "$f"); run_facts
         b=$(basename "$f")
         cp "$f" "$dest/$b"
         echo
@@ -137,4 +147,4 @@ new=$(mktemp)
     done
 } >"$new"
 mv "$new" "$prov"
-echo "wrote $prov and $(ls "$out"/*.pcap | wc -l) captures into $dest ($(du -sh "$dest" | cut -f1))"
+echo "wrote $prov and the captures of $outs into $dest ($(du -sh "$dest" | cut -f1))"

@@ -43,6 +43,14 @@ WHY = {
     "RR-230": "NFSACL SETACL/GETACL failing as Long messages, retried on new connections",
     # rxe under TCG retransmits a few packets with the same PSN.
     "CAP-DUP": "rxe retransmissions",
+    # The fault phases of the longer tier (nfsd restarted, the link down and
+    # up): a call in flight when the connection broke is sent again with the
+    # same XID on the new connection and answered there (RFC 8166 section 4.5.3).
+    "RR-231": "call retried with the same XID on a new connection after nfsd restart or link loss",
+    # rxe retransmitted a server's RDMA Read Requests with the same PSN, and the
+    # client answered both copies: the second Read Responses match no segment
+    # still open.  A duplicate the engine does not pair, not a protocol fault.
+    "ENG-UNMATCHED-RDMA": "second answer to a duplicated RDMA Read Request (rxe retransmission)",
     # Without the handshake the inline thresholds are unknown: RFC 8166 says
     # assume 1024, and Linux sends up to 4096 inline, so once per connection.
     "RR-041": "inline Send above the assumed 1024 bytes when the handshake is cut",

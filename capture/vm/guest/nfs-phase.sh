@@ -133,27 +133,27 @@ bigio)  # rsize/wsize 1 MiB (the server's max_block_size is 1 MiB) over nconnect
     cmp /tmp/1m /tmp/1m.back
     grep -A 40 "mounted on $m " /proc/self/mountstats | grep -E 'opts:|xprt:' || true
     remount ;;
-streams)  # 8 concurrent streams with rsize/wsize 1 KiB: an O_DIRECT 32 KiB request is 32
-          # calls at once, so 4 of them fill the connection's credits (64 or 128) with
-          # little data; 4 buffered writers add writeback; then 4 O_DIRECT readers
+streams)  # 8 concurrent streams with rsize/wsize 1 KiB: an O_DIRECT 16 KiB request is 16
+          # calls at once, so 4 of them and 4 buffered writers (writeback) fill the
+          # connection's 64 credits with little data; then 4 O_DIRECT readers
     remount rsize=1024,wsize=1024
-    head -c 32768 /dev/urandom >/tmp/32k
+    head -c 16384 /dev/urandom >/tmp/16k
     head -c 8192 /dev/urandom >/tmp/8k
     pids=()
-    for i in 1 2 3 4; do dd if=/tmp/32k of="$w/sd$i" bs=32k count=1 oflag=direct 2>&1 & pids+=($!); done
+    for i in 1 2 3 4; do dd if=/tmp/16k of="$w/sd$i" bs=16k count=1 oflag=direct 2>&1 & pids+=($!); done
     for i in 1 2 3 4; do dd if=/tmp/8k of="$w/sb$i" bs=8k count=1 conv=fsync 2>&1 & pids+=($!); done
     for p in "${pids[@]}"; do wait "$p"; done
     drop; pids=()
-    for i in 1 2 3 4; do dd if="$w/sd$i" of="/tmp/sd$i.back" bs=32k count=1 iflag=direct 2>&1 & pids+=($!); done
+    for i in 1 2 3 4; do dd if="$w/sd$i" of="/tmp/sd$i.back" bs=16k count=1 iflag=direct 2>&1 & pids+=($!); done
     for p in "${pids[@]}"; do wait "$p"; done
-    for i in 1 2 3 4; do cmp /tmp/32k "/tmp/sd$i.back"; done
+    for i in 1 2 3 4; do cmp /tmp/16k "/tmp/sd$i.back"; done
     grep -A 60 "mounted on $m " /proc/self/mountstats | grep -E 'opts:|xprt:' || true
     remount ;;
-manyfiles)  # a client-made directory of 300 files with names of 40 characters, listed
-            # with and without attributes (large READDIR / READDIRPLUS replies)
+manyfiles)  # a client-made directory of 150 files with names of 40 characters, listed
+            # with and without attributes (READDIR / READDIRPLUS replies of several pages)
     mkdir -p "$w/many"
-    (cd "$w/many" && seq -f 'client-made-entry-%04g-of-a-long-listing' 1 300 | xargs touch)
-    drop; n=$(ls -f "$w/many" | wc -l); echo "entries: $n"; [ "$n" -ge 300 ]
+    (cd "$w/many" && seq -f 'client-made-entry-%04g-of-a-long-listing' 1 150 | xargs touch)
+    drop; n=$(ls -f "$w/many" | wc -l); echo "entries: $n"; [ "$n" -ge 150 ]
     drop; find "$w/many" -mindepth 1 -printf '%s %m %p\n' | wc -l ;;
 links)  # hard link, rename over a symlink, short symlink (SYMLINK inline), READLINK
     echo target >"$w/lt"; ln "$w/lt" "$w/lt.hard"; ln -s lt "$w/ls"
@@ -176,14 +176,14 @@ bgio-start)  # the fault phases: start the background I/O loop (up to 150 s)
     setsid bash -c "$(declare -f bgio_loop); w='$w'; bgio_loop 150" </dev/null >/dev/null 2>&1 &
     echo $! >/tmp/bgio.pid
     sleep 3; cat /tmp/bgio.log ;;
-bgio-stop)  # wait (up to 90 s) until a round after the fault succeeded, then stop the loop
+bgio-stop)  # wait (up to 60 s) until a round after the fault succeeded, then stop the loop
     t=$(date +%s)    # called once the fault is over
     set +x
-    for _ in $(seq 1 90); do
+    for _ in $(seq 1 60); do
         awk -v t="$t" '$1 > t && $4 == "ok"' /tmp/bgio.log | grep -q . && break; sleep 1
     done
     touch /tmp/bgio.stop
-    for _ in $(seq 1 60); do kill -0 "$(cat /tmp/bgio.pid)" 2>/dev/null || break; sleep 1; done
+    for _ in $(seq 1 30); do kill -0 "$(cat /tmp/bgio.pid)" 2>/dev/null || break; sleep 1; done
     cat /tmp/bgio.log
     awk -v t="$t" '$1 > t && $4 == "ok"' /tmp/bgio.log | grep -q . ;;
 umount)

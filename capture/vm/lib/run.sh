@@ -73,6 +73,10 @@ run_phase() {
     case $ph in
     deleg|delegw) phase_deleg "$t" "$v" "$ip" "$ph" || rc=$? ;;
     nfsd-restart|linkflap) phase_fault "$t" "$v" "$ip" "$ph" || rc=$? ;;
+    locks) # NFSv4: no delegations meanwhile, or the client keeps its locks local and sends no LOCK
+        gexec server leases-off 30 "sysctl -w fs.leases-enable=0" || true
+        gexec client "$ph" 180 "bash /lab/guest/nfs-phase.sh $ph $v $ip $t$v" || rc=$?
+        local l=$GCMD; gexec server leases-on 30 "sysctl -w fs.leases-enable=1" || true; GCMD=$l ;;
     *) gexec client "$ph" 180 "LAB_LONG=$LAB_LONG bash /lab/guest/nfs-phase.sh $ph $v $ip $t$v" || rc=$? ;;
     esac
     cat "$GCMD.log" >>"$OUT/logs/$CAP.workload.log"
