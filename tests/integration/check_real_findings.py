@@ -51,6 +51,11 @@ WHY = {
     # client answered both copies: the second Read Responses match no segment
     # still open.  A duplicate the engine does not pair, not a protocol fault.
     "ENG-UNMATCHED-RDMA": "second answer to a duplicated RDMA Read Request (rxe retransmission)",
+    # Linux 7.2's nfsd grants most OPENs a delegation of type 5,
+    # OPEN_DELEGATE_WRITE_ATTRS_DELEG (delegated timestamps, RFC 9754), which
+    # the NFSv4 decoder does not know, so those OPEN replies "do not decode".
+    # A false finding: the replies are well formed.
+    "ENG-ULP": "NFSv4.2 OPEN replies with a type-5 delegation (RFC 9754) the decoder does not know",
     # Without the handshake the inline thresholds are unknown: RFC 8166 says
     # assume 1024, and Linux sends up to 4096 inline, so once per connection.
     "RR-041": "inline Send above the assumed 1024 bytes when the handshake is cut",
@@ -69,7 +74,7 @@ def tshark_frames(cap):
     env = dict(os.environ, WIRESHARK_CONFIG_DIR="/nonexistent")
     fields = ["frame.number", "rpcordma.msg_type", "rpcordma.reads_count", "rpcordma.reply_count",
               "rpcordma.segment_count", "rpcordma.position", "rpc.state_accept", "rpc.program",
-              "rpc.procedure", "frame.len"]
+              "rpc.procedure", "frame.len", "nfs.open.delegation_type"]
     out = subprocess.run(["tshark", "-2", "-r", cap, "-T", "fields", "-E", "separator=\t"] +
                          sum([["-e", f] for f in fields], []), stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, env=env).stdout.decode()
@@ -99,6 +104,8 @@ def confirm(rule, f):
         return len(pos) != len(set(pos))
     if rule == "RR-230":   # an NFSACL reply with GARBAGE_ARGS (4) or SYSTEM_ERR (5)
         return f["rpc.program"] == "100227" and f["rpc.state_accept"] in ("4", "5")
+    if rule == "ENG-ULP":  # an NFSv4 OPEN reply granting a type-5 delegation (RFC 9754)
+        return f["nfs.open.delegation_type"] == "5"
     if rule == "RR-041":   # the requester's Send is larger than 1024 bytes
         return int(f["frame.len"] or 0) > 1024
     return True            # CAP-DUP: the decoder's own condition, not a decode claim
