@@ -1,7 +1,8 @@
 #!/bin/bash
-# setup.sh server|client : links, rxe on eth0, siw on eth1, and (server) the NFS export.
+# setup.sh server|client [MAX_BLOCK_SIZE] : links, rxe on eth0, siw on eth1, and (server)
+# the NFS export; MAX_BLOCK_SIZE is nfsd's largest READ/WRITE (written before nfsd starts).
 set -euxo pipefail
-role=$1
+role=$1 maxblk=${2:-}
 case $role in server) me=1 ;; client) me=2 ;; *) exit 2 ;; esac
 hostname "lab-$role"
 for i in 0 1; do
@@ -22,7 +23,13 @@ fi
 
 sysctl -q fs.lease-break-time=5
 bash /lab/guest/prepare-export.sh /srv/export
-systemctl restart nfs-server
+systemctl stop nfs-server
+if [ -n "$maxblk" ]; then
+    mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd
+    echo "$maxblk" >/proc/fs/nfsd/max_block_size
+fi
+systemctl start nfs-server
+cat /proc/fs/nfsd/max_block_size
 grep -q 'rdma 20049' /proc/fs/nfsd/portlist || echo 'rdma 20049' >/proc/fs/nfsd/portlist
 cat /proc/fs/nfsd/portlist /proc/fs/nfsd/versions
 exportfs -v

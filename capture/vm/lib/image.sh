@@ -5,12 +5,33 @@ LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-/var/cache}/rpcrdma-lab}
 LAB_MIRROR=${LAB_MIRROR:-http://deb.debian.org/debian}
 LAB_SECURITY=${LAB_SECURITY:-http://deb.debian.org/debian-security}
 IMAGE_SIZE=${IMAGE_SIZE:-4G}
+LAB_KERNEL=${LAB_KERNEL:-6.1}
 
-image_key() {
-    cat "$LAB_DIR/lib/image.sh" "$LAB_DIR/image/"* | sha256sum | cut -c1-16
+# kernel_suite: the Debian release whose kernel is LAB_KERNEL, and the packages
+# that differ between releases (the kernel's own source for siw; the t64 library
+# names of trixie and later for the project tools in /lab/bin).
+kernel_suite() {
+    case $LAB_KERNEL in
+    6.1)  SUITE=bookworm KSRC=linux-source-6.1 SUITE_PKGS="libglib2.0-0 libpcap0.8" ;;
+    6.12) SUITE=trixie KSRC=linux-source-6.12 SUITE_PKGS="libglib2.0-0t64 libpcap0.8t64" ;;
+    7)    SUITE=sid KSRC=linux-source-7.2 SUITE_PKGS="libglib2.0-0t64 libpcap0.8t64" ;;
+    *)    die "unknown kernel '$LAB_KERNEL' (6.1, 6.12 or 7)" ;;
+    esac
 }
 
-image_dir() { echo "$LAB_CACHE/$(image_key)"; }
+image_key() {
+    { cat "$LAB_DIR/lib/image.sh" "$LAB_DIR/image/"*; echo "kernel $LAB_KERNEL"; } | sha256sum | cut -c1-16
+}
+
+image_dir() { echo "$LAB_CACHE/k$LAB_KERNEL-$(image_key)"; }
+
+# suite_sources: apt sources of the guest (sid has no -updates or -security suite)
+suite_sources() {
+    echo "deb $LAB_MIRROR $SUITE main"
+    [ "$SUITE" = sid ] && return 0
+    echo "deb $LAB_MIRROR $SUITE-updates main"
+    echo "deb $LAB_SECURITY $SUITE-security main"
+}
 
 # image_ensure: prints the cache dir holding rootfs.img, vmlinuz, initrd.img
 image_ensure() {
@@ -37,20 +58,21 @@ image_build() {
     on_exit "_chroot_umount '$dir.tmp/root'; rm -rf '$dir.tmp'"
     root=$dir.tmp/root
 
-    step "image: debootstrap bookworm (a few minutes)"
-    debootstrap --variant=minbase bookworm "$root" "$LAB_MIRROR" \
+    kernel_suite
+    step "image: debootstrap $SUITE for Linux $LAB_KERNEL (a few minutes)"
+    debootstrap --variant=minbase "$SUITE" "$root" "$LAB_MIRROR" \
         >"$dir.tmp/debootstrap.log" 2>&1 || { tail -20 "$dir.tmp/debootstrap.log"; die "debootstrap"; }
 
     step "image: install packages (kernel, rdma-core, nfs, tools)"
-    cat >"$root/etc/apt/sources.list" <<SRC
-deb $LAB_MIRROR bookworm main
-deb $LAB_MIRROR bookworm-updates main
-deb $LAB_SECURITY bookworm-security main
-SRC
+    suite_sources >"$root/etc/apt/sources.list"
+    # the archive's sid Release file can be past its Valid-Until date (signatures are still checked)
+    [ "$SUITE" != sid ] || echo 'Acquire::Check-Valid-Until "false";' >"$root/etc/apt/apt.conf.d/99lab"
+    # dracut (sid) builds a host-only initramfs in a chroot, without ext4 or virtio: make it generic
+    mkdir -p "$root/etc/dracut.conf.d"; echo 'hostonly="no"' >"$root/etc/dracut.conf.d/90-lab.conf"
     printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"; chmod +x "$root/usr/sbin/policy-rc.d"
     mount -t proc proc "$root/proc"; mount -t sysfs sys "$root/sys"
     mount --bind /dev "$root/dev"; mount --bind /dev/pts "$root/dev/pts"
-    pkgs=$(sed 's/#.*//' "$LAB_DIR/image/packages.txt" | xargs)
+    pkgs="$(sed 's/#.*//' "$LAB_DIR/image/packages.txt" | xargs) $KSRC $SUITE_PKGS"
     chroot "$root" /bin/sh -c "export DEBIAN_FRONTEND=noninteractive; apt-get update && \
         apt-get install -y --no-install-recommends $pkgs" >"$dir.tmp/apt.log" 2>&1 \
         || { tail -30 "$dir.tmp/apt.log"; die "apt-get install in chroot"; }
@@ -61,7 +83,7 @@ SRC
 
     step "image: configure guest"
     image_configure "$root"
-    chroot "$root" /bin/sh -c 'apt-get purge -y linux-source-6.1 >/dev/null; apt-get clean' >>"$dir.tmp/apt.log" 2>&1 || true
+    chroot "$root" /bin/sh -c "apt-get purge -y $KSRC >/dev/null; apt-get clean" >>"$dir.tmp/apt.log" 2>&1 || true
     rm -f "$root/usr/sbin/policy-rc.d" "$root/tmp/build-siw.sh"
     _chroot_umount "$root"
 
@@ -96,7 +118,7 @@ vers4.2=y
 CONF
     echo "/srv/export *(rw,no_root_squash,insecure,no_subtree_check,fsid=1)" >"$root/etc/exports"
     mkdir -p "$root/srv/export" "$root/lab"
-    printf 'rdma_rxe\nrpcrdma\nsiw\n' >"$root/etc/modules-load.d/lab.conf"
+    printf 'virtio_net\nrdma_rxe\nrpcrdma\nsiw\n' >"$root/etc/modules-load.d/lab.conf"
     install -m 0644 "$LAB_DIR/image/lab-agent.service" "$root/etc/systemd/system/lab-agent.service"
     chroot "$root" systemctl enable lab-agent.service >/dev/null 2>&1
     chroot "$root" systemctl mask apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer \

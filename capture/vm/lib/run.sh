@@ -1,12 +1,15 @@
 # lab run: boot server + client, set up rxe/siw, capture NFS and verbs traffic.
 # shellcheck shell=bash
 
-SERVER_IP_rxe=10.0.0.1 CLIENT_IF_rxe=eth0 DEV_rxe=rxe0
-SERVER_IP_siw=10.0.1.1 CLIENT_IF_siw=eth1 DEV_siw=siw0
+SERVER_IP_rxe=10.0.0.1 CLIENT_IF_rxe=eth0 SERVER_IF_rxe=eth0 DEV_rxe=rxe0
+SERVER_IP_siw=10.0.1.1 CLIENT_IF_siw=eth1 SERVER_IF_siw=eth1 DEV_siw=siw0
 
-# nfs_phases VERS : the workload phases for one mount
+# nfs_phases VERS : the workload phases for one mount (PHASES, from --phases, replaces
+# the middle). The full list ends with the phases that remount with other options and
+# the fault phases.
 nfs_phases() {
     local v=$1 p="rw readdir symlink"
+    if [ -n "${PHASES:-}" ]; then echo "mount ${PHASES//,/ } umount"; return; fi
     if [ "$QUICK" = 1 ]; then echo "mount $p umount"; return; fi
     case $v in
     3)   p="$p acl3 smallfiles" ;;
@@ -14,26 +17,68 @@ nfs_phases() {
     4.1) p="$p acl4 smallfiles deleg" ;;
     4.2) p="$p acl4 smallfiles xattr copy allocate seek deleg" ;;
     esac
+    [ "$LAB_LONG" = 0 ] || p="$p $(user_phases "$v")"
     echo "mount $p umount"
+}
+
+# user_phases VERS : the workload like users' (the longer tier: any kernel but 6.1)
+user_phases() {
+    local p="manyfiles links locks bigio streams"
+    case $1 in 4.1|4.2) p="$p delegw" ;; esac
+    echo "$p nfsd-restart linkflap"
 }
 
 # phase_rec PHASE STATUS SECONDS : one line of phases.tsv
 phase_rec() { printf '%s\t%s\t%s\t%s\n' "$CAP" "$1" "$2" "$3" >>"$OUT/phases.tsv"; }
+
+# phase_deleg T V IP KIND : the client holds a file open (deleg: reading a server file;
+# delegw: writing its own), the server opens it the conflicting way, the client closes
+phase_deleg() {
+    local t=$1 v=$2 ip=$3 k=$4 f brk rc=0
+    if [ "$k" = deleg ]; then
+        f=/srv/export/deleg-$t$v.txt brk="echo changed-on-server >>$f"
+    else
+        f=/srv/export/w-$t$v/delegw.txt brk="cat $f"
+    fi
+    gexec client "$k-open" 60 "bash /lab/guest/nfs-phase.sh $k-open $v $ip $t$v" || return $?
+    gexec server "$k-break" 60 "sleep 2; timeout 45 sh -c '$brk'" || rc=$?
+    gexec client "$k-close" 60 "bash /lab/guest/nfs-phase.sh $k-close $v $ip $t$v" || rc=$?
+    return "$rc"
+}
+
+# phase_fault T V IP KIND : a fault on the server during the client's background I/O:
+# nfsd-restart (the client reconnects and retransmits) or linkflap (the server's link of
+# this transport down for 3 s, then up: the transport's own retransmissions bridge it; with
+# 8 s down, rxe on 6.1 did not recover within 4 minutes)
+phase_fault() {
+    local t=$1 v=$2 ip=$3 k=$4 ifc cmd rc=0
+    eval "ifc=\$SERVER_IF_$t"
+    case $k in
+    nfsd-restart) cmd="timeout 60 systemctl restart nfs-server; grep -q 'rdma 20049' /proc/fs/nfsd/portlist || echo 'rdma 20049' >/proc/fs/nfsd/portlist; cat /proc/fs/nfsd/portlist" ;;
+    linkflap) cmd="ip link set $ifc down; sleep 3; ip link set $ifc up; ip -br addr show $ifc" ;;
+    esac
+    gexec client bgio-start 60 "bash /lab/guest/nfs-phase.sh bgio-start $v $ip $t$v" || return $?
+    sleep 4
+    gexec server "$k" 90 "$cmd" || rc=$?
+    cat "$GCMD.log" >>"$OUT/logs/$CAP.workload.log"
+    gexec client bgio-stop 240 "bash /lab/guest/nfs-phase.sh bgio-stop $v $ip $t$v" || rc=$?
+    return "$rc"
+}
 
 # run_phase T V PHASE : mount/umount/rw/readdir failures stop the lab, others are recorded
 run_phase() {
     local t=$1 v=$2 ph=$3 ip t0 rc=0
     eval "ip=\$SERVER_IP_$t"
     t0=$(date +%s)
-    if [ "$ph" = deleg ]; then
-        gexec client deleg-open 60 "bash /lab/guest/nfs-phase.sh deleg-open $v $ip $t$v" || rc=$?
-        if [ "$rc" = 0 ]; then
-            gexec server deleg-break 60 "sleep 2; timeout 45 sh -c 'echo changed-on-server >>/srv/export/deleg-$t$v.txt'" || rc=$?
-            gexec client deleg-close 60 "bash /lab/guest/nfs-phase.sh deleg-close $v $ip $t$v" || rc=$?
-        fi
-    else
+    case $ph in
+    deleg|delegw) phase_deleg "$t" "$v" "$ip" "$ph" || rc=$? ;;
+    nfsd-restart|linkflap) phase_fault "$t" "$v" "$ip" "$ph" || rc=$? ;;
+    locks) # NFSv4: no delegations meanwhile, or the client keeps its locks local and sends no LOCK
+        gexec server leases-off 30 "sysctl -w fs.leases-enable=0" || true
         gexec client "$ph" 180 "bash /lab/guest/nfs-phase.sh $ph $v $ip $t$v" || rc=$?
-    fi
+        local l=$GCMD; gexec server leases-on 30 "sysctl -w fs.leases-enable=1" || true; GCMD=$l ;;
+    *) gexec client "$ph" 180 "LAB_LONG=$LAB_LONG bash /lab/guest/nfs-phase.sh $ph $v $ip $t$v" || rc=$? ;;
+    esac
     cat "$GCMD.log" >>"$OUT/logs/$CAP.workload.log"
     if [ "$rc" = 0 ]; then phase_rec "$ph" ok "$(elapsed "$t0")"; return 0; fi
     phase_rec "$ph" "FAIL($rc)" "$(elapsed "$t0")"
@@ -117,7 +162,8 @@ lab_boot() {
     need_cmds "$QEMU" qemu-img ss
     mkdir -p "$OUT/logs"; OUT=$(cd "$OUT" && pwd)
     log "output: $OUT"
-    image_ensure
+    # LAB_IMAGE=DIR: boot an already built image folder instead of the cached one
+    if [ -n "${LAB_IMAGE:-}" ]; then IMAGE_DIR=$LAB_IMAGE; else image_ensure; fi
     RUN=$(mktemp -d /tmp/rpcrdma-lab.XXXXXX)
     on_exit "rm -rf '$RUN'"
     on_exit "collect_logs"
@@ -135,7 +181,9 @@ lab_boot() {
     log "guests up after $(elapsed "$T0") (kernel $(cat "$RUN/server/ready"))"
 
     step "setup: links, rxe0 on eth0, siw0 on eth1, NFS server"
-    gmust server setup 300 "bash /lab/guest/setup.sh server"
+    # the longer tier: nfsd accepts 1 MiB READ/WRITE (set before nfsd starts)
+    local blk=""; [ "$LAB_KERNEL" = 6.1 ] || blk=1048576
+    gmust server setup 300 "bash /lab/guest/setup.sh server $blk"
     gmust client setup 300 "bash /lab/guest/setup.sh client"
     gmust client info 60 "bash /lab/guest/info.sh"; gout >"$OUT/versions.txt"
 }
@@ -151,11 +199,12 @@ lab_finish() {
 lab_run() {
     local t v tool
     T0=$(date +%s)
+    LAB_LONG=0; [ "$LAB_KERNEL" = 6.1 ] || LAB_LONG=1
     lab_boot
     for t in ${TRANSPORTS//,/ }; do
         for v in ${NFS_VERS//,/ }; do nfs_capture "$t" "$v"; done
     done
-    if [ "$QUICK" != 1 ]; then
+    if [ "$QUICK" != 1 ] && [ "${NO_VERBS:-0}" != 1 ]; then
         for t in ${TRANSPORTS//,/ }; do
             for tool in rping ibwritebw; do verbs_capture "$tool" "$t"; done
         done
