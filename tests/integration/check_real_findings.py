@@ -37,25 +37,23 @@ WHY = {
     # so its read chunk has two segments at one Position.
     "RR-241": "two read segments at one Position (WRITE data spanning two pages)",
     # The NFSv3 failures the lab shows: SETACL of a 400-entry ACL (a Long Call
-    # with a 2-segment PZRC) gets GARBAGE_ARGS, and GETACL of it gets SYSTEM_ERR
-    # through a Reply chunk; the client reconnects and resends the same XID twice.
-    # One finding per failing call, naming the shape, the answer and the retries.
-    "RR-230": "NFSACL SETACL/GETACL failing as Long messages, retried on new connections",
+    # with a multi-segment PZRC) gets GARBAGE_ARGS, and GETACL of it gets
+    # SYSTEM_ERR through a Reply chunk, on every connection the client tries.
+    # The server limits the ACL's size (the same SETACL fails over TCP), so
+    # the finding offers the chunk shape as a possible cause only.
+    "RR-230": "NFSACL SETACL rejected (GARBAGE_ARGS) and GETACL failing (SYSTEM_ERR) on every connection: "
+              "the server limits the ACL's size; the chunk shape is offered as a possible cause only",
     # rxe under TCG retransmits a few packets with the same PSN.
     "CAP-DUP": "rxe retransmissions",
     # The fault phases of the longer tier (nfsd restarted, the link down and
     # up): a call in flight when the connection broke is sent again with the
     # same XID on the new connection and answered there (RFC 8166 section 4.5.3).
     "RR-231": "call retried with the same XID on a new connection after nfsd restart or link loss",
-    # rxe retransmitted a server's RDMA Read Requests with the same PSN, and the
-    # client answered both copies: the second Read Responses match no segment
-    # still open.  A duplicate the engine does not pair, not a protocol fault.
-    "ENG-UNMATCHED-RDMA": "second answer to a duplicated RDMA Read Request (rxe retransmission)",
-    # Linux 7.2's nfsd grants most OPENs a delegation of type 5,
-    # OPEN_DELEGATE_WRITE_ATTRS_DELEG (delegated timestamps, RFC 9754), which
-    # the NFSv4 decoder does not know, so those OPEN replies "do not decode".
-    # A false finding: the replies are well formed.
-    "ENG-ULP": "NFSv4.2 OPEN replies with a type-5 delegation (RFC 9754) the decoder does not know",
+    # An NFSv4.1+ COMPOUND in flight when nfsd restarted is sent again on the
+    # new connection with the same session, slot and sequence ID: the server
+    # answers it from its reply cache (RFC 8881 section 2.10.6.2).  Named as a
+    # SEQUENCE replay, not as a plain retry.
+    "RR-234": "NFSv4.1+ SEQUENCE replay on a new connection after nfsd restart",
     # Without the handshake the inline thresholds are unknown: RFC 8166 says
     # assume 1024, and Linux sends up to 4096 inline, so once per connection.
     "RR-041": "inline Send above the assumed 1024 bytes when the handshake is cut",
