@@ -191,8 +191,8 @@ void ck_rr234(struct rr_checker *ck, const struct rr_fact *f)
 			snprintf(answer, sizeof(answer), n->answered ? "the server answered it with an error" :
 				 "no answer was seen");
 		ck_report_full(ck, RR_234_SESSION_REPLAY, n->frame, ep->frames, ep->n_frames, n->conn_id, true,
-			       ep->xid, "%s (XID 0x%08x) re-sent on a new connection with the same session %s, "
-			       "slot %u and sequence ID %u: a SEQUENCE replay, which a server answers from its "
-			       "reply cache; %s", n->what, ep->xid, sess, n->slotid, n->seqid, answer);
+			       ep->xid, "%s (XID 0x%08x) is a SEQUENCE replay: re-sent on a new connection with "
+			       "session %s, slot %u, sequence ID %u. A server answers a replay from its reply "
+			       "cache; %s", n->what, ep->xid, sess, n->slotid, n->seqid, answer);
 	}
 }

@@ -327,8 +327,8 @@ static void test_session_replay(void **state)
 	session_retry(17);
 	assert_int_equal(got.diags[RR_234_SESSION_REPLAY], 1);
 	assert_int_equal(got.diags[RR_231_RECONNECT_RETRY], 0);
-	assert_non_null(strstr(texts[RR_234_SESSION_REPLAY], "same session 5e551001000000000000000000000007, "
-			       "slot 3 and sequence ID 17: a SEQUENCE replay"));
+	assert_non_null(strstr(texts[RR_234_SESSION_REPLAY], "is a SEQUENCE replay: re-sent on a new connection "
+			       "with session 5e551001000000000000000000000007, slot 3, sequence ID 17."));
 }
 
 /* Clean twin: the call re-sent under another sequence ID is no replay (RR-231 tells the retry). */
