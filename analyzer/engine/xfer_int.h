@@ -14,6 +14,7 @@
 #include "xfer.h"
 
 #define RR_PSN_MASK 0xFFFFFFu
+#define RR_PSN_HALF 0x800000u   /* a distance this far or more runs backward */
 
 /* 24-bit PSN arithmetic: distance from a to b going forward. */
 static inline uint32_t rr_psn_dist(uint32_t from, uint32_t to)
@@ -25,7 +26,7 @@ static inline bool rr_psn_after(uint32_t a, uint32_t b)
 {
 	uint32_t d = rr_psn_dist(a, b);
 
-	return d != 0 && d < 0x800000u;
+	return d != 0 && d < RR_PSN_HALF;
 }
 
 /* A Send being put together from FIRST/MIDDLE/LAST packets. */

@@ -73,7 +73,7 @@ static void known_upto(struct rr_engine *eng, struct rr_flow *f, uint32_t upto)
 	struct rr_xfer_flow *x = f->xfer;
 	uint32_t d = rr_psn_dist(x->req_next, upto);
 
-	if (d == 0 || d >= 0x800000u)
+	if (!rr_psn_after(x->req_next, upto))
 		return;                    /* nothing new (or behind) */
 	if (d <= x->req_slack) {
 		x->req_slack -= d;
@@ -133,7 +133,7 @@ void rr_xfer_read_took(struct rr_flow *reader, uint32_t psn, uint32_t n)
 	/* Only the newest request's span is still open; an older one's was settled by what came after. */
 	if (!x || !x->req_psn_valid || x->req_last_psn != psn || !x->req_slack)
 		return;
-	if (rr_psn_dist(x->req_next, end) < 0x800000u)
+	if (end == x->req_next || rr_psn_after(x->req_next, end))
 		x->req_next = end;      /* never back: an ACK may have told of more */
 	x->req_slack = 0;
 }
@@ -214,7 +214,7 @@ bool rr_xfer_ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct
 	if (!x->req_psn_valid) {
 		x->hole_len = 0;
 		from_start(eng, f, ev->psn);
-	} else if (d >= 0x800000u) {
+	} else if (d >= RR_PSN_HALF) {
 		/* Inside what an ACK already accounted for: only what lies after it moves on. */
 		moves = rr_psn_after(x->req_next, next);
 	} else if (d >= RR_PSN_RETRANSMIT_WINDOW) {
