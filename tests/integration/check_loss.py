@@ -258,6 +258,9 @@ def check_real(a, fail, tmp):
                 c = names.get(way)
                 if c and not c.get("capture_cut"):
                     fail.add("%s: %s lost bytes sent by %s:%d, yet is not marked" % (name, c["name"], *way[:2]))
+                elif c and not any(c.get("lost_bytes", ())):
+                    fail.add("%s: %s lost bytes sent by %s:%d, yet the summary counts none" %
+                             (name, c["name"], *way[:2]))
             checked += 1
     return checked
 
