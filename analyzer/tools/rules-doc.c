@@ -2,11 +2,14 @@
 /*
  * rr-rules-doc: print docs/rules.md from the rule table.  The build writes
  * it and a test compares it with the committed file, so the document is
- * never edited by hand and never drifts from rules.def.
+ * never edited by hand and never drifts from rules.def.  Its last section
+ * comes from the statement catalogue (rules-doc-stmt.h): the path given as
+ * the first argument, or the source tree's docs/spec/statements.tsv.
  */
 #include <stdio.h>
 
 #include "rpcrdma/rules.h"
+#include "rules-doc-stmt.h"
 
 static void cell(const char *s)
 {
@@ -17,7 +20,7 @@ static void cell(const char *s)
 			putchar(*s);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	unsigned i, nrule = 0, nno = 0;
 	char group = 0;
@@ -99,5 +102,5 @@ int main(void)
 		cell(r->text);
 		fputs(" |\n", stdout);
 	}
-	return 0;
+	return rd_statements_print(argc > 1 ? argv[1] : RR_STATEMENTS_TSV, stdout) ? 0 : 1;
 }
