@@ -48,7 +48,12 @@ static bool counted(const struct stmt *s)
 	return !strcmp(s->f[C_KIND], "norm") || !strcmp(s->f[C_KIND], "table");
 }
 
-/* Each code in a space-separated cell names a rule of the wanted kind. */
+/*
+ * Each code in a space-separated cell is an RR code.  One that rules.def
+ * lacks, or has with the other kind, is only warned about: a rule table
+ * changed ahead of the catalogue must not stop the build (the test
+ * rules_statements fails on it instead).
+ */
 static bool codes_ok(const char *path, const struct stmt *s, enum col c, enum rr_rule_kind want)
 {
 	char **codes;
@@ -61,12 +66,14 @@ static bool codes_ok(const char *path, const struct stmt *s, enum col c, enum rr
 	for (i = 0; codes[i] && ok; i++) {
 		enum rr_rule_id id = rr_rule_find(codes[i]);
 
-		if (!*codes[i] || strncmp(codes[i], "RR-", 3) || id == RR_RULE_COUNT)
-			ok = bad(path, s->line, "no such rule in rules.def", codes[i]);
+		if (strncmp(codes[i], "RR-", 3) || strlen(codes[i]) != 6)
+			ok = bad(path, s->line, "not an RR-nnn code", codes[i]);
+		else if (id == RR_RULE_COUNT)
+			fprintf(stderr, "%s:%u: warning: no such rule in rules.def: %s\n", path, s->line, codes[i]);
 		else if (rr_rule_get(id)->kind != want)
-			ok = bad(path, s->line,
-				 want == RR_KIND_RULE ? "names a rule without a check in the checks column"
-						      : "names a rule with a check in the nocheck column", codes[i]);
+			fprintf(stderr, "%s:%u: warning: %s is %s, yet the %s column names it\n", path, s->line,
+				codes[i], want == RR_KIND_RULE ? "an RR_NOCHECK entry" : "a rule with a check",
+				want == RR_KIND_RULE ? "checks" : "nocheck");
 	}
 	g_strfreev(codes);
 	return ok;
