@@ -12,10 +12,14 @@ table and with README.md:
   checked in full) are those counted from rules.def and the catalogue.
 
 rules.def and the catalogue are read as text, independently of the C code
-that prints docs/rules.md from them."""
+that prints docs/rules.md from them.  With --generator, that program must
+also refuse a catalogue with a malformed row, naming its line."""
 import argparse
+import os
 import re
+import subprocess
 import sys
+import tempfile
 
 COLUMNS = ["id", "rfc", "section", "kind", "statement", "wire", "why", "checks", "cover", "nocheck", "note"]
 CITED = re.compile(r"RFC 816[67]|RFC 8267")
@@ -124,11 +128,36 @@ def check_readme(path, want, problems):
                             (path, m.group(1), what, want[what]))
 
 
+def check_generator(generator, catalogue, problems):
+    """Break the cover cell of the first counted row: the generator exits 1 naming that line."""
+    lines = open(catalogue, encoding="utf-8").read().split("\n")
+    header = False
+    for n, line in enumerate(lines):
+        if not line or line.startswith("#"):
+            continue
+        if not header:
+            header = True
+            continue
+        cells = line.split("\t")
+        cells[COLUMNS.index("cover")] = "bogus"
+        lines[n] = "\t".join(cells)
+        break
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = os.path.join(tmp, "statements.tsv")
+        open(bad, "w", encoding="utf-8").write("\n".join(lines))
+        run = subprocess.run([generator, bad], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        where = "%s:%d:" % (bad, n + 1)
+        if run.returncode != 1 or where not in run.stderr.decode():
+            problems.append("the generator given a bad cover cell at %s exited %d saying %r" %
+                            (where, run.returncode, run.stderr.decode().strip()))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rules-def", required=True)
     ap.add_argument("--catalogue", required=True)
     ap.add_argument("--readme", required=True)
+    ap.add_argument("--generator", help="rr-rules-doc, to check it refuses a malformed catalogue")
     a = ap.parse_args()
     problems = []
     rules = read_rules(a.rules_def)
@@ -138,6 +167,8 @@ def main():
     check_rules(rows, rules, a.catalogue, problems)
     want = totals(rows, rules)
     check_readme(a.readme, want, problems)
+    if a.generator:
+        check_generator(a.generator, a.catalogue, problems)
     for p in problems:
         print("FAIL statements: " + p)
     print("statements: %d rows, %s; %s" % (len(rows), ", ".join("%s %d" % kv for kv in want.items()),
