@@ -90,6 +90,10 @@ def check_rules(rows, rules, path, problems):
         problems.append("rules citing RFC 8166/8167/8267 that no catalogue row names (add them to a statement, "
                         "or a derived or perm row if no key word states them): " +
                         ", ".join("%s (%s)" % (c, rules[c][1]) for c in unnamed))
+    others = sorted(c for c, (kind, ref) in rules.items() if c not in named)
+    if others:
+        print("statements: not named by any row, their refs citing other documents only (fine): " +
+              ", ".join("%s (%s)" % (c, rules[c][1]) for c in others))
     ids = [r["id"] for r in rows]
     dups = sorted(set(i for i in ids if ids.count(i) > 1))
     if dups:
