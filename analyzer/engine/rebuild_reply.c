@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Rebuilding a reply (RFC 8166 §3.5.3, §3.5.5): the inline part (RDMA_MSG:
+ * Rebuilding a reply (RFC 8166 §3.4.6.1, §3.5.3): the inline part (RDMA_MSG:
  * after the header; RDMA_NOMSG: the Reply chunk cut to its returned
  * lengths), with the data of each used Write chunk put back right after the
  * length word of the DDP-eligible result it carries.  Which result that is

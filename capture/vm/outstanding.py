@@ -8,7 +8,7 @@ stream for siw). A forward call is a message from the client that is not an RPC
 reply; its reply is the first message from the server with the same XID. A call
 sent again with an XID still outstanding (a retransmission) is not counted twice.
 Prints, per connection: calls, the most outstanding at once, the credits the client
-asked for and the server granted (RFC 8166 section 3.3). Backchannel calls (from
+asked for and the server granted (RFC 8166 section 3.3.1). Backchannel calls (from
 the server) and their replies are left out.
 """
 import subprocess

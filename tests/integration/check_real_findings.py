@@ -47,7 +47,7 @@ WHY = {
     "CAP-DUP": "rxe retransmissions",
     # The fault phases of the longer tier (nfsd restarted, the link down and
     # up): a call in flight when the connection broke is sent again with the
-    # same XID on the new connection and answered there (RFC 8166 section 4.5.3).
+    # same XID on the new connection and answered there (RFC 8166 section 4.5.5).
     "RR-231": "call retried with the same XID on a new connection after nfsd restart or link loss",
     # An NFSv4.1+ COMPOUND in flight when nfsd restarted is sent again on the
     # new connection with the same session, slot and sequence ID: the server
