@@ -29,6 +29,8 @@ enum {
 	CK_SIL_NONE,
 	CK_SIL_VERS,                  /* rdma_vers not 1: ERR_VERS */
 	CK_SIL_HDR,                   /* the header does not decode: ERR_CHUNK */
+	CK_SIL_EMPTY,                 /* RDMA_NOMSG without a chunk: ERR_CHUNK */
+	CK_SIL_XID,                   /* rdma_xid is not the RPC XID: ERR_CHUNK */
 	CK_SIL_MSGP,                  /* RDMA_MSGP: ERR_CHUNK */
 	CK_SIL_CHUNK,                 /* a non-eligible item in a read chunk: ERR_CHUNK or GARBAGE_ARGS */
 };
@@ -56,9 +58,9 @@ static int refusal_of(const struct rr_checker *ck, const struct rr_fact_send *s)
 		return ck_profile(ck) == RR_PROFILE_RFC8166 ? CK_SIL_MSGP : CK_SIL_NONE;
 	/* The two other XDR errors RFC 8166 4.5.2 names: an empty RDMA_NOMSG, an rdma_xid not the RPC's. */
 	if (h->proc == RR_RDMA_NOMSG && !h->n_reads && !h->n_write_chunks && !h->has_reply)
-		return CK_SIL_HDR;
+		return CK_SIL_EMPTY;
 	if (h->proc == RR_RDMA_MSG && s->has_rpc && s->rpc_xid != h->xid)
-		return CK_SIL_HDR;
+		return CK_SIL_XID;
 	return CK_SIL_NONE;
 }
 
@@ -70,6 +72,12 @@ static const char *what_of(const struct ck_refusal *r, char *buf, size_t len)
 		break;
 	case CK_SIL_HDR:
 		g_strlcpy(buf, "had a malformed transport header", len);
+		break;
+	case CK_SIL_EMPTY:
+		g_strlcpy(buf, "was an RDMA_NOMSG without any chunk", len);
+		break;
+	case CK_SIL_XID:
+		g_strlcpy(buf, "had an rdma_xid that is not its RPC XID", len);
 		break;
 	case CK_SIL_MSGP:
 		g_strlcpy(buf, "was sent as RDMA_MSGP", len);
@@ -89,7 +97,7 @@ static const char *needed(const struct ck_refusal *r)
 	case CK_SIL_MSGP:
 		return "should answer it with RDMA_ERROR/ERR_CHUNK";
 	case CK_SIL_CHUNK:
-		return "must answer it with RDMA_ERROR/ERR_CHUNK or GARBAGE_ARGS";
+		return "must answer it with RDMA_ERROR/ERR_CHUNK (or GARBAGE_ARGS)";
 	default:
 		return "must answer it with RDMA_ERROR/ERR_CHUNK";
 	}
@@ -163,7 +171,7 @@ static void tell(struct rr_checker *ck, const struct rr_fact_send *s, int dir, c
 		       "%" G_GUINT64_FORMAT ", sent after it, was answered at frame %" G_GUINT64_FORMAT
 		       ", and the connection stayed up",
 		       dir ? "backward " : "", r->xid, r->frame, what_of(r, what, sizeof(what)),
-		       dir ? "client (the backward responder)" : "responder", needed(r), s->frame, r->later_call,
+		       dir ? "client" : "responder", needed(r), s->frame, r->later_call,
 		       r->later_reply);
 }
 
