@@ -139,6 +139,11 @@ void pg_audit_write(const pg_audit *a, pg_truth *t, bool any_injected)
 		pg_truth_expect(t, e->rule, frame);
 	}
 	retry_findings(a, t);
+	for (guint i = 0; i < pg_silence_found(a->silence)->len; i++) {
+		const pg_msginfo *mi = pg_silence_found(a->silence)->pdata[i];
+		if (mi->emitted && mi->send_frame)
+			pg_truth_expect(t, "RR-121", mi->send_frame);
+	}
 }
 
 /* ---- helpers of the sequence checks ------------------------------------ */
@@ -360,7 +365,7 @@ void pg_audit_call(pg_audit *a, pg_msginfo *mi)
 	audit_size(a, mi);
 	if (mi->backchannel) {
 		cb_call(a, mi);
-		pg_silence_msg(a->silence, a, mi, NULL);
+		pg_silence_msg(a->silence, mi, NULL);
 		return;
 	}
 	a->nfs41_seen |= mi->nfs41;
@@ -375,7 +380,7 @@ void pg_audit_call(pg_audit *a, pg_msginfo *mi)
 	pg_retry_call(a->retry, mi);
 	call_credits(a, mi);
 	g_ptr_array_add(a->outstanding, mi);
-	pg_silence_msg(a->silence, a, mi, NULL);
+	pg_silence_msg(a->silence, mi, NULL);
 }
 
 void pg_audit_done(pg_audit *a, pg_msginfo *mi)
@@ -383,7 +388,7 @@ void pg_audit_done(pg_audit *a, pg_msginfo *mi)
 	audit_size(a, mi);
 	if (!mi->damaged)
 		pg_expect_at(a, "RR-132", mi);
-	pg_silence_msg(a->silence, a, mi, NULL);
+	pg_silence_msg(a->silence, mi, NULL);
 }
 
 /* ---- replies and RDMA_ERROR --------------------------------------------- */
@@ -544,11 +549,11 @@ void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
 	bool errvers = mi->proc == RDMA_ERROR && mi->err == 1;
 	audit_size(a, mi);
 	if (mi->backchannel) {
-		pg_silence_msg(a->silence, a, mi, cb_reply(a, mi, normal));
+		pg_silence_msg(a->silence, mi, cb_reply(a, mi, normal));
 		return;
 	}
 	if (mi->proc > RDMA_ERROR || mi->proc == RDMA_DONE) {
-		pg_silence_msg(a->silence, a, mi, NULL);
+		pg_silence_msg(a->silence, mi, NULL);
 		return; /* not a reply that a checker can recognise */
 	}
 	c = answered_call(a, mi);
@@ -575,7 +580,7 @@ void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
 		if (mi->credit)
 			grant_change(a, mi, 0);
 	}
-	pg_silence_msg(a->silence, a, mi, c);
+	pg_silence_msg(a->silence, mi, c);
 }
 
 /* ---- Send With Invalidate ----------------------------------------------- */
