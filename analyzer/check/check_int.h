@@ -50,7 +50,8 @@ struct ck_refusal {
 	uint32_t vers;                /* its rdma_vers */
 	uint8_t why;                  /* ck_silence.c's CK_SIL_* */
 	uint64_t frame;               /* its Send */
-	uint64_t later_call;          /* a call sent after it ... */
+	uint64_t since;               /* the responder had it whole: its Send, or the end of its read chunks */
+	uint64_t later_call;          /* a call sent after that ... */
 	uint64_t later_reply;         /* ... and that call's answer (0: none seen yet) */
 };
 
@@ -90,6 +91,7 @@ struct ck_conn_state {
 	unsigned n_refusals[2];
 	bool probe[2];                /* a call record to look at once group I has judged it */
 	uint32_t probe_xid[2];
+	uint64_t probe_frame[2];      /* ... the last frame of its record */
 	bool has_done[2];             /* the latest RDMA_DONE, until an answer or a call reuses its XID */
 	uint32_t done_xid[2];
 	uint64_t done_frame[2];

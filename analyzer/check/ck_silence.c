@@ -103,7 +103,8 @@ static const char *needed(const struct ck_refusal *r)
 	}
 }
 
-static void add(struct ck_conn_state *cs, int dir, uint32_t xid, uint32_t vers, int why, uint64_t frame)
+static void add(struct ck_conn_state *cs, int dir, uint32_t xid, uint32_t vers, int why, uint64_t frame,
+		uint64_t since)
 {
 	struct ck_refusal *r = cs->refusals[dir];
 	unsigned i;
@@ -121,6 +122,7 @@ static void add(struct ck_conn_state *cs, int dir, uint32_t xid, uint32_t vers, 
 	r->vers = vers;
 	r->why = (uint8_t)why;
 	r->frame = frame;
+	r->since = since;
 }
 
 static void drop(struct ck_conn_state *cs, int dir, unsigned i)
@@ -155,7 +157,7 @@ static void run_probe(struct rr_checker *ck, struct ck_conn_state *cs)
 		cs->probe[d] = false;
 		c = ck_call_find(ck, cs->id, d, cs->probe_xid[d]);
 		if (c && (c->flags & CK_CALL_BAD_CHUNK) && !(c->flags & CK_CALL_REPLIED))
-			add(cs, d, c->xid, c->vers, CK_SIL_CHUNK, c->send_frame);
+			add(cs, d, c->xid, c->vers, CK_SIL_CHUNK, c->send_frame, cs->probe_frame[d]);
 	}
 }
 
@@ -213,7 +215,7 @@ static void witness(struct rr_checker *ck, struct ck_conn_state *cs, const struc
 	for (i = 0; i < cs->n_refusals[dir]; i++) {
 		struct ck_refusal *r = &cs->refusals[dir][i];
 
-		if (!r->later_reply && c->send_frame > r->frame) {
+		if (!r->later_reply && c->send_frame > r->since) {
 			r->later_call = c->send_frame;
 			r->later_reply = s->frame;
 		}
@@ -232,9 +234,10 @@ void ck_rr121(struct rr_checker *ck, const struct rr_fact *f)
 
 		cs = ck_conn(ck, m->conn_id);
 		run_probe(ck, cs);
-		if (m->dir == RR_DIR_CALL && m->conn.roles_known) {
+		if (m->dir == RR_DIR_CALL && m->conn.roles_known && m->n_frames) {
 			cs->probe[d] = true;
 			cs->probe_xid[d] = m->xid;
+			cs->probe_frame[d] = m->frames[m->n_frames - 1];
 		}
 		return;
 	}
@@ -254,7 +257,7 @@ void ck_rr121(struct rr_checker *ck, const struct rr_fact *f)
 		return;
 	why = refusal_of(ck, s);
 	if (why != CK_SIL_NONE)
-		add(cs, ck_send_dir(s), s->hdr->xid, s->hdr->vers, why, s->frame);
+		add(cs, ck_send_dir(s), s->hdr->xid, s->hdr->vers, why, s->frame, s->frame);
 }
 
 void ck_rr133(struct rr_checker *ck, const struct rr_fact *f)
