@@ -43,6 +43,18 @@ struct ck_dir_state {
 	size_t long_reply_len;
 };
 
+/* A call the responder must refuse with RDMA_ERROR and has not answered yet (ck_silence.c). */
+#define CK_REFUSALS_MAX 8         /* per connection and direction; past it the oldest goes */
+struct ck_refusal {
+	uint32_t xid;
+	uint32_t vers;                /* its rdma_vers */
+	uint8_t why;                  /* ck_silence.c's CK_SIL_* */
+	uint64_t frame;               /* its Send */
+	uint64_t since;               /* the responder had it whole: its Send, or the end of its read chunks */
+	uint64_t later_call;          /* a call sent after that ... */
+	uint64_t later_reply;         /* ... and that call's answer (0: none seen yet) */
+};
+
 struct ck_conn_state {
 	uint32_t id;
 	bool handshake;
@@ -74,6 +86,15 @@ struct ck_conn_state {
 	bool back_unbound_reported;
 	bool sess_sizes;              /* a CREATE_SESSION result gave the limits (RR-184) */
 	uint32_t fore_maxresp, back_maxresp;
+	/* Answers that must come or must not (ck_silence.c), by direction. */
+	struct ck_refusal refusals[2][CK_REFUSALS_MAX];
+	unsigned n_refusals[2];
+	bool probe[2];                /* a call record to look at once group I has judged it */
+	uint32_t probe_xid[2];
+	uint64_t probe_frame[2];      /* ... the last frame of its record */
+	bool has_done[2];             /* the latest RDMA_DONE, until an answer or a call reuses its XID */
+	uint32_t done_xid[2];
+	uint64_t done_frame[2];
 };
 
 /* A call with a failure or a retry: concluded as one finding (group Q). */

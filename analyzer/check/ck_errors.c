@@ -29,23 +29,36 @@ void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
 	const struct rr_fact_send *s = f->send;
 	struct ck_call *c;
 
-	if (!is_error(s) || s->is_call)
+	int dir;
+	struct ck_conn_state *cs;
+
+	/* A header of another version is told call or reply from the roles alone: its type still says. */
+	if (!is_error(s) || (s->is_call && s->status != RR_HDR_E_NOT_V1))
 		return;
-	/* Either end may send RDMA_ERROR (RFC 8166 4.5); the requester's answers a reply. */
-	if (s->roles_known && s->from_requester)
+	/*
+	 * Either end may send RDMA_ERROR: the responder of each direction, so
+	 * the requester (the client) answers backward calls with it (RFC 8167
+	 * 2.2).  An RDMA_ERROR from the requester is looked up among those.
+	 */
+	dir = s->roles_known && s->from_requester ? 1 : 0;
+	cs = ck_conn(ck, s->conn_id);
+	/* An answer to RDMA_DONE is RR-133's. */
+	if (cs->has_done[dir] && cs->done_xid[dir] == s->hdr->xid && ck_rule_on(ck, RR_133_DONE_ANSWER))
 		return;
-	c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
+	c = ck_call_find(ck, s->conn_id, dir, s->hdr->xid);
 	if (!c) {
 		/* Held: the call may be in packets the capture lost. */
 		if (s->conn.handshake)
-			ck_hold(ck, f, RR_110_ERR_COPIES, s->frame, ck_send_dir(s), true,
-				  "RDMA_ERROR XID 0x%08x answers no call seen on this connection", s->hdr->xid);
+			ck_hold(ck, f, RR_110_ERR_COPIES, s->frame, dir, true,
+				  "RDMA_ERROR XID 0x%08x %sanswers no %scall seen on this connection", s->hdr->xid,
+				  s->roles_known && s->from_requester ? "from the requester " : "",
+				  s->roles_known && s->from_requester ? "backward " : "");
 		return;
 	}
 	if (c->vers != s->hdr->vers)
 		ck_report(ck, f, RR_110_ERR_COPIES, s->frame,
-			  "RDMA_ERROR XID 0x%08x carries rdma_vers %u; the failing call (frame %" G_GUINT64_FORMAT
-			  ") had %u", s->hdr->xid, s->hdr->vers, c->send_frame, c->vers);
+			  "RDMA_ERROR XID 0x%08x carries rdma_vers %u; the failing %scall (frame %" G_GUINT64_FORMAT
+			  ") had %u", s->hdr->xid, s->hdr->vers, dir ? "backward " : "", c->send_frame, c->vers);
 }
 
 void ck_rr111(struct rr_checker *ck, const struct rr_fact *f)

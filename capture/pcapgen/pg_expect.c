@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "pg_expect.h"
 
+#include "pg_expect_silence.h"
 #include "pg_retry.h"
 
 #include <string.h>
@@ -36,6 +37,7 @@ struct pg_audit {
 	uint32_t fore_maxresp;  /* a CREATE_SESSION's fore ca_maxresponsesize, 0: none (RR-184) */
 	uint32_t conn;          /* the current connection */
 	pg_retry *retry;        /* calls re-sent on new connections (RR-119, RR-231, RR-233, RR-234) */
+	pg_silence *silence;    /* answers that must come or must not (RR-121, RR-133) */
 };
 
 pg_audit *pg_audit_new(const pg_scenario *s)
@@ -53,6 +55,7 @@ pg_audit *pg_audit_new(const pg_scenario *s)
 	a->long_failed = g_hash_table_new(g_direct_hash, g_direct_equal);
 	a->handle_calls = g_hash_table_new(g_direct_hash, g_direct_equal);
 	a->retry = pg_retry_new();
+	a->silence = pg_silence_new(s);
 	return a;
 }
 
@@ -68,6 +71,7 @@ void pg_audit_conn(pg_audit *a, uint32_t conn)
 	a->reply_seen = false;
 	/* RFC 8167 7: a new connection's back channel is bound anew */
 	a->back_bound = a->unbound_told = false;
+	pg_silence_conn(a->silence);
 }
 
 void pg_audit_free(pg_audit *a)
@@ -81,6 +85,7 @@ void pg_audit_free(pg_audit *a)
 	g_hash_table_destroy(a->long_failed);
 	g_hash_table_destroy(a->handle_calls);
 	pg_retry_free(a->retry);
+	pg_silence_free(a->silence);
 	g_free(a);
 }
 
@@ -134,6 +139,11 @@ void pg_audit_write(const pg_audit *a, pg_truth *t, bool any_injected)
 		pg_truth_expect(t, e->rule, frame);
 	}
 	retry_findings(a, t);
+	for (guint i = 0; i < pg_silence_found(a->silence)->len; i++) {
+		const pg_msginfo *mi = pg_silence_found(a->silence)->pdata[i];
+		if (mi->emitted && mi->send_frame)
+			pg_truth_expect(t, "RR-121", mi->send_frame);
+	}
 }
 
 /* ---- helpers of the sequence checks ------------------------------------ */
@@ -355,6 +365,7 @@ void pg_audit_call(pg_audit *a, pg_msginfo *mi)
 	audit_size(a, mi);
 	if (mi->backchannel) {
 		cb_call(a, mi);
+		pg_silence_msg(a->silence, mi, NULL);
 		return;
 	}
 	a->nfs41_seen |= mi->nfs41;
@@ -369,6 +380,7 @@ void pg_audit_call(pg_audit *a, pg_msginfo *mi)
 	pg_retry_call(a->retry, mi);
 	call_credits(a, mi);
 	g_ptr_array_add(a->outstanding, mi);
+	pg_silence_msg(a->silence, mi, NULL);
 }
 
 void pg_audit_done(pg_audit *a, pg_msginfo *mi)
@@ -376,6 +388,7 @@ void pg_audit_done(pg_audit *a, pg_msginfo *mi)
 	audit_size(a, mi);
 	if (!mi->damaged)
 		pg_expect_at(a, "RR-132", mi);
+	pg_silence_msg(a->silence, mi, NULL);
 }
 
 /* ---- replies and RDMA_ERROR --------------------------------------------- */
@@ -383,18 +396,23 @@ void pg_audit_done(pg_audit *a, pg_msginfo *mi)
 /* A backward reply: XIDs of the two directions are separate spaces (RFC
  * 8166 7.1); credits (RR-101, RR-106), what a normal answer processed
  * (RR-065, RR-113). */
-static void cb_reply(pg_audit *a, pg_msginfo *mi, bool normal)
+static const pg_msginfo *cb_reply(pg_audit *a, pg_msginfo *mi, bool normal)
 {
+	const pg_msginfo *answered = NULL;
 	if (!mi->credit && !mi->damaged)
 		pg_expect_at(a, "RR-101", mi);
-	for (guint i = 0; normal && i < a->cb_outstanding->len; i++) {
+	for (guint i = 0; (normal || mi->proc == RDMA_ERROR) && i < a->cb_outstanding->len; i++) {
 		pg_msginfo *o = a->cb_outstanding->pdata[i];
 		if (o->rdma_xid != mi->rdma_xid)
 			continue;
 		g_ptr_array_remove_index(a->cb_outstanding, i);
-		if ((o->flags & PG_EXF_MALFORMED) && !mi->damaged)
+		answered = o;
+		/* the client answers backward calls: its RDMA_ERROR copies their version (RFC 8166 4.5) */
+		if (!normal && mi->vers != o->vers && !mi->damaged)
+			pg_expect_at(a, "RR-110", mi);
+		if (normal && (o->flags & PG_EXF_MALFORMED) && !mi->damaged)
 			pg_expect_at(a, "RR-113", mi);
-		if ((o->flags & PG_EXF_INELIGIBLE) && !mi->damaged)
+		if (normal && (o->flags & PG_EXF_INELIGIBLE) && !mi->damaged)
 			pg_expect_at(a, "RR-065", mi);
 		break;
 	}
@@ -402,6 +420,7 @@ static void cb_reply(pg_audit *a, pg_msginfo *mi, bool normal)
 		a->cb_granted = mi->credit;
 		grant_change(a, mi, 1);
 	}
+	return answered;
 }
 
 /* The outstanding call this reply answers (no longer outstanding), or NULL. */
@@ -530,17 +549,20 @@ void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
 	bool errvers = mi->proc == RDMA_ERROR && mi->err == 1;
 	audit_size(a, mi);
 	if (mi->backchannel) {
-		cb_reply(a, mi, normal);
+		pg_silence_msg(a->silence, mi, cb_reply(a, mi, normal));
 		return;
 	}
-	if (mi->proc > RDMA_ERROR || mi->proc == RDMA_DONE)
+	if (mi->proc > RDMA_ERROR || mi->proc == RDMA_DONE) {
+		pg_silence_msg(a->silence, mi, NULL);
 		return; /* not a reply that a checker can recognise */
+	}
 	c = answered_call(a, mi);
 	if (c)
 		reply_outcome(a, c, mi);
 	if (!c) {
+		/* an answer to RDMA_DONE has a rule of its own */
 		if (!mi->damaged)
-			pg_expect_at(a, "RR-003", mi);
+			pg_expect_at(a, pg_silence_answers_done(a->silence, mi) ? "RR-133" : "RR-003", mi);
 	} else if (!mi->damaged && !c->damaged) {
 		reply_versions(a, c, mi, normal, errvers);
 		if (normal)
@@ -558,6 +580,7 @@ void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
 		if (mi->credit)
 			grant_change(a, mi, 0);
 	}
+	pg_silence_msg(a->silence, mi, c);
 }
 
 /* ---- Send With Invalidate ----------------------------------------------- */
@@ -602,6 +625,7 @@ void pg_audit_fill(pg_msginfo *mi, const pg_rdmamsg *m, const pg_rpc_pair *rp, b
 	mi->low = m->low;
 	mi->high = m->high;
 	mi->wire_len = wire_len;
+	mi->hdr_undecodable = m->reply_disc > 1 || m->proc > RDMA_ERROR;
 	mi->has_rpc = rp && m->proc != RDMA_ERROR && m->proc != RDMA_DONE;
 	if (mi->has_rpc) {
 		mi->program = rp->program;

@@ -20,7 +20,8 @@ enum { PG_EXF_MALFORMED = 1,   /* transport header XDR error (RFC 8166 4.5) */
        PG_EXF_CALL_OFF_WIRE = 4, PG_EXF_REPLY_OFF_WIRE = 8,
        PG_EXF_DAMAGED = 16,    /* capture damage: its findings are unknowable */
        PG_EXF_GARBAGE = 32,    /* a reply whose RPC says GARBAGE_ARGS */
-       PG_EXF_HANDLE_REUSED = 64 }; /* the call's read segment reuses a persistent handle */
+       PG_EXF_HANDLE_REUSED = 64,   /* the call's read segment reuses a persistent handle */
+       PG_EXF_SILENT_READ = 128 };  /* reply=none, yet the responder pulled the call's read chunks */
 
 /* What the audit knows about one emitted message. */
 typedef struct {
@@ -51,6 +52,7 @@ typedef struct {
 	uint32_t conn;         /* the connection it went on: 0, then one more per reconnect */
 	bool has_seq;          /* call: an NFSv4.1+ COMPOUND led by SEQUENCE ... */
 	uint32_t seqid;        /* ... with this sequence ID (one session, slot 0) */
+	bool hdr_undecodable;  /* a list discriminator not 0 or 1, or an unknown message type */
 } pg_msginfo;
 
 typedef struct pg_audit pg_audit;

@@ -98,6 +98,8 @@ static const pg_injector table[] = {
 	    "RDMA_ERROR completed", .prep = pg_inj_reuse_xid),
 	INJ("err-code", false, "RR-117", "RDMA_ERROR error code set to ARG (default 7)",
 	    .header = pg_inj_err_code),
+	INJ("silent-read", false, "RR-121", "with reply=none: the responder still RDMA-Reads every "
+	    "read segment of the call, then never answers", .ops = pg_inj_silent_read),
 	INJ("ineligible-chunk", false, "RR-140 RR-141 RR-142 RR-143 RR-145 RR-147 RR-148",
 	    "non-eligible argument number ARG (default 0: file handle, GETATTR bitmap, ACL "
 	    "entries) moved into a read chunk", .plan = pg_inj_ineligible_chunk_plan,

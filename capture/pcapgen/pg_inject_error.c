@@ -63,3 +63,34 @@ bool pg_inj_err_code(pg_inj_ctx *c)
 	pg_inj_expect(c, "RR-117");
 	return true;
 }
+
+/* reply=none: the responder still RDMA-Reads every read segment of the
+ * call, in full (it took the call in), and then never answers */
+bool pg_inj_silent_read(pg_inj_ctx *c)
+{
+	bool any = false;
+	if (!c->is_call || !c->item->reply.none)
+		return false;
+	for (guint i = 0; i < c->plan->read_chunks->len; i++) {
+		const pg_chunk *ch = c->plan->read_chunks->pdata[i];
+		uint32_t at = 0;
+		for (guint k = 0; k < ch->segs->len; k++) {
+			const pg_seg *s = &g_array_index(ch->segs, pg_seg, k);
+			pg_op op = { 0 };
+			if (!s->length || at + s->length > ch->data->len)
+				break;
+			op.kind = PG_OP_READ;
+			op.len = s->length;
+			op.data = ch->data->data + at;
+			op.rkey = s->handle;
+			op.va = s->offset;
+			op.owner = -1;
+			pg_ex_add_op(c->ex, PG_OPS_READS, &op, NULL);
+			at += s->length;
+			any = true;
+		}
+	}
+	if (any)
+		pg_ex_flag(c->ex, PG_EXF_SILENT_READ, true);
+	return any;
+}

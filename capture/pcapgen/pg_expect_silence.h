@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The audit of answers that must come and answers that must not
+ * (pg_expect_silence.c): a call the responder must refuse with RDMA_ERROR
+ * and leaves unanswered on a connection that stays up (RR-121), and an
+ * answer to RDMA_DONE (RR-133). pg_expect.c hands it every message, in
+ * emission order, and takes the RR-121 findings when it writes the truth.
+ */
+#ifndef PG_EXPECT_SILENCE_H
+#define PG_EXPECT_SILENCE_H
+
+#include "pg_expect.h"
+
+typedef struct pg_silence pg_silence;
+
+pg_silence *pg_silence_new(const pg_scenario *s);
+void pg_silence_free(pg_silence *z);
+/* A connection opens: what waited on the old one goes with it. */
+void pg_silence_conn(pg_silence *z);
+/* A message after pg_expect.c's own audit of it; answered: the call a
+ * reply or RDMA_ERROR answers (NULL: none, or not an answer). */
+void pg_silence_msg(pg_silence *z, const pg_msginfo *mi, const pg_msginfo *answered);
+/* The silent calls found so far, in the order they were told: RR-121 at each one's Send. */
+const GPtrArray *pg_silence_found(const pg_silence *z);
+/* Is this answer to no call an answer to the RDMA_DONE before it (RR-133, not RR-003)? */
+bool pg_silence_answers_done(const pg_silence *z, const pg_msginfo *mi);
+
+#endif
