@@ -97,17 +97,7 @@ void ck_rr243(struct rr_checker *ck, const struct rr_fact *f)
 
 void ck_rr160(struct rr_checker *ck, const struct rr_fact *f)
 {
-	const struct rr_message *m = f->msg;
-	uint32_t op;
-
-	if (m->dir != RR_DIR_REPLY || !m->call_hdr || m->call_hdr->n_write_chunks || !nfs4_compound(m) ||
-	    m->ulp_result != RR_ULP_MALFORMED || m->capture_loss || !m->ulp.n_ops)
-		return;
-	op = m->ulp.ops[m->ulp.n_ops - 1];
-	if (op == RR_NFS4_OP_READ || op == RR_NFS4_OP_READLINK)
-		ck_report(ck, f, RR_160_EMPTY_LIST_INLINE, m->send_frame,
-			  "reply XID 0x%08x: the call offered no Write chunk, yet the %s result's data is not inline",
-			  m->xid, rr_nfs4_op_name(op));
+	ck_report_missing(ck, f, RR_160_EMPTY_LIST_INLINE);
 }
 
 void ck_rr162(struct rr_checker *ck, const struct rr_fact *f)
@@ -115,7 +105,7 @@ void ck_rr162(struct rr_checker *ck, const struct rr_fact *f)
 	const struct rr_message *m = f->msg;
 	size_t i;
 
-	if (!reply_walked(m) || !nfs4_compound(m))
+	if (ck_report_missing(ck, f, RR_162_NONEMPTY_BY_CHUNK) || !reply_walked(m) || !nfs4_compound(m))
 		return;
 	for (i = 0; i < m->n_items; i++) {
 		const struct rr_ddp_place *it = &m->items[i];
@@ -134,7 +124,7 @@ void ck_rr163(struct rr_checker *ck, const struct rr_fact *f)
 	const struct rr_message *m = f->msg;
 	size_t i;
 
-	if (!reply_walked(m) || !nfs4_compound(m))
+	if (ck_report_missing(ck, f, RR_163_EMPTY_CHUNK_INLINE) || !reply_walked(m) || !nfs4_compound(m))
 		return;
 	for (i = 0; i < m->n_items; i++) {
 		const struct rr_ddp_place *it = &m->items[i];

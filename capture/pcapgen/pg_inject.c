@@ -149,6 +149,9 @@ static const pg_injector table[] = {
 	INJ("empty-chunk-used", false, "RR-163", "an NFSv4 call's one-segment Write chunk offered "
 	    "with length 0; the READ data is written into it all the same",
 	    .ops = pg_inj_empty_chunk_used),
+	INJ("empty-chunk-missing", false, "RR-163", "an NFSv4 call's one-segment Write chunk for a "
+	    "READ is offered with length 0; the reply leaves the READ data out (neither inline nor "
+	    "in the chunk)", .plan = pg_inj_empty_chunk_missing_plan, .ops = pg_inj_empty_chunk_missing),
 	INJ("bad-icrc", false, "", "IB/RoCE: ICRC of the message's first Send packet XORed with "
 	    "ARG", .wire = pg_inj_bad_icrc),
 	INJ("rnr-nak", false, "RR-107", "no Receive posted for the message's Send: IB/RoCE an RNR NAK "

@@ -107,6 +107,8 @@ bool pg_inj_null_write_chunk_plan(pg_inj_ctx *c);
 bool pg_inj_null_write_chunk(pg_inj_ctx *c);
 bool pg_inj_empty_chunk_used(pg_inj_ctx *c);
 bool pg_inj_small_write_chunk(pg_inj_ctx *c);
+bool pg_inj_empty_chunk_missing_plan(pg_inj_ctx *c);
+bool pg_inj_empty_chunk_missing(pg_inj_ctx *c);
 
 /* K, complexity: pg_inject_complexity.c */
 bool pg_inj_extra_write_chunk_plan(pg_inj_ctx *c);

@@ -134,6 +134,20 @@ struct rr_ulp_info {
 	struct rr_ulp_session sess;
 	/* NFSv4 calls: the attributes the COMPOUND's GETATTRs ask for, bitmap4 words 0 to 2 OR'ed. */
 	uint32_t getattr_mask[3];
+	/*
+	 * The DDP-eligible item a RR_ULP_MALFORMED walk stopped in: its length
+	 * word, or the bytes that word counts, are not in the stream.  Unset
+	 * when the walk broke anywhere else.  Lets a check name the item (and
+	 * the chunk it pairs with) instead of "does not decode".
+	 */
+	struct rr_ulp_stop_item {
+		bool set;
+		uint32_t op;          /* RR_NFS4_OP_READ, READLINK, WRITE ... or the NFSv2/3 procedure */
+		unsigned ordinal;     /* NFSv4 replies: its op's place among the READ-class ops */
+		uint32_t length;      /* its length word; UINT32_MAX when the stream ends before it */
+		size_t pos;           /* offset of the length word in the walked stream */
+		size_t left;          /* bytes the stream holds from pos on */
+	} stop_item;
 };
 
 /*
