@@ -29,7 +29,7 @@ static bool stopped_in_item(struct ulp_walk *w, unsigned ordinal, uint32_t op, u
 	s->ordinal = ordinal;
 	s->length = len;
 	s->pos = at;
-	s->left = rr_cursor_left(w->c) + (rr_cursor_pos(w->c) - at);
+	s->left = w->c->len > at ? w->c->len - at : 0;   /* a failed read leaves the cursor in error */
 	return false;
 }
 
