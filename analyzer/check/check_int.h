@@ -157,5 +157,11 @@ struct ck_missing {
 bool ck_missing_result(const struct rr_message *m, struct ck_missing *out);
 /* Reports it under rule when that is the rule it breaks; true when it did. */
 bool ck_report_missing(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule);
+/*
+ * A check skipped on a reply whose walk failed, counted by why: bytes the
+ * capture lost, a message captured whole that does not decode (a result
+ * missing, chunks that do not rebuild it), or the walker's own limit.
+ */
+void ck_skip_walk(struct rr_checker *ck, const struct rr_message *m, enum rr_rule_id rule);
 
 #endif

@@ -51,8 +51,10 @@ static void check_unused(struct rr_checker *ck, const struct rr_fact *f, enum rr
 
 	if (m->dir != RR_DIR_REPLY || !m->call_hdr || m->hdr->proc == RR_RDMA_ERROR || m->backchannel)
 		return;
+	if (!nfs23_read_class(m) && !nfs4_compound(m))
+		return;   /* no Write chunk of another procedure is these rules' (RR-141/RR-143/...) */
 	if (ck_reply_ok(m) && !ck_ulp_ok(m)) {
-		ck_skip(ck, rule);
+		ck_skip_walk(ck, m, rule);
 		return;
 	}
 	for (k = 0; k < m->hdr->n_write_chunks; k++) {

@@ -109,3 +109,15 @@ void ck_rr165(struct rr_checker *ck, const struct rr_fact *f)
 {
 	ck_report_missing(ck, f, RR_165_EXTRA_OPS_INLINE);
 }
+
+void ck_skip_walk(struct rr_checker *ck, const struct rr_message *m, enum rr_rule_id rule)
+{
+	struct ck_missing x;
+
+	if (m->capture_loss || m->call_capture_loss)
+		ck_skip_why(ck, rule, RR_SKIP_NOT_CAPTURED);
+	else if (ck_missing_result(m, &x) || m->placement_broken || !m->complete || !m->has_rpc)
+		ck_skip_why(ck, rule, RR_SKIP_UNDECODED);
+	else
+		ck_skip_why(ck, rule, RR_SKIP_NOT_UNDERSTOOD);
+}
