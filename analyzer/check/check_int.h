@@ -163,5 +163,7 @@ bool ck_report_missing(struct rr_checker *ck, const struct rr_fact *f, enum rr_r
  * missing, chunks that do not rebuild it), or the walker's own limit.
  */
 void ck_skip_walk(struct rr_checker *ck, const struct rr_message *m, enum rr_rule_id rule);
+/* ck_ddp.c: an NFSv4 reply's Write chunk k pairs with no READ-class op, yet bytes were written into it. */
+bool ck_write_chunk_stray(const struct rr_message *m, uint32_t k);
 
 #endif

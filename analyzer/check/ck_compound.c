@@ -31,8 +31,9 @@ static bool reply_walked(const struct rr_message *m)
 /* The rule an unused Write chunk k with non-zero lengths breaks, or RR_RULE_COUNT. */
 static enum rr_rule_id unused_chunk_rule(const struct rr_message *m, uint32_t k)
 {
-	if (ck_result_for_chunk(m, k) || !rr_chunk_length(m->hdr, &m->hdr->writes[k]))
-		return RR_RULE_COUNT;
+	if (ck_result_for_chunk(m, k) || !rr_chunk_length(m->hdr, &m->hdr->writes[k]) ||
+	    ck_write_chunk_stray(m, k))
+		return RR_RULE_COUNT;   /* a written chunk no op pairs with: RR-143 */
 	if (nfs23_read_class(m))
 		return k == 0 ? RR_088_UNUSED_ZERO : RR_RULE_COUNT;   /* k > 0: RR-142 */
 	if (nfs4_compound(m) && m->call_ulp && m->call_ulp->n_ddp_capable) {
