@@ -142,13 +142,31 @@ void ck_rr163(struct rr_checker *ck, const struct rr_fact *f)
 	}
 }
 
+/*
+ * RFC 8166 §4.3.2: a call whose reply can hold no DDP-eligible result
+ * leaves the Write list empty.  In NFSv4 only READ data and READLINK links
+ * are such results (RFC 8267 §6.1), so NULL, and a COMPOUND the walk read
+ * to its end without a READ or READLINK, offer no Write chunk.
+ */
 void ck_rr168(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_message *m = f->msg;
+	char what[48];
 
-	if (m->dir == RR_DIR_CALL && ck_is_nfs(m, 4, 4) && m->call.proc == 0 && m->hdr->n_write_chunks)
+	if (m->dir != RR_DIR_CALL || !ck_is_nfs(m, 4, 4) || m->backchannel || !m->hdr->n_write_chunks)
+		return;
+	if (m->call.proc == 0) {
 		ck_report(ck, f, RR_168_NULL_NO_WRITES, m->send_frame,
-			  "NFSv4 NULL call XID 0x%08x offers %u Write chunks", m->xid, m->hdr->n_write_chunks);
+			  "NFSv4 NULL call XID 0x%08x offers %u Write chunks, though its reply holds no "
+			  "DDP-eligible result", m->xid, m->hdr->n_write_chunks);
+		return;
+	}
+	if (m->call.proc != 1 || m->ulp_result != RR_ULP_OK || m->ulp.ops_truncated || m->ulp.n_ddp_capable)
+		return;
+	ck_describe_call(m, what, sizeof(what));
+	ck_report(ck, f, RR_168_NULL_NO_WRITES, m->send_frame,
+		  "%s call XID 0x%08x offers %u Write chunks, though no READ or READLINK can put a "
+		  "DDP-eligible result in its reply", what, m->xid, m->hdr->n_write_chunks);
 }
 
 static void mark_over(struct rr_checker *ck, const struct rr_message *m)

@@ -35,9 +35,24 @@ bool pg_inj_data_missing(pg_inj_ctx *c)
 	return false;
 }
 
+bool pg_inj_compound_without_read_class(const pg_item *it)
+{
+	if (it->proc != 1)
+		return false;
+	for (guint i = 0; i < it->ops->len; i++) {
+		uint32_t op = g_array_index(it->ops, pg_nfsop, i).op;
+		if (op == OP4_READ || op == OP4_READLINK)
+			return false;
+	}
+	return true;
+}
+
+/* an NFSv4 call whose reply can hold no eligible result (NULL, or a COMPOUND without
+ * READ or READLINK) offers a Write chunk all the same (RFC 8166 4.3.2) */
 bool pg_inj_null_write_chunk_plan(pg_inj_ctx *c)
 {
-	if (c->item->proc != 0 || c->item->nfsver == PG_V3 || c->item->kind != PG_ITEM_RPC)
+	if (c->item->nfsver == PG_V3 || c->item->kind != PG_ITEM_RPC ||
+	    (c->item->proc != 0 && !pg_inj_compound_without_read_class(c->item)))
 		return false;
 	c->plan->knobs.extra_write_chunks = 1;
 	return true;
