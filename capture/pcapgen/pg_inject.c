@@ -107,8 +107,10 @@ static const pg_injector table[] = {
 	    .plan = pg_inj_ineligible_write_plan, .header = pg_inj_ineligible_write),
 	INJ("minorversion", false, "RR-150", "COMPOUND minorversion set to ARG (default 3)",
 	    .plan = pg_inj_minorversion),
-	INJ("data-missing", false, "RR-160 RR-165", "eligible results without a Write chunk are "
-	    "left out of the reply", .plan = pg_inj_data_missing_plan, .header = pg_inj_data_missing),
+	INJ("data-missing", false, "RR-160 RR-163 RR-165", "eligible results without a Write chunk are "
+	    "left out of the reply; ARG 1: the first one's Write chunk is offered with length 0 and "
+	    "that result is left out too", .plan = pg_inj_data_missing_plan, .ops = pg_inj_data_missing_ops,
+	    .header = pg_inj_data_missing),
 	INJ("null-write-chunk", false, "RR-168", "NFSv4 NULL call, or COMPOUND without READ or "
 	    "READLINK, offering a Write chunk",
 	    .plan = pg_inj_null_write_chunk_plan, .header = pg_inj_null_write_chunk),
@@ -150,9 +152,6 @@ static const pg_injector table[] = {
 	INJ("empty-chunk-used", false, "RR-163", "an NFSv4 call's one-segment Write chunk offered "
 	    "with length 0; the READ data is written into it all the same",
 	    .ops = pg_inj_empty_chunk_used),
-	INJ("empty-chunk-missing", false, "RR-163", "an NFSv4 call's one-segment Write chunk for a "
-	    "READ is offered with length 0; the reply leaves the READ data out (neither inline nor "
-	    "in the chunk)", .plan = pg_inj_empty_chunk_missing_plan, .ops = pg_inj_empty_chunk_missing),
 	INJ("bad-icrc", false, "", "IB/RoCE: ICRC of the message's first Send packet XORed with "
 	    "ARG", .wire = pg_inj_bad_icrc),
 	INJ("rnr-nak", false, "RR-107", "no Receive posted for the message's Send: IB/RoCE an RNR NAK "

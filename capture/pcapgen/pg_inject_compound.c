@@ -3,19 +3,49 @@
  * and of the Write chunk's size against what the READ asks for (RR-082). */
 #include "pg_inject_priv.h"
 
-/* eligible results without a Write chunk are left out of the reply */
+/* eligible results without a Write chunk are left out of the reply; with ARG 1
+ * the call offers the first result's one-segment Write chunk with length 0 (the
+ * binding's way to ask for it inline, RFC 8267 6.4.1), and that result is left
+ * out as well */
 bool pg_inj_data_missing_plan(pg_inj_ctx *c)
 {
 	if (c->is_call)
 		return false;
 	c->plan->knobs.reply_drop_ddp = true;
+	if (pg_inj_arg(c, 0) == 1) {
+		if (pg_inj_binding(c) != PG_BIND_NFS4)
+			return false;
+		c->plan->knobs.reply_inline_despite_write = true;
+	}
 	return true;
+}
+
+/* ARG 1: the chunk of the first result with data, offered empty (before the call's header is made). */
+bool pg_inj_data_missing_ops(pg_inj_ctx *c)
+{
+	if (c->is_call || pg_inj_arg(c, 0) != 1 || !c->rp)
+		return false;
+	for (guint i = 0; i < c->rp->reply.ddp->len; i++) {
+		const pg_ddp *d = &g_array_index(c->rp->reply.ddp, pg_ddp, i);
+		pg_chunk *w;
+
+		if (!d->len)
+			continue;
+		if (d->slot < 0 || (guint)d->slot >= c->plan->write_chunks->len)
+			return false;
+		w = c->plan->write_chunks->pdata[d->slot];
+		if (w->segs->len != 1)
+			return false;
+		g_array_index(w->segs, pg_seg, 0).length = 0;
+		return true;
+	}
+	return false;
 }
 
 /* The walk of the reply stops at the first result left out, so that result
  * alone says the rule (RFC 8267 6.4.1): no Write list, RR-160; no chunk paired
- * with it, RR-165; its chunk left unused by inline-despite-write, RR-162,
- * which that injector expects already. */
+ * with it, RR-165; its chunk offered empty, RR-163; its chunk left unused by
+ * inline-despite-write, RR-162, which that injector expects already. */
 bool pg_inj_data_missing(pg_inj_ctx *c)
 {
 	const pg_plan *p = c->plan;
@@ -25,11 +55,14 @@ bool pg_inj_data_missing(pg_inj_ctx *c)
 	for (guint i = 0; i < c->rp->reply.ddp->len; i++) {
 		const pg_ddp *d = &g_array_index(c->rp->reply.ddp, pg_ddp, i);
 		bool paired = d->slot >= 0 && (guint)d->slot < p->write_chunks->len;
+		const pg_chunk *w = paired ? p->write_chunks->pdata[d->slot] : NULL;
 
 		if (!d->len || (paired && !p->knobs.reply_inline_despite_write))
 			continue;
 		if (!paired)
 			pg_inj_expect(c, p->write_chunks->len ? "RR-165" : "RR-160");
+		else if (w->segs->len == 1 && !g_array_index(w->segs, pg_seg, 0).length)
+			pg_inj_expect(c, "RR-163");
 		return true;
 	}
 	return false;
@@ -123,40 +156,6 @@ bool pg_inj_small_write_chunk(pg_inj_ctx *c)
 			continue;
 		g_array_index(w->segs, pg_seg, 0).length = pg_round4(w->data->len);
 		pg_ex_expect(c->ex, "RR-082", PG_AT_CALL);
-		return true;
-	}
-	return false;
-}
-
-/* an NFSv4 call offers the READ's one-segment Write chunk with length 0 (asking
- * for the data inline, RFC 8267 6.4.1), and the responder returns that data
- * neither inline nor in the chunk */
-bool pg_inj_empty_chunk_missing_plan(pg_inj_ctx *c)
-{
-	if (pg_inj_binding(c) != PG_BIND_NFS4)
-		return false;
-	c->plan->knobs.reply_inline_despite_write = true;
-	c->plan->knobs.reply_drop_ddp = true;
-	return true;
-}
-
-bool pg_inj_empty_chunk_missing(pg_inj_ctx *c)
-{
-	if (!c->is_call || !(c->plan->done & PG_DONE_DROP))
-		return false;
-	for (guint i = 0; i < c->rp->reply.ddp->len; i++) {
-		const pg_ddp *d = &g_array_index(c->rp->reply.ddp, pg_ddp, i);
-		pg_chunk *w;
-
-		if (!d->len)
-			continue;
-		if (d->slot < 0 || (guint)d->slot >= c->plan->write_chunks->len)
-			return false;
-		w = c->plan->write_chunks->pdata[d->slot];
-		if (w->segs->len != 1)
-			return false;
-		g_array_index(w->segs, pg_seg, 0).length = 0;
-		pg_ex_expect(c->ex, "RR-163", PG_AT_REPLY);
 		return true;
 	}
 	return false;

@@ -104,13 +104,12 @@ bool pg_inj_minorversion(pg_inj_ctx *c);
 /* An NFSv4 COMPOUND without READ or READLINK: no result of it is DDP-eligible (RFC 8267 6.1). */
 bool pg_inj_compound_without_read_class(const pg_item *it);
 bool pg_inj_data_missing_plan(pg_inj_ctx *c);
+bool pg_inj_data_missing_ops(pg_inj_ctx *c);
 bool pg_inj_data_missing(pg_inj_ctx *c);
 bool pg_inj_null_write_chunk_plan(pg_inj_ctx *c);
 bool pg_inj_null_write_chunk(pg_inj_ctx *c);
 bool pg_inj_empty_chunk_used(pg_inj_ctx *c);
 bool pg_inj_small_write_chunk(pg_inj_ctx *c);
-bool pg_inj_empty_chunk_missing_plan(pg_inj_ctx *c);
-bool pg_inj_empty_chunk_missing(pg_inj_ctx *c);
 
 /* K, complexity: pg_inject_complexity.c */
 bool pg_inj_extra_write_chunk_plan(pg_inj_ctx *c);
