@@ -165,4 +165,26 @@ static inline uint64_t ck_episode_key(const struct rr_conn_info *c, uint32_t xid
 	return (uint64_t)c->requester_hash << 32 | xid;
 }
 
+/*
+ * ck_missing.c: a reply whose results stop inside a DDP-eligible result
+ * (its data neither in the Write chunk it pairs with nor inline), and the
+ * responder rule of RFC 8267 §6.4.1 that names it (RR_RULE_COUNT: none fits).
+ */
+struct ck_missing {
+	enum rr_rule_id rule;
+	struct rr_ulp_stop_item stop;
+	uint32_t offered;             /* Write chunks the call offered */
+};
+bool ck_missing_result(const struct rr_message *m, struct ck_missing *out);
+/* Reports it under rule when that is the rule it breaks; true when it did. */
+bool ck_report_missing(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule);
+/*
+ * A check skipped on a reply whose walk failed, counted by why: bytes the
+ * capture lost, a message captured whole that does not decode (a result
+ * missing, chunks that do not rebuild it), or the walker's own limit.
+ */
+void ck_skip_walk(struct rr_checker *ck, const struct rr_message *m, enum rr_rule_id rule);
+/* ck_ddp.c: an NFSv4 reply's Write chunk k pairs with no READ-class op, yet bytes were written into it. */
+bool ck_write_chunk_stray(const struct rr_message *m, uint32_t k);
+
 #endif

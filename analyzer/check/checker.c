@@ -128,7 +128,9 @@ static unsigned fact_index(enum rr_fact_kind k)
  */
 static bool msg_undecoded(const struct rr_message *m)
 {
-	return m->placement_broken || m->has_bad_position ||
+	struct ck_missing x;
+
+	return m->placement_broken || m->has_bad_position || ck_missing_result(m, &x) ||
 	       (m->dir == RR_DIR_REPLY && m->call_hdr && !m->call_ulp) ||
 	       (m->complete && m->payload_len && !m->has_rpc);
 }

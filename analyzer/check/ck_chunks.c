@@ -437,6 +437,10 @@ void ck_rr032(struct rr_checker *ck, const struct rr_fact *f)
 	if (!m->placement_broken)
 		return;
 	if (m->dir == RR_DIR_REPLY) {
+		struct ck_missing x;
+
+		if (ck_missing_result(m, &x))
+			return;   /* the missing result is named by RR-160/162/163/165 */
 		if (m->placement_chunk < 0)
 			ck_report(ck, f, RR_032_CHUNK_PLACEMENT, m->send_frame,
 				  "reply XID 0x%08x: the %zu bytes its Reply chunk returns do not decode as the RPC "

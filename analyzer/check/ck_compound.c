@@ -31,8 +31,9 @@ static bool reply_walked(const struct rr_message *m)
 /* The rule an unused Write chunk k with non-zero lengths breaks, or RR_RULE_COUNT. */
 static enum rr_rule_id unused_chunk_rule(const struct rr_message *m, uint32_t k)
 {
-	if (ck_result_for_chunk(m, k) || !rr_chunk_length(m->hdr, &m->hdr->writes[k]))
-		return RR_RULE_COUNT;
+	if (ck_result_for_chunk(m, k) || !rr_chunk_length(m->hdr, &m->hdr->writes[k]) ||
+	    ck_write_chunk_stray(m, k))
+		return RR_RULE_COUNT;   /* a written chunk no op pairs with: RR-143 */
 	if (nfs23_read_class(m))
 		return k == 0 ? RR_088_UNUSED_ZERO : RR_RULE_COUNT;   /* k > 0: RR-142 */
 	if (nfs4_compound(m) && m->call_ulp && m->call_ulp->n_ddp_capable) {
@@ -51,8 +52,10 @@ static void check_unused(struct rr_checker *ck, const struct rr_fact *f, enum rr
 
 	if (m->dir != RR_DIR_REPLY || !m->call_hdr || m->hdr->proc == RR_RDMA_ERROR || m->backchannel)
 		return;
+	if (!nfs23_read_class(m) && !nfs4_compound(m))
+		return;   /* no Write chunk of another procedure is these rules' (RR-141/RR-143/...) */
 	if (ck_reply_ok(m) && !ck_ulp_ok(m)) {
-		ck_skip(ck, rule);
+		ck_skip_walk(ck, m, rule);
 		return;
 	}
 	for (k = 0; k < m->hdr->n_write_chunks; k++) {
@@ -97,17 +100,7 @@ void ck_rr243(struct rr_checker *ck, const struct rr_fact *f)
 
 void ck_rr160(struct rr_checker *ck, const struct rr_fact *f)
 {
-	const struct rr_message *m = f->msg;
-	uint32_t op;
-
-	if (m->dir != RR_DIR_REPLY || !m->call_hdr || m->call_hdr->n_write_chunks || !nfs4_compound(m) ||
-	    m->ulp_result != RR_ULP_MALFORMED || m->capture_loss || !m->ulp.n_ops)
-		return;
-	op = m->ulp.ops[m->ulp.n_ops - 1];
-	if (op == RR_NFS4_OP_READ || op == RR_NFS4_OP_READLINK)
-		ck_report(ck, f, RR_160_EMPTY_LIST_INLINE, m->send_frame,
-			  "reply XID 0x%08x: the call offered no Write chunk, yet the %s result's data is not inline",
-			  m->xid, rr_nfs4_op_name(op));
+	ck_report_missing(ck, f, RR_160_EMPTY_LIST_INLINE);
 }
 
 void ck_rr162(struct rr_checker *ck, const struct rr_fact *f)
@@ -115,7 +108,7 @@ void ck_rr162(struct rr_checker *ck, const struct rr_fact *f)
 	const struct rr_message *m = f->msg;
 	size_t i;
 
-	if (!reply_walked(m) || !nfs4_compound(m))
+	if (ck_report_missing(ck, f, RR_162_NONEMPTY_BY_CHUNK) || !reply_walked(m) || !nfs4_compound(m))
 		return;
 	for (i = 0; i < m->n_items; i++) {
 		const struct rr_ddp_place *it = &m->items[i];
@@ -134,7 +127,7 @@ void ck_rr163(struct rr_checker *ck, const struct rr_fact *f)
 	const struct rr_message *m = f->msg;
 	size_t i;
 
-	if (!reply_walked(m) || !nfs4_compound(m))
+	if (ck_report_missing(ck, f, RR_163_EMPTY_CHUNK_INLINE) || !reply_walked(m) || !nfs4_compound(m))
 		return;
 	for (i = 0; i < m->n_items; i++) {
 		const struct rr_ddp_place *it = &m->items[i];
@@ -149,13 +142,31 @@ void ck_rr163(struct rr_checker *ck, const struct rr_fact *f)
 	}
 }
 
+/*
+ * RFC 8166 §4.3.2: a call whose reply can hold no DDP-eligible result
+ * leaves the Write list empty.  In NFSv4 only READ data and READLINK links
+ * are such results (RFC 8267 §6.1), so NULL, and a COMPOUND the walk read
+ * to its end without a READ or READLINK, offer no Write chunk.
+ */
 void ck_rr168(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_message *m = f->msg;
+	char what[48];
 
-	if (m->dir == RR_DIR_CALL && ck_is_nfs(m, 4, 4) && m->call.proc == 0 && m->hdr->n_write_chunks)
+	if (m->dir != RR_DIR_CALL || !ck_is_nfs(m, 4, 4) || m->backchannel || !m->hdr->n_write_chunks)
+		return;
+	if (m->call.proc == 0) {
 		ck_report(ck, f, RR_168_NULL_NO_WRITES, m->send_frame,
-			  "NFSv4 NULL call XID 0x%08x offers %u Write chunks", m->xid, m->hdr->n_write_chunks);
+			  "NFSv4 NULL call XID 0x%08x offers %u Write chunks, though its reply holds no "
+			  "DDP-eligible result", m->xid, m->hdr->n_write_chunks);
+		return;
+	}
+	if (m->call.proc != 1 || m->ulp_result != RR_ULP_OK || m->ulp.ops_truncated || m->ulp.n_ddp_capable)
+		return;
+	ck_describe_call(m, what, sizeof(what));
+	ck_report(ck, f, RR_168_NULL_NO_WRITES, m->send_frame,
+		  "%s call XID 0x%08x offers %u Write chunks, though no READ or READLINK can put a "
+		  "DDP-eligible result in its reply", what, m->xid, m->hdr->n_write_chunks);
 }
 
 static void mark_over(struct rr_checker *ck, const struct rr_message *m)

@@ -51,10 +51,34 @@ static bool gss_control(const struct rr_message *m)
 struct stray {
 	bool found;
 	bool read;             /* a read chunk (else a Write chunk) */
+	bool surplus;          /* NFSv4: a Write chunk no READ-class op pairs with */
 	uint32_t position;     /* read */
 	uint32_t chunk;        /* write */
 	uint64_t bytes;
 };
+
+/*
+ * NFSv4 pairs the k-th Write chunk with the k-th READ-class op of the
+ * COMPOUND (RFC 8267 §6.4.1).  A chunk beyond them pairs with nothing, so
+ * bytes the responder wrote into it (RDMA Writes seen landing there) are
+ * no eligible result: something else was reduced.  Lengths returned with
+ * nothing written are an unused chunk not zeroed (RR-166), not this.
+ */
+bool ck_write_chunk_stray(const struct rr_message *m, uint32_t k)
+{
+	const struct rr_hdr *c = m->call_hdr;
+	uint64_t bytes = 0;
+	uint32_t i, p, v, pr;
+
+	if (m->dir != RR_DIR_REPLY || !c || !m->call_ulp || m->call_ulp->ops_truncated || !m->seg_bytes ||
+	    !ck_prog(m, &p, &v, &pr) || p != RR_NFS_PROGRAM || v != 4 || pr != 1 ||
+	    k >= c->n_write_chunks || k >= m->hdr->n_write_chunks || k < m->call_ulp->n_ddp_capable ||
+	    !rr_chunk_length(m->hdr, &m->hdr->writes[k]))
+		return false;
+	for (i = 0; i < c->writes[k].count; i++)
+		bytes += m->seg_bytes[c->writes[k].first + i];
+	return bytes > 0;
+}
 
 static bool proc_has_results(const struct rr_message *m)
 {
@@ -86,17 +110,23 @@ static struct stray find_stray(const struct rr_message *m)
 			}
 		return s;
 	}
-	/* READ-class results may use chunks (unused ones are RR-088/164/166), unless GSS protects them. */
-	if (!m->call_hdr || m->hdr->proc == RR_RDMA_ERROR || (proc_has_results(m) && !gss_protected(m)))
+	if (!m->call_hdr || m->hdr->proc == RR_RDMA_ERROR)
 		return s;
+	/*
+	 * READ-class results may use the chunks they pair with (unused ones are
+	 * RR-088/164/166), unless GSS protects them; an NFSv4 chunk that pairs
+	 * with no READ-class op holds no eligible result.
+	 */
 	{
+		bool results = proc_has_results(m) && !gss_protected(m);
 		uint32_t k;
 
 		for (k = 0; k < m->hdr->n_write_chunks; k++) {
 			uint64_t len = rr_chunk_length(m->hdr, &m->hdr->writes[k]);
 
-			if (len) {
+			if (len && (!results || ck_write_chunk_stray(m, k))) {
 				s.found = true;
+				s.surplus = results;
 				s.chunk = k;
 				s.bytes = len;
 				return s;
@@ -171,6 +201,11 @@ static void check_stray(struct rr_checker *ck, const struct rr_fact *f, enum rr_
 		ck_report(ck, f, rule, m->send_frame,
 			  "%s call XID 0x%08x reduces %" G_GUINT64_FORMAT " bytes at Position %u into a read chunk, "
 			  "but no DDP-eligible item starts there", what, m->xid, s.bytes, s.position);
+	} else if (s.surplus) {
+		ck_report(ck, f, rule, m->send_frame,
+			  "%s reply XID 0x%08x returns %" G_GUINT64_FORMAT " bytes written into Write chunk %u, "
+			  "which pairs with no READ or READLINK (the COMPOUND has %u): only their results go into "
+			  "Write chunks", what, m->xid, s.bytes, s.chunk, m->call_ulp->n_ddp_capable);
 	} else {
 		ck_report(ck, f, rule, m->send_frame,
 			  "%s reply XID 0x%08x returns %" G_GUINT64_FORMAT " bytes in Write chunk %u, but the "

@@ -85,7 +85,15 @@ static enum rr_ulp_result walk_integ(struct ulp_walk *outer, enum prog_kind kind
 	return ulp_skip_opaque(c) ? RR_ULP_OK : RR_ULP_MALFORMED;   /* checksum<> */
 }
 
-static enum rr_ulp_result walk(struct ulp_walk *w, bool call)
+/* The stop item names where a malformed walk broke; any other end leaves none. */
+static enum rr_ulp_result walk_end(struct ulp_walk *w, enum rr_ulp_result r)
+{
+	if (r != RR_ULP_MALFORMED)
+		memset(&w->info->stop_item, 0, sizeof(w->info->stop_item));
+	return r;
+}
+
+static enum rr_ulp_result walk_body(struct ulp_walk *w, bool call)
 {
 	struct rr_ulp_info *info = w->info;
 	enum prog_kind kind = classify(info->prog, info->vers);
@@ -124,7 +132,7 @@ enum rr_ulp_result rr_ulp_walk_call(const struct rr_rpc_call *call, struct rr_cu
 		info->gss_service = call->gss_service;
 	}
 	ulp_walk_init(&w, args, fn, ctx, info);
-	return walk(&w, true);
+	return walk_end(&w, walk_body(&w, true));
 }
 
 enum rr_ulp_result rr_ulp_walk_reply(const struct rr_ulp_info *callinfo,
@@ -152,5 +160,5 @@ enum rr_ulp_result rr_ulp_walk_reply(const struct rr_ulp_info *callinfo,
 		      reply->accept_stat != RR_ACCEPT_SUCCESS))
 		return RR_ULP_OK;   /* no results follow the header */
 	ulp_walk_init(&w, res, fn, ctx, out);
-	return walk(&w, false);
+	return walk_end(&w, walk_body(&w, false));
 }

@@ -19,17 +19,32 @@ void ulp_walk_init(struct ulp_walk *w, struct rr_cursor *c, rr_ddp_fn fn, void *
 	w->no_reduction = false;
 }
 
+/* The item's length word (UINT32_MAX: none) or its bytes ran past the stream: name it. */
+static bool stopped_in_item(struct ulp_walk *w, unsigned ordinal, uint32_t op, uint32_t len, size_t at)
+{
+	struct rr_ulp_stop_item *s = &w->info->stop_item;
+
+	s->set = true;
+	s->op = op;
+	s->ordinal = ordinal;
+	s->length = len;
+	s->pos = at;
+	s->left = w->c->len > at ? w->c->len - at : 0;   /* a failed read leaves the cursor in error */
+	return false;
+}
+
 bool ulp_ddp_item(struct ulp_walk *w, unsigned ordinal, uint32_t op, uint32_t max)
 {
 	struct rr_ddp_item item;
+	size_t at = rr_cursor_pos(w->c);
 	uint32_t len;
 
 	if (!rr_xdr_u32(w->c, &len))
-		return false;
+		return stopped_in_item(w, ordinal, op, UINT32_MAX, at);
 	if (len > max)
 		return false;
 	if (w->no_reduction)
-		return rr_xdr_skip(w->c, len);
+		return rr_xdr_skip(w->c, len) || stopped_in_item(w, ordinal, op, len, at);
 	item.ordinal = ordinal;
 	item.op = op;
 	item.length = len;
@@ -38,7 +53,7 @@ bool ulp_ddp_item(struct ulp_walk *w, unsigned ordinal, uint32_t op, uint32_t ma
 	/* Moved to a chunk: neither the bytes nor their pad are inline. */
 	if (w->fn && w->fn(w->ctx, &item))
 		return true;
-	return rr_xdr_skip(w->c, len);
+	return rr_xdr_skip(w->c, len) || stopped_in_item(w, ordinal, op, len, at);
 }
 
 void ulp_note_op(struct rr_ulp_info *info, uint32_t op)

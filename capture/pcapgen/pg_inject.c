@@ -104,14 +104,17 @@ static const pg_injector table[] = {
 	    "non-eligible argument number ARG (default 0: file handle, GETATTR bitmap, ACL "
 	    "entries) moved into a read chunk", .plan = pg_inj_ineligible_chunk_plan,
 	    .header = pg_inj_ineligible_chunk),
-	INJ("ineligible-write", false, "RR-140 RR-141 RR-143 RR-145", "non-eligible result number "
+	INJ("ineligible-write", false, "RR-141 RR-143 RR-145 RR-147 RR-168", "non-eligible result number "
 	    "ARG (default 0: first READDIR name, ACL entries) written into an extra Write chunk",
 	    .plan = pg_inj_ineligible_write_plan, .header = pg_inj_ineligible_write),
 	INJ("minorversion", false, "RR-150", "COMPOUND minorversion set to ARG (default 3)",
 	    .plan = pg_inj_minorversion),
-	INJ("data-missing", false, "RR-160 RR-165", "eligible results without a Write chunk are "
-	    "left out of the reply", .plan = pg_inj_data_missing_plan, .header = pg_inj_data_missing),
-	INJ("null-write-chunk", false, "RR-168", "NFSv4 NULL call offering a Write chunk",
+	INJ("data-missing", false, "RR-160 RR-163 RR-165", "eligible results without a Write chunk are "
+	    "left out of the reply; ARG 1: the first one's Write chunk is offered with length 0 and "
+	    "that result is left out too", .plan = pg_inj_data_missing_plan, .ops = pg_inj_data_missing_ops,
+	    .header = pg_inj_data_missing),
+	INJ("null-write-chunk", false, "RR-168", "NFSv4 NULL call, or COMPOUND without READ or "
+	    "READLINK, offering a Write chunk",
 	    .plan = pg_inj_null_write_chunk_plan, .header = pg_inj_null_write_chunk),
 	INJ("extra-write-chunk", false, "RR-171", "ARG (default 1) surplus Write chunks offered",
 	    .plan = pg_inj_extra_write_chunk_plan, .header = pg_inj_extra_write_chunk),

@@ -3,27 +3,89 @@
  * and of the Write chunk's size against what the READ asks for (RR-082). */
 #include "pg_inject_priv.h"
 
-/* eligible results without a Write chunk are left out of the reply */
+/* eligible results without a Write chunk are left out of the reply; with ARG 1
+ * the call offers the first result's one-segment Write chunk with length 0 (the
+ * binding's way to ask for it inline, RFC 8267 6.4.1), and that result is left
+ * out as well */
 bool pg_inj_data_missing_plan(pg_inj_ctx *c)
 {
 	if (c->is_call)
 		return false;
 	c->plan->knobs.reply_drop_ddp = true;
+	if (pg_inj_arg(c, 0) == 1) {
+		if (pg_inj_binding(c) != PG_BIND_NFS4)
+			return false;
+		c->plan->knobs.reply_inline_despite_write = true;
+	}
 	return true;
 }
 
+/* ARG 1: the chunk of the first result with data, offered empty (before the call's header is made). */
+bool pg_inj_data_missing_ops(pg_inj_ctx *c)
+{
+	if (c->is_call || pg_inj_arg(c, 0) != 1 || !c->rp)
+		return false;
+	for (guint i = 0; i < c->rp->reply.ddp->len; i++) {
+		const pg_ddp *d = &g_array_index(c->rp->reply.ddp, pg_ddp, i);
+		pg_chunk *w;
+
+		if (!d->len)
+			continue;
+		if (d->slot < 0 || (guint)d->slot >= c->plan->write_chunks->len)
+			return false;
+		w = c->plan->write_chunks->pdata[d->slot];
+		if (w->segs->len != 1)
+			return false;
+		g_array_index(w->segs, pg_seg, 0).length = 0;
+		return true;
+	}
+	return false;
+}
+
+/* The walk of the reply stops at the first result left out, so that result
+ * alone says the rule (RFC 8267 6.4.1): no Write list, RR-160; no chunk paired
+ * with it, RR-165; its chunk offered empty, RR-163; its chunk left unused by
+ * inline-despite-write, RR-162, which that injector expects already. */
 bool pg_inj_data_missing(pg_inj_ctx *c)
 {
-	if (!(c->plan->done & PG_DONE_DROP))
+	const pg_plan *p = c->plan;
+
+	if (!(p->done & PG_DONE_DROP) || !c->rp)
 		return false;
-	/* no Write list: RR-160; results beyond the Write chunks: RR-165 */
-	pg_inj_expect(c, c->plan->write_chunks->len ? "RR-165" : "RR-160");
+	for (guint i = 0; i < c->rp->reply.ddp->len; i++) {
+		const pg_ddp *d = &g_array_index(c->rp->reply.ddp, pg_ddp, i);
+		bool paired = d->slot >= 0 && (guint)d->slot < p->write_chunks->len;
+		const pg_chunk *w = paired ? p->write_chunks->pdata[d->slot] : NULL;
+
+		if (!d->len || (paired && !p->knobs.reply_inline_despite_write))
+			continue;
+		if (!paired)
+			pg_inj_expect(c, p->write_chunks->len ? "RR-165" : "RR-160");
+		else if (w->segs->len == 1 && !g_array_index(w->segs, pg_seg, 0).length)
+			pg_inj_expect(c, "RR-163");
+		return true;
+	}
+	return false;
+}
+
+bool pg_inj_compound_without_read_class(const pg_item *it)
+{
+	if (it->proc != 1)
+		return false;
+	for (guint i = 0; i < it->ops->len; i++) {
+		uint32_t op = g_array_index(it->ops, pg_nfsop, i).op;
+		if (op == OP4_READ || op == OP4_READLINK)
+			return false;
+	}
 	return true;
 }
 
+/* an NFSv4 call whose reply can hold no eligible result (NULL, or a COMPOUND without
+ * READ or READLINK) offers a Write chunk all the same (RFC 8166 4.3.2) */
 bool pg_inj_null_write_chunk_plan(pg_inj_ctx *c)
 {
-	if (c->item->proc != 0 || c->item->nfsver == PG_V3 || c->item->kind != PG_ITEM_RPC)
+	if (c->item->nfsver == PG_V3 || c->item->kind != PG_ITEM_RPC ||
+	    (c->item->proc != 0 && !pg_inj_compound_without_read_class(c->item)))
 		return false;
 	c->plan->knobs.extra_write_chunks = 1;
 	return true;

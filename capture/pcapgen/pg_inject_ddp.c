@@ -122,9 +122,13 @@ bool pg_inj_ineligible_write(pg_inj_ctx *c)
 	case PG_BIND_ACL: rule = "RR-145"; break;
 	case PG_BIND_NFS4: rule = "RR-143"; break;
 	case PG_BIND_NFS3: rule = "RR-141"; break;
-	default: rule = "RR-140"; break;
+	case PG_BIND_CB: rule = "RR-147"; break;
+	default: return true;    /* a program without a binding: no rule says what is eligible */
 	}
 	pg_inj_expect(c, rule);
+	/* the call now offers a Write chunk its reply has no eligible result for */
+	if (pg_inj_binding(c) == PG_BIND_NFS4 && pg_inj_compound_without_read_class(c->item))
+		pg_ex_expect(c->ex, "RR-168", PG_AT_CALL);
 	return true;
 }
 

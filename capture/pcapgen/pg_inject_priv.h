@@ -102,7 +102,10 @@ bool pg_inj_ineligible_write(pg_inj_ctx *c);
 bool pg_inj_minorversion(pg_inj_ctx *c);
 
 /* J, COMPOUND pairing: pg_inject_compound.c */
+/* An NFSv4 COMPOUND without READ or READLINK: no result of it is DDP-eligible (RFC 8267 6.1). */
+bool pg_inj_compound_without_read_class(const pg_item *it);
 bool pg_inj_data_missing_plan(pg_inj_ctx *c);
+bool pg_inj_data_missing_ops(pg_inj_ctx *c);
 bool pg_inj_data_missing(pg_inj_ctx *c);
 bool pg_inj_null_write_chunk_plan(pg_inj_ctx *c);
 bool pg_inj_null_write_chunk(pg_inj_ctx *c);

@@ -112,7 +112,7 @@ struct rr_ulp_info {
 	bool ops_truncated;       /* more ops than RR_ULP_MAX_OPS, or walk stopped early */
 	unsigned n_ddp_capable;   /* calls: ops/procs that may return an eligible result
 				   * (replies: READ-class results in the reply, error arms included) */
-	/* RPCSEC_GSS, which moves DDP-eligible data inside a wrap (RFC 8267 §4.4 does not allow DDP then). */
+	/* RPCSEC_GSS, which moves DDP-eligible data inside a wrap (RFC 8166 §8.2.2.3 does not allow DDP then). */
 	bool is_gss;              /* the call used RPCSEC_GSS (walk_call sets; walk_reply reads callinfo) */
 	uint32_t gss_proc;        /* RPCSEC_GSS gss_proc of the call */
 	uint32_t gss_service;     /* 1 none, 2 integrity, 3 privacy: 2 and 3 allow no reduction */
@@ -134,6 +134,20 @@ struct rr_ulp_info {
 	struct rr_ulp_session sess;
 	/* NFSv4 calls: the attributes the COMPOUND's GETATTRs ask for, bitmap4 words 0 to 2 OR'ed. */
 	uint32_t getattr_mask[3];
+	/*
+	 * The DDP-eligible item a RR_ULP_MALFORMED walk stopped in: its length
+	 * word, or the bytes that word counts, are not in the stream.  Unset
+	 * when the walk broke anywhere else.  Lets a check name the item (and
+	 * the chunk it pairs with) instead of "does not decode".
+	 */
+	struct rr_ulp_stop_item {
+		bool set;
+		uint32_t op;          /* RR_NFS4_OP_READ, READLINK, WRITE ... or the NFSv2/3 procedure */
+		unsigned ordinal;     /* NFSv4 replies: its op's place among the READ-class ops */
+		uint32_t length;      /* its length word; UINT32_MAX when the stream ends before it */
+		size_t pos;           /* offset of the length word in the walked stream */
+		size_t left;          /* bytes the stream holds from pos on */
+	} stop_item;
 };
 
 /*
