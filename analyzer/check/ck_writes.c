@@ -119,7 +119,79 @@ static bool fill_order_written(struct rr_checker *ck, const struct rr_fact *f, c
 	return false;
 }
 
-void ck_rr086(struct rr_checker *ck, const struct rr_fact *f)
+/* ---- where the Writes went inside a segment ---------------------------- */
+
+static struct ck_wextent *wext_find(struct rr_checker *ck, uint32_t conn_id, uint32_t xid, uint8_t role,
+				    uint32_t chunk, uint32_t index)
+{
+	unsigned i;
+
+	for (i = 0; i < CK_WEXT_MAX; i++) {
+		struct ck_wextent *e = &ck->wext[i];
+
+		if (e->role == role && e->conn_id == conn_id && e->xid == xid && e->chunk == chunk &&
+		    e->index == index)
+			return e;
+	}
+	return NULL;
+}
+
+/* An RDMA Write inside a write or reply segment of a live call: widen that segment's extent. */
+static void wext_note(struct rr_checker *ck, const struct rr_fact_rdma *r)
+{
+	struct ck_wextent *e;
+	uint64_t lo, hi;
+
+	if (r->op != RR_RDMA_WRITE || !r->handle_live || !r->inside || !r->role || r->va < r->seg_offset)
+		return;
+	lo = r->va - r->seg_offset;
+	hi = lo + r->len;
+	e = wext_find(ck, r->conn_id, r->xid, r->role, r->chunk, r->index);
+	if (e) {
+		e->lo = MIN(e->lo, lo);
+		e->hi = MAX(e->hi, hi);
+		return;
+	}
+	e = &ck->wext[ck->wext_next++ % CK_WEXT_MAX];
+	*e = (struct ck_wextent){ r->conn_id, r->xid, r->role, r->chunk, r->index, lo, hi };
+}
+
+/* A call's Send: what earlier Writes with its XID left is not about this call. */
+static void wext_forget(struct rr_checker *ck, uint32_t conn_id, uint32_t xid)
+{
+	unsigned i;
+
+	for (i = 0; i < CK_WEXT_MAX; i++)
+		if (ck->wext[i].role && ck->wext[i].conn_id == conn_id && ck->wext[i].xid == xid)
+			ck->wext[i].role = 0;
+}
+
+/*
+ * RFC 8166 §3.4.6: a segment is filled contiguously from its start.  Told
+ * only when the extent the Writes seen span holds exactly the bytes the
+ * segment got (so no Write of it was forgotten): then they started late.
+ */
+static bool fill_start(struct rr_checker *ck, const struct rr_fact *f, const struct wchunk *w, uint8_t role,
+		       uint32_t chunk, enum rr_rule_id rule)
+{
+	const struct rr_message *m = f->msg;
+	uint32_t i;
+
+	for (i = 0; w->seen && i < w->off->count; i++) {
+		const struct ck_wextent *e = wext_find(ck, m->conn_id, m->xid, role, chunk, i);
+
+		if (!e || !e->lo || e->hi - e->lo != written(w, i))
+			continue;
+		ck_report(ck, f, rule, m->send_frame,
+			  "reply XID 0x%08x: the RDMA Writes seen into %s segment %u start %" G_GUINT64_FORMAT
+			  " bytes past its start and leave those bytes unwritten (inferred from the Writes in the "
+			  "capture)", m->xid, w->name, i, e->lo);
+		return true;
+	}
+	return false;
+}
+
+static void fill_order(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_message *m = f->msg;
 	struct wchunk w;
@@ -131,8 +203,24 @@ void ck_rr086(struct rr_checker *ck, const struct rr_fact *f)
 		if (write_chunk(m, k, &w) && fill_order_returned(ck, f, &w, RR_086_FILL_ORDER))
 			return;
 	for (k = 0; k < m->call_hdr->n_write_chunks; k++)
-		if (used_write_chunk(m, k, &w) && fill_order_written(ck, f, &w, RR_086_FILL_ORDER))
+		if (used_write_chunk(m, k, &w) &&
+		    (fill_order_written(ck, f, &w, RR_086_FILL_ORDER) || fill_start(ck, f, &w, 1, k, RR_086_FILL_ORDER)))
 			return;
+}
+
+void ck_rr086(struct rr_checker *ck, const struct rr_fact *f)
+{
+	if (f->kind == RR_FACT_RDMA) {
+		wext_note(ck, f->rdma);
+		return;
+	}
+	if (f->kind == RR_FACT_SEND) {
+		if (f->send->status == RR_HDR_OK && f->send->is_call)
+			wext_forget(ck, f->send->conn_id, f->send->hdr->xid);
+		return;
+	}
+	/* What the reply's Writes left stays until the XID comes again (RR-093 reads it too). */
+	fill_order(ck, f);
 }
 
 /*
@@ -286,8 +374,9 @@ void ck_rr093(struct rr_checker *ck, const struct rr_fact *f)
 	if (!reply_chunk(m, &w) || !rr_chunk_length(h, &h->reply))
 		return;   /* an unused Reply chunk may have been written into all the same */
 	if (!fill_order_returned(ck, f, &w, RR_093_REPLY_CHUNK_RULES) &&
-	    !fill_order_written(ck, f, &w, RR_093_REPLY_CHUNK_RULES) && m->seg_bytes)
-		unfilled(ck, f, &w, RR_093_REPLY_CHUNK_RULES);
+	    !fill_order_written(ck, f, &w, RR_093_REPLY_CHUNK_RULES) && m->seg_bytes &&
+	    !unfilled(ck, f, &w, RR_093_REPLY_CHUNK_RULES))
+		fill_start(ck, f, &w, 2, 0, RR_093_REPLY_CHUNK_RULES);
 }
 
 /*

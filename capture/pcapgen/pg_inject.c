@@ -165,6 +165,9 @@ static const pg_injector table[] = {
 	INJ("count-in-chunk", false, "RR-061", "the first reduced argument's read chunk starts 4 "
 	    "bytes early and carries its count word too", .plan = pg_inj_count_in_chunk_plan,
 	    .header = pg_inj_count_in_chunk),
+	INJ("write-late", false, "RR-086 RR-093", "the first RDMA Write into a Write chunk (or the "
+	    "Reply chunk) lands ARG bytes (default 24) past the start of its segment",
+	    .ops = pg_inj_write_late),
 	INJ("bad-icrc", false, "", "IB/RoCE: ICRC of the message's first Send packet XORed with "
 	    "ARG", .wire = pg_inj_bad_icrc),
 	INJ("rnr-nak", false, "RR-107", "no Receive posted for the message's Send: IB/RoCE an RNR NAK "

@@ -87,6 +87,7 @@ bool pg_inj_pad_segment(pg_inj_ctx *c);
 bool pg_inj_write_length_lie(pg_inj_ctx *c);
 bool pg_inj_hidden_short_fill(pg_inj_ctx *c);
 bool pg_inj_pad_written_exact(pg_inj_ctx *c);
+bool pg_inj_write_late(pg_inj_ctx *c);
 bool pg_inj_long_unpadded_plan(pg_inj_ctx *c);
 bool pg_inj_long_unpadded(pg_inj_ctx *c);
 

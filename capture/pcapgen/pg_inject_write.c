@@ -400,3 +400,30 @@ bool pg_inj_long_unpadded(pg_inj_ctx *c)
 	pg_inj_expect(c, c->is_call ? "RR-070" : "RR-096");
 	return true;
 }
+
+/* The responder's first RDMA Write into a Write chunk (or, without one,
+ * into the Reply chunk) lands ARG bytes (default 24) past the start of its
+ * segment; the returned length is the bytes written (only where the
+ * segment has that much room to spare). */
+bool pg_inj_write_late(pg_inj_ctx *c)
+{
+	uint32_t d = pg_round4(pg_inj_arg(c, 24));
+	pg_op *op = pg_ex_op(c->ex, PG_OPS_WRITES, 0);
+	if (c->is_call || !op || !d)
+		return false;
+	for (guint i = 0; i <= c->plan->write_chunks->len; i++) {
+		const pg_chunk *ch = i < c->plan->write_chunks->len ? c->plan->write_chunks->pdata[i] :
+				     c->plan->reply_chunk;
+		const pg_seg *s;
+		if (!ch || !ch->segs->len || !pg_inj_chunk_used(ch))
+			continue;
+		s = &g_array_index(ch->segs, pg_seg, 0);
+		if (op->rkey != s->handle || op->va != s->offset || op->len + d > s->length)
+			return false;
+		op->va += d;
+		/* a Write chunk's filling is RR-086, the Reply chunk's RR-093 */
+		pg_ex_expect(c->ex, ch == c->plan->reply_chunk ? "RR-093" : "RR-086", PG_AT_REPLY);
+		return true;
+	}
+	return false;
+}
