@@ -10,11 +10,53 @@
  * whole (checker.c), so a segment the Writes seen did not fill was not
  * filled.
  */
+#include <stdarg.h>
+
 #include "check_int.h"
 
 static bool is_reply_with_call(const struct rr_message *m)
 {
 	return m->dir == RR_DIR_REPLY && m->call_hdr && m->hdr->proc != RR_RDMA_ERROR;
+}
+
+static int cmp_frame(gconstpointer a, gconstpointer b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A finding about a reply that compares it with what its call offered: the
+ * reply's frames (its Send and the Writes that carried it) and the call's
+ * Send are its evidence.
+ */
+static void report_reply(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule,
+			 const char *fmt, ...) RR_PRINTF(4, 5);
+static void report_reply(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule,
+			 const char *fmt, ...)
+{
+	const struct rr_message *m = f->msg;
+	GArray *frames = g_array_sized_new(FALSE, FALSE, sizeof(uint64_t), (guint)m->n_frames + 1);
+	char text[512];
+	va_list ap;
+	size_t i;
+	bool has_call = false;
+
+	va_start(ap, fmt);
+	g_vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	for (i = 0; i < m->n_frames; i++) {
+		g_array_append_val(frames, m->frames[i]);
+		has_call |= m->frames[i] == m->call_send_frame;
+	}
+	if (!has_call && m->call_send_frame) {
+		g_array_append_val(frames, m->call_send_frame);
+		g_array_sort(frames, cmp_frame);
+	}
+	ck_report_full(ck, rule, m->send_frame, (const uint64_t *)(void *)frames->data, frames->len, m->conn_id,
+		       true, m->xid, "%s", text);
+	g_array_free(frames, TRUE);
 }
 
 /* One offered chunk and the same chunk as the reply returns it. */
@@ -84,7 +126,7 @@ static bool fill_order_returned(struct rr_checker *ck, const struct rr_fact *f, 
 
 	for (i = 0; i < w->ret->count; i++) {
 		if (returned(w, i) && short_seen) {
-			ck_report(ck, f, rule, f->msg->send_frame,
+			report_reply(ck, f, rule,
 				  "reply XID 0x%08x: %s segment %u holds data after a segment that is not full",
 				  f->msg->xid, w->name, i);
 			return true;
@@ -108,7 +150,7 @@ static bool fill_order_written(struct rr_checker *ck, const struct rr_fact *f, c
 			continue;
 		for (j = 0; j < i; j++)
 			if (written(w, j) < offered(w, j)) {
-				ck_report(ck, f, rule, f->msg->send_frame,
+				report_reply(ck, f, rule,
 					  "reply XID 0x%08x: the RDMA Writes seen put %" G_GUINT64_FORMAT " bytes "
 					  "into %s segment %u while segment %u got only %" G_GUINT64_FORMAT
 					  " of its %u bytes (inferred from the Writes in the capture)",
@@ -182,7 +224,7 @@ static bool fill_start(struct rr_checker *ck, const struct rr_fact *f, const str
 
 		if (!e || !e->lo || e->hi - e->lo != written(w, i))
 			continue;
-		ck_report(ck, f, rule, m->send_frame,
+		report_reply(ck, f, rule,
 			  "reply XID 0x%08x: the RDMA Writes seen into %s segment %u start %" G_GUINT64_FORMAT
 			  " bytes past its start and leave those bytes unwritten (inferred from the Writes in the "
 			  "capture)", m->xid, w->name, i, e->lo);
@@ -255,11 +297,11 @@ static bool unfilled(struct rr_checker *ck, const struct rr_fact *f, const struc
 		if (!r || r > offered(w, i) || r <= written(w, i) || legacy_roundup(m, w, i))
 			continue;
 		if (!written(w, i))
-			ck_report(ck, f, rule, m->send_frame,
+			report_reply(ck, f, rule,
 				  "reply XID 0x%08x: %s segment %u returns length %u but no RDMA Write reached it",
 				  m->xid, w->name, i, r);
 		else
-			ck_report(ck, f, rule, m->send_frame,
+			report_reply(ck, f, rule,
 				  "reply XID 0x%08x: %s segment %u returns length %u but the RDMA Writes seen put "
 				  "only %" G_GUINT64_FORMAT " bytes into it", m->xid, w->name, i, r, written(w, i));
 		return true;
@@ -317,7 +359,7 @@ void ck_rr089(struct rr_checker *ck, const struct rr_fact *f)
 		for (j = 0; j < h->n_write_chunks; j++)
 			other |= j != (uint32_t)it->chunk && rr_chunk_length(h, &h->writes[j]) == it->length;
 		if (ret == rr_xdr_roundup(it->length) && !other) {
-			ck_report(ck, f, RR_089_NO_WRITE_PAD, m->send_frame,
+			report_reply(ck, f, RR_089_NO_WRITE_PAD,
 				  "reply XID 0x%08x: Write chunk %d returns %" G_GUINT64_FORMAT
 				  " bytes, the %u-byte result plus its XDR pad", m->xid, it->chunk, ret, it->length);
 			return;
@@ -326,7 +368,7 @@ void ck_rr089(struct rr_checker *ck, const struct rr_fact *f)
 			continue;
 		wrote = written_total(&w);
 		if (wrote > it->length && wrote <= rr_xdr_roundup(it->length)) {
-			ck_report(ck, f, RR_089_NO_WRITE_PAD, m->send_frame,
+			report_reply(ck, f, RR_089_NO_WRITE_PAD,
 				  "reply XID 0x%08x: Write chunk %d returns the %u-byte result, but the RDMA Writes "
 				  "seen also wrote %" G_GUINT64_FORMAT " bytes of its XDR pad into it", m->xid,
 				  it->chunk, it->length, wrote - it->length);
@@ -348,14 +390,14 @@ void ck_rr093(struct rr_checker *ck, const struct rr_fact *f)
 	h = m->hdr;
 	c = m->call_hdr;
 	if (!h->has_reply) {
-		ck_report(ck, f, RR_093_REPLY_CHUNK_RULES, m->send_frame,
+		report_reply(ck, f, RR_093_REPLY_CHUNK_RULES,
 			  "reply XID 0x%08x leaves out the %u-segment Reply chunk (%" G_GUINT64_FORMAT
 			  " bytes) its call offered; the responder copies it into the reply's header", m->xid,
 			  c->reply.count, rr_chunk_length(c, &c->reply));
 		return;
 	}
 	if (h->reply.count != c->reply.count) {
-		ck_report(ck, f, RR_093_REPLY_CHUNK_RULES, m->send_frame,
+		report_reply(ck, f, RR_093_REPLY_CHUNK_RULES,
 			  "reply XID 0x%08x returns its Reply chunk with %u segments; the call offered %u", m->xid,
 			  h->reply.count, c->reply.count);
 		return;
@@ -364,7 +406,7 @@ void ck_rr093(struct rr_checker *ck, const struct rr_fact *f)
 		const struct rr_segment *r = rr_hdr_wseg(h, &h->reply, i), *o = rr_hdr_wseg(c, &c->reply, i);
 
 		if (r->handle != o->handle || r->offset != o->offset || r->length > o->length) {
-			ck_report(ck, f, RR_093_REPLY_CHUNK_RULES, m->send_frame,
+			report_reply(ck, f, RR_093_REPLY_CHUNK_RULES,
 				  "reply XID 0x%08x: Reply chunk segment %u comes back as handle 0x%08x, %u bytes; "
 				  "the call offered handle 0x%08x, %u bytes", m->xid, i, r->handle, r->length,
 				  o->handle, o->length);
