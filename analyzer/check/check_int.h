@@ -124,6 +124,15 @@ struct ck_episode {
 	bool uncertain;               /* a fact about it was not (wholly) captured */
 };
 
+/* Where the RDMA Writes into one segment of a call went, from its first to its last byte (ck_writes.c). */
+#define CK_WEXT_MAX 256
+struct ck_wextent {
+	uint32_t conn_id, xid;
+	uint8_t role;                 /* rr_fact_rdma.role: 1 write, 2 reply; 0 an empty slot */
+	uint32_t chunk, index;
+	uint64_t lo, hi;              /* offsets in the segment */
+};
+
 struct rr_checker {
 	struct rr_diag_sink sink;
 	struct rr_check_opts opts;
@@ -145,6 +154,8 @@ struct rr_checker {
 	struct ck_outlog *outlog;     /* what the outcome rules learn of the capture (ck_outcome.h) */
 	GQueue *held_findings;        /* held.c's: findings a loss could explain, oldest first */
 	bool header_only[RR_RULE_COUNT];  /* checker.c: runs on a Send cut after its transport header */
+	struct ck_wextent wext[CK_WEXT_MAX];  /* ck_writes.c: a ring, the oldest overwritten */
+	unsigned wext_next;
 };
 
 /* For the dispatcher (check/report.c). */

@@ -5,17 +5,13 @@
  * the ULP walk found, and the returned lengths against what was offered
  * and what was written.
  */
+#include <string.h>
+
 #include "check_int.h"
 
 static bool is_reply_with_call(const struct rr_message *m)
 {
 	return m->dir == RR_DIR_REPLY && m->call_hdr && m->hdr->proc != RR_RDMA_ERROR;
-}
-
-/* Bytes the capture saw written into segment i of the call's wsegs. */
-static uint64_t seen(const struct rr_message *m, uint32_t wseg)
-{
-	return m->seg_bytes ? m->seg_bytes[wseg] : 0;
 }
 
 /*
@@ -45,6 +41,77 @@ static bool chunk_count(const struct rr_message *m, const struct ck_rchunk *rc, 
 	return true;
 }
 
+/* The rebuilt stream decodes to its last byte. */
+static bool walks_whole(const struct rr_message *m)
+{
+	return m->has_rpc && m->ulp_result == RR_ULP_OK && m->decode_stop == m->payload_len;
+}
+
+/* Would the rebuilt stream decode to its last byte with the n bytes at off taken out? */
+static bool walks_without(const struct rr_message *m, size_t off, size_t n)
+{
+	size_t len = m->payload_len - n;
+	uint8_t *b = g_malloc(len + 1);
+	struct rr_cursor cur;
+	struct rr_ulp_info u;
+	bool ok;
+
+	memcpy(b, m->payload, off);
+	memcpy(b + off, m->payload + off + n, m->payload_len - off - n);
+	rr_cursor_init(&cur, b, len);
+	if (m->dir == RR_DIR_CALL) {
+		struct rr_rpc_call rc;
+
+		ok = rr_rpc_decode_call(&cur, &rc) && rr_ulp_walk_call(&rc, &cur, NULL, NULL, &u) == RR_ULP_OK;
+	} else {
+		struct rr_rpc_reply rp;
+
+		ok = m->call_ulp && rr_rpc_decode_reply(&cur, &rp) &&
+		     rr_ulp_walk_reply(m->call_ulp, &rp, &cur, NULL, NULL, &u) == RR_ULP_OK;
+	}
+	ok = ok && cur.pos == len;
+	g_free(b);
+	return ok;
+}
+
+/*
+ * RFC 8166 §3.4.4.4: the sender removes a reduced item's XDR pad from the
+ * Payload stream.  The rebuild puts the chunk and its pad in (RFC 8166
+ * §3.4.5.2), so a pad the sender left inline follows them at end: zero
+ * bytes, without which, and only without which, the message decodes to its
+ * last byte.
+ */
+static bool pad_left_inline(const struct rr_message *m, size_t end, uint32_t item_len)
+{
+	size_t n = rr_xdr_pad(item_len), i;
+
+	if (!n || m->capture_loss || !m->has_rpc || end + n > m->payload_len || walks_whole(m))
+		return false;
+	for (i = 0; i < n; i++)
+		if (m->payload[end + i])
+			return false;
+	return walks_without(m, end, n);
+}
+
+/* A call whose read chunk at rc was sent with its item's pad left inline. */
+static bool call_pad_inline(const struct rr_message *m, const struct ck_rchunk *rc, uint32_t count)
+{
+	return (rc->length == count || rc->length == rr_xdr_roundup(count)) &&
+	       pad_left_inline(m, (size_t)rc->position + rr_xdr_roundup(count), count);
+}
+
+/* A reply whose Write chunk item it came with its pad left inline. */
+static bool reply_pad_inline(const struct rr_message *m, const struct rr_ddp_place *it)
+{
+	uint64_t ret;
+
+	if (it->chunk < 0 || (uint32_t)it->chunk >= m->hdr->n_write_chunks)
+		return false;
+	ret = rr_chunk_length(m->hdr, &m->hdr->writes[it->chunk]);
+	return (ret == it->length || ret == rr_xdr_roundup(it->length)) &&
+	       pad_left_inline(m, it->data_pos + rr_xdr_roundup(it->length), it->length);
+}
+
 static void check_read_length(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule)
 {
 	const struct rr_message *m = f->msg;
@@ -69,6 +136,35 @@ static void check_read_length(struct rr_checker *ck, const struct rr_fact *f, en
 	}
 }
 
+/*
+ * RFC 8166 §3.4.4.1: a counted item's count stays inline and its chunk holds
+ * the elements only.  A chunk that took the count word along sits 4 bytes
+ * before its item's data and is 4 bytes longer than the item (and its pad).
+ */
+void ck_rr061(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	struct ck_rchunk rc[RR_HDR_MAX_SEGS];
+	size_t n, i;
+
+	if (m->dir != RR_DIR_CALL || !m->has_rpc || m->ulp_result != RR_ULP_OK)
+		return;
+	n = ck_read_chunks(m->hdr, m->hdr->proc == RR_RDMA_NOMSG, rc, G_N_ELEMENTS(rc));
+	for (i = 0; i < n; i++) {
+		const struct rr_ddp_place *it;
+
+		if (ck_item_at(m, rc[i].position) || !(it = ck_item_at(m, (uint64_t)rc[i].position + 4)))
+			continue;
+		if (rc[i].length == (uint64_t)it->length + 4 || rc[i].length == (uint64_t)rr_xdr_roundup(it->length) + 4) {
+			ck_report(ck, f, RR_061_COUNT_INLINE, m->send_frame,
+				  "call XID 0x%08x: the read chunk at Position %u carries the count word of the %u-byte "
+				  "item along with its data; the count stays inline and the chunk starts at Position %u",
+				  m->xid, rc[i].position, it->length, rc[i].position + 4);
+			return;
+		}
+	}
+}
+
 void ck_rr062(struct rr_checker *ck, const struct rr_fact *f)
 {
 	check_read_length(ck, f, RR_062_READ_COUNT);
@@ -79,6 +175,43 @@ void ck_rr222(struct rr_checker *ck, const struct rr_fact *f)
 	check_read_length(ck, f, RR_222_WHOLE_ITEM);
 }
 
+void ck_rr063(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	struct ck_rchunk rc[RR_HDR_MAX_SEGS];
+	size_t n, i;
+	uint32_t count;
+
+	if (m->dir != RR_DIR_CALL || !m->has_rpc)
+		return;
+	n = ck_read_chunks(m->hdr, m->hdr->proc == RR_RDMA_NOMSG, rc, G_N_ELEMENTS(rc));
+	for (i = 0; i < n; i++)
+		if (chunk_count(m, &rc[i], &count) && call_pad_inline(m, &rc[i], count)) {
+			ck_report(ck, f, RR_063_NO_INLINE_PAD, m->send_frame,
+				  "call XID 0x%08x left the %u-byte XDR pad of the %u-byte item in the read chunk at "
+				  "Position %u inline: the call decodes only with those zero bytes taken out", m->xid,
+				  (unsigned)rr_xdr_pad(count), count, rc[i].position);
+			return;
+		}
+}
+
+void ck_rr221(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	size_t i;
+
+	if (!is_reply_with_call(m) || !m->has_rpc)
+		return;
+	for (i = 0; i < m->n_items; i++)
+		if (reply_pad_inline(m, &m->items[i])) {
+			ck_report(ck, f, RR_221_NO_PAD_AFTER_WRITE, m->send_frame,
+				  "reply XID 0x%08x left the %u-byte XDR pad of the %u-byte result in Write chunk %d "
+				  "inline: the reply decodes only with those zero bytes taken out", m->xid,
+				  (unsigned)rr_xdr_pad(m->items[i].length), m->items[i].length, m->items[i].chunk);
+			return;
+		}
+}
+
 void ck_rr224(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_message *m = f->msg;
@@ -87,6 +220,28 @@ void ck_rr224(struct rr_checker *ck, const struct rr_fact *f)
 		ck_report(ck, f, RR_224_NO_OVERLAP, m->send_frame,
 			  "call XID 0x%08x: the read chunk at Position %u falls inside the data of an earlier chunk",
 			  m->xid, m->bad_position);
+}
+
+/*
+ * RFC 8166 §3.5.3: a Position-Zero read chunk carries a Payload stream, XDR
+ * roundup padding included, so it holds a multiple of 4 bytes.
+ */
+void ck_rr070(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	uint64_t len = 0;
+	uint32_t i;
+
+	if (s->status != RR_HDR_OK || !s->is_call || s->hdr->proc != RR_RDMA_NOMSG)
+		return;
+	for (i = 0; i < s->hdr->n_reads; i++)
+		if (!s->hdr->reads[i].position)
+			len += s->hdr->reads[i].seg.length;
+	if (len % 4)
+		ck_report(ck, f, RR_070_PZRC_PAD, s->frame,
+			  "call XID 0x%08x: its Position-Zero read chunk holds %" G_GUINT64_FORMAT " bytes, not a "
+			  "multiple of 4: the Payload stream in it lacks %u bytes of XDR roundup padding",
+			  s->hdr->xid, len, (unsigned)(4 - len % 4));
 }
 
 void ck_rr065(struct rr_checker *ck, const struct rr_fact *f)
@@ -143,7 +298,7 @@ void ck_rr080(struct rr_checker *ck, const struct rr_fact *f)
 	}
 }
 
-/* The returned length of write chunk k differs from its item: RR-081, RR-089 or RR-091. */
+/* The returned length of write chunk k differs from its item: RR-081 or RR-091. */
 static void check_result_length(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id want)
 {
 	const struct rr_message *m = f->msg;
@@ -172,13 +327,8 @@ static void check_result_length(struct rr_checker *ck, const struct rr_fact *f, 
 				ck_report(ck, f, want, m->send_frame,
 					  "reply XID 0x%08x: the %u-byte result of operation %u went to Write chunk %d, "
 					  "not to chunk %d", m->xid, it->length, it->ordinal, other, it->chunk);
-		} else if (ret == rr_xdr_roundup(it->length)) {
-			if (want == RR_089_NO_WRITE_PAD)
-				ck_report(ck, f, want, m->send_frame,
-					  "reply XID 0x%08x: Write chunk %d returns %" G_GUINT64_FORMAT
-					  " bytes, the %u-byte result plus its XDR pad", m->xid, it->chunk, ret,
-					  it->length);
-		} else if (want == RR_091_WRITE_COUNT) {
+		} else if (ret != rr_xdr_roundup(it->length) && want == RR_091_WRITE_COUNT) {
+			/* the padded length is RR-089's (ck_writes.c) */
 			ck_report(ck, f, want, m->send_frame,
 				  "reply XID 0x%08x: result length %u but Write chunk %d returned %" G_GUINT64_FORMAT
 				  " bytes", m->xid, it->length, it->chunk, ret);
@@ -205,11 +355,6 @@ void ck_rr081(struct rr_checker *ck, const struct rr_fact *f)
 		}
 	}
 	check_result_length(ck, f, RR_081_CHUNK_ORDER);
-}
-
-void ck_rr089(struct rr_checker *ck, const struct rr_fact *f)
-{
-	check_result_length(ck, f, RR_089_NO_WRITE_PAD);
 }
 
 void ck_rr091(struct rr_checker *ck, const struct rr_fact *f)
@@ -296,69 +441,6 @@ void ck_rr085(struct rr_checker *ck, const struct rr_fact *f)
 			}
 }
 
-void ck_rr086(struct rr_checker *ck, const struct rr_fact *f)
-{
-	const struct rr_message *m = f->msg;
-	const struct rr_hdr *h, *c;
-	uint32_t k, i;
-
-	if (!is_reply_with_call(m))
-		return;
-	h = m->hdr;
-	c = m->call_hdr;
-	for (k = 0; k < MIN(h->n_write_chunks, c->n_write_chunks); k++) {
-		bool short_seen = false;
-
-		if (h->writes[k].count != c->writes[k].count)
-			continue;   /* RR-083 */
-		for (i = 0; i < h->writes[k].count; i++) {
-			uint32_t got = rr_hdr_wseg(h, &h->writes[k], i)->length;
-
-			if (got && short_seen) {
-				ck_report(ck, f, RR_086_FILL_ORDER, m->send_frame,
-					  "reply XID 0x%08x: Write chunk %u segment %u holds data after a segment "
-					  "that is not full", m->xid, k, i);
-				return;
-			}
-			if (got < rr_hdr_wseg(c, &c->writes[k], i)->length)
-				short_seen = true;
-		}
-	}
-}
-
-void ck_rr087(struct rr_checker *ck, const struct rr_fact *f)
-{
-	const struct rr_message *m = f->msg;
-	const struct rr_hdr *h, *c;
-	uint32_t k, i;
-
-	if (!is_reply_with_call(m) || !m->seg_bytes)
-		return;
-	h = m->hdr;
-	c = m->call_hdr;
-	for (k = 0; k < MIN(h->n_write_chunks, c->n_write_chunks); k++) {
-		const struct rr_ddp_place *it = ck_result_for_chunk(m, k);
-
-		/* A chunk no result used is RR-088/164/166's; this rule is about partly filled ones. */
-		if (h->writes[k].count != c->writes[k].count || !it || it->chunk != (int32_t)k)
-			continue;
-		for (i = 0; i < h->writes[k].count; i++)
-			/* A length beyond the offered one is RR-085's, wherever the Write went. */
-			if (rr_hdr_wseg(h, &h->writes[k], i)->length &&
-			    rr_hdr_wseg(h, &h->writes[k], i)->length <= rr_hdr_wseg(c, &c->writes[k], i)->length &&
-			    !seen(m, c->writes[k].first + i)) {
-				if (m->capture_loss) {
-					ck_skip(ck, RR_087_UNFILLED_ZERO);
-					return;
-				}
-				ck_report(ck, f, RR_087_UNFILLED_ZERO, m->send_frame,
-					  "reply XID 0x%08x: Write chunk %u segment %u returns length %u but no RDMA "
-					  "Write reached it", m->xid, k, i, rr_hdr_wseg(h, &h->writes[k], i)->length);
-				return;
-			}
-	}
-}
-
 void ck_rr090(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_fact_send *s = f->send;
@@ -373,35 +455,6 @@ void ck_rr090(struct rr_checker *ck, const struct rr_fact *f)
 			ck_report(ck, f, RR_090_NO_PAD_SEGMENT, s->frame,
 				  "call XID 0x%08x: Write chunk %u ends with a %u-byte segment for the XDR pad",
 				  s->hdr->xid, k, rr_hdr_wseg(s->hdr, w, w->count - 1)->length);
-			return;
-		}
-	}
-}
-
-void ck_rr093(struct rr_checker *ck, const struct rr_fact *f)
-{
-	const struct rr_message *m = f->msg;
-	const struct rr_hdr *h, *c;
-	uint32_t i;
-
-	if (!is_reply_with_call(m) || !m->hdr->has_reply || !m->call_hdr->has_reply)
-		return;
-	h = m->hdr;
-	c = m->call_hdr;
-	if (h->reply.count != c->reply.count) {
-		ck_report(ck, f, RR_093_REPLY_CHUNK_RULES, m->send_frame,
-			  "reply XID 0x%08x returns its Reply chunk with %u segments; the call offered %u", m->xid,
-			  h->reply.count, c->reply.count);
-		return;
-	}
-	for (i = 0; i < h->reply.count; i++) {
-		const struct rr_segment *r = rr_hdr_wseg(h, &h->reply, i), *o = rr_hdr_wseg(c, &c->reply, i);
-
-		if (r->handle != o->handle || r->offset != o->offset || r->length > o->length) {
-			ck_report(ck, f, RR_093_REPLY_CHUNK_RULES, m->send_frame,
-				  "reply XID 0x%08x: Reply chunk segment %u comes back as handle 0x%08x, %u bytes; "
-				  "the call offered handle 0x%08x, %u bytes", m->xid, i, r->handle, r->length,
-				  o->handle, o->length);
 			return;
 		}
 	}
@@ -441,6 +494,12 @@ void ck_rr032(struct rr_checker *ck, const struct rr_fact *f)
 
 		if (ck_missing_result(m, &x))
 			return;   /* the missing result is named by RR-160/162/163/165 */
+
+		for (i = 0; i < m->n_items; i++)
+			if (m->items[i].chunk == m->placement_chunk && reply_pad_inline(m, &m->items[i]))
+				return;   /* RR-221 */
+		if (m->placement_chunk < 0 && h->has_reply && rr_chunk_length(h, &h->reply) % 4)
+			return;   /* RR-096: the Reply chunk lacks its pad */
 		if (m->placement_chunk < 0)
 			ck_report(ck, f, RR_032_CHUNK_PLACEMENT, m->send_frame,
 				  "reply XID 0x%08x: the %zu bytes its Reply chunk returns do not decode as the RPC "
@@ -456,8 +515,8 @@ void ck_rr032(struct rr_checker *ck, const struct rr_fact *f)
 		if (h->reads[i].position == m->placement_pos)
 			rc.length += h->reads[i].seg.length;
 	if (!m->placement_in_rpc_header && !m->placement_splits && chunk_count(m, &rc, &count) &&
-	    (rc.length < count || rc.length > rr_xdr_roundup(count)))
-		return;   /* RR-062 or RR-222 */
+	    (rc.length < count || rc.length > rr_xdr_roundup(count) || call_pad_inline(m, &rc, count)))
+		return;   /* RR-062, RR-222 or RR-063 */
 	c = ck_call_find(ck, m->conn_id, m->backchannel ? 1 : 0, m->xid);
 	if (c)
 		c->flags |= CK_CALL_BAD_CHUNK;

@@ -2,6 +2,7 @@
 #include "pg_expect.h"
 
 #include "pg_expect_silence.h"
+#include "pg_expect_chunks.h"
 #include "pg_retry.h"
 
 #include <string.h>
@@ -393,6 +394,15 @@ void pg_audit_done(pg_audit *a, pg_msginfo *mi)
 
 /* ---- replies and RDMA_ERROR --------------------------------------------- */
 
+/* How a normal answer returned its call's chunks (pg_expect_chunks.c). */
+static void answer_chunks(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi)
+{
+	const char *rules[PG_ANSWER_CHUNK_RULES_MAX];
+	size_t n = pg_answer_chunk_rules(c, mi, rules);
+	for (size_t i = 0; i < n; i++)
+		pg_expect_at(a, rules[i], mi);
+}
+
 /* A backward reply: XIDs of the two directions are separate spaces (RFC
  * 8166 7.1); credits (RR-101, RR-106), what a normal answer processed
  * (RR-065, RR-113). */
@@ -414,6 +424,7 @@ static const pg_msginfo *cb_reply(pg_audit *a, pg_msginfo *mi, bool normal)
 			pg_expect_at(a, "RR-113", mi);
 		if (normal && (o->flags & PG_EXF_INELIGIBLE) && !mi->damaged)
 			pg_expect_at(a, "RR-065", mi);
+		answer_chunks(a, o, mi);
 		break;
 	}
 	if (normal && mi->credit) {
@@ -501,6 +512,7 @@ static void normal_answer(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi
 		pg_expect_at(a, "RR-114", mi);
 	if (mi->has_rpc && !has_ulb(mi))
 		pg_expect_at(a, "RR-149", mi);
+	answer_chunks(a, c, mi);
 	/* Only against a threshold the capture shows: 1024 is merely assumed without it. */
 	if (c->reply_total && mi->proc == RDMA_MSG && mi->wire_len > threshold(a) && a->s->handshake)
 		pg_expect_at(a, "RR-045", mi);

@@ -154,6 +154,25 @@ static const pg_injector table[] = {
 	INJ("empty-chunk-used", false, "RR-163", "an NFSv4 call's one-segment Write chunk offered "
 	    "with length 0; the READ data is written into it all the same",
 	    .ops = pg_inj_empty_chunk_used),
+	INJ("hidden-short-fill", false, "RR-086 RR-087", "the first segment of a multi-segment Write "
+	    "chunk is written ARG bytes (default 24) short and the rest goes on, but the returned "
+	    "lengths say the segments were filled in order", .plan = pg_inj_fill_order_plan,
+	    .header = pg_inj_hidden_short_fill),
+	INJ("pad-written-exact", false, "RR-089", "responder RDMA-Writes the XDR pad into a Write "
+	    "chunk but returns the exact length", .plan = pg_inj_pad_written,
+	    .header = pg_inj_pad_written_exact),
+	INJ("long-unpadded", false, "RR-070 RR-096", "a Long Call's Position-Zero read chunk, or a "
+	    "Long Reply's Reply chunk, carries the message without the XDR pad of its last item",
+	    .plan = pg_inj_long_unpadded_plan, .header = pg_inj_long_unpadded),
+	INJ("pad-inline", false, "RR-063 RR-221", "the XDR pad of the first reduced item is left "
+	    "inline where the item was (call: its first read chunk; reply: its first used Write "
+	    "chunk)", .header = pg_inj_pad_inline),
+	INJ("count-in-chunk", false, "RR-061", "the first reduced argument's read chunk starts 4 "
+	    "bytes early and carries its count word too", .plan = pg_inj_count_in_chunk_plan,
+	    .header = pg_inj_count_in_chunk),
+	INJ("write-late", false, "RR-086 RR-093", "the first RDMA Write into a Write chunk (or the "
+	    "Reply chunk) lands ARG bytes (default 24) past the start of its segment",
+	    .ops = pg_inj_write_late),
 	INJ("bad-icrc", false, "", "IB/RoCE: ICRC of the message's first Send packet XORed with "
 	    "ARG", .wire = pg_inj_bad_icrc),
 	INJ("rnr-nak", false, "RR-107", "no Receive posted for the message's Send: IB/RoCE an RNR NAK "

@@ -110,3 +110,34 @@ bool pg_inj_reply_read_list(pg_inj_ctx *c)
 	pg_inj_expect(c, "RR-069");
 	return true;
 }
+
+/* The requester moves the count word of the first reduced item into its
+ * read chunk along with the data (RFC 8166 §3.4.4.1 keeps it inline): the
+ * item, as the reduction sees it, starts 4 bytes earlier and is 4 longer. */
+bool pg_inj_count_in_chunk_plan(pg_inj_ctx *c)
+{
+	pg_ddp *d;
+	if (!c->is_call || !c->rp || !c->rp->call.ddp->len || !c->item->call.chunked ||
+	    !c->item->call.n || !c->item->call.nseg[0] || c->item->call.long_segs)
+		return false;
+	d = &g_array_index(c->rp->call.ddp, pg_ddp, 0);
+	if (d->off < 4)
+		return false;
+	d->off -= 4;
+	d->len += 4;
+	return true;
+}
+
+bool pg_inj_count_in_chunk(pg_inj_ctx *c)
+{
+	bool nfs4 = pg_inj_binding(c) == PG_BIND_NFS4;
+	if (!c->msg->reads->len || !((const pg_chunk *)c->msg->reads->pdata[0])->position ||
+	    (!nfs4 && pg_inj_binding(c) != PG_BIND_NFS3))
+		return false;
+	/* the count word is not an eligible item: the chunk is also at none
+	 * (RR-141/RR-143), and a normal answer processed it (RR-065, audit) */
+	pg_ex_flag(c->ex, PG_EXF_INELIGIBLE, true);
+	pg_inj_expect(c, "RR-061");
+	pg_inj_expect(c, nfs4 ? "RR-143" : "RR-141");
+	return true;
+}

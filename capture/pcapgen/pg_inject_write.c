@@ -301,3 +301,129 @@ bool pg_inj_write_length_lie(pg_inj_ctx *c)
 	}
 	return false;
 }
+
+/* The returned lengths say the chunk was filled in segment order, but the
+ * Writes left the first segment short and went on into the next one. */
+bool pg_inj_hidden_short_fill(pg_inj_ctx *c)
+{
+	if (!(c->plan->done & PG_DONE_SHORT))
+		return false;
+	for (guint i = 0; i < c->msg->writes->len; i++) {
+		pg_chunk *ch = c->msg->writes->pdata[i];
+		uint32_t total = 0;
+		if (ch->ret->len < 2 || !ch->segs->len ||
+		    g_array_index(ch->ret, pg_seg, 0).length >= g_array_index(ch->segs, pg_seg, 0).length)
+			continue;
+		for (guint k = 0; k < ch->ret->len; k++)
+			total += g_array_index(ch->ret, pg_seg, k).length;
+		for (guint k = 0; k < ch->ret->len; k++) {
+			pg_seg *s = &g_array_index(ch->ret, pg_seg, k);
+			s->length = MIN(g_array_index(ch->segs, pg_seg, k).length, total);
+			total -= s->length;
+		}
+		/* data in the second segment while the first did not get all its
+		 * bytes; the first returns more than was written into it */
+		pg_inj_expect(c, "RR-086");
+		pg_inj_expect(c, "RR-087");
+		return true;
+	}
+	return false;
+}
+
+/* The responder RDMA-Writes the XDR pad but returns the exact length. */
+bool pg_inj_pad_written_exact(pg_inj_ctx *c)
+{
+	for (guint i = 0; i < c->msg->writes->len; i++) {
+		pg_chunk *ch = c->msg->writes->pdata[i];
+		uint32_t sent = 0;
+		for (guint k = 0; k < ch->ret->len; k++)
+			sent += g_array_index(ch->ret, pg_seg, k).length;
+		if (ch->data->len <= ch->item_len || sent <= ch->item_len)
+			continue;
+		for (guint k = ch->ret->len; k-- > 0 && sent > ch->item_len;) {
+			pg_seg *s = &g_array_index(ch->ret, pg_seg, k);
+			uint32_t cut = MIN(s->length, sent - ch->item_len);
+			s->length -= cut;
+			sent -= cut;
+		}
+		pg_inj_expect(c, "RR-089");
+		return true;
+	}
+	return false;
+}
+
+/* The XDR pad of the last data item of an RPC message, when the message
+ * ends with that item (its pad bytes are the message's last bytes). */
+static uint32_t trailing_pad(const pg_rpcmsg *r)
+{
+	for (guint i = 0; i < r->ddp->len; i++) {
+		const pg_ddp *d = &g_array_index(r->ddp, pg_ddp, i);
+		if (d->off + pg_round4(d->len) == r->msg->len && pg_round4(d->len) > d->len)
+			return pg_round4(d->len) - d->len;
+	}
+	return 0;
+}
+
+/* A Long message sent without the XDR pad of its last item: the requester's
+ * Position-Zero read chunk or the responder's Reply chunk is that much
+ * short of a multiple of 4 (RFC 8166 §3.5.3). */
+bool pg_inj_long_unpadded_plan(pg_inj_ctx *c)
+{
+	pg_rpcmsg *r;
+	uint32_t pad;
+	if (!c->rp || !(c->is_call ? c->item->call.long_segs : c->item->reply.long_segs) ||
+	    (!c->is_call && c->item->reply.error))
+		return false;
+	r = c->is_call ? &c->rp->call : &c->rp->reply;
+	pad = trailing_pad(r);
+	if (!pad)
+		return false;
+	g_byte_array_set_size(r->msg, r->msg->len - pad);
+	return true;
+}
+
+bool pg_inj_long_unpadded(pg_inj_ctx *c)
+{
+	uint64_t len = 0;
+	if (c->is_call) {
+		for (guint i = 0; i < c->msg->reads->len; i++) {
+			const pg_chunk *ch = c->msg->reads->pdata[i];
+			for (guint k = 0; !ch->position && k < ch->segs->len; k++)
+				len += g_array_index(ch->segs, pg_seg, k).length;
+		}
+	} else if (c->msg->reply && c->msg->proc == RDMA_NOMSG) {
+		for (guint k = 0; k < c->msg->reply->ret->len; k++)
+			len += g_array_index(c->msg->reply->ret, pg_seg, k).length;
+	}
+	if (!(len % 4))
+		return false;
+	pg_inj_expect(c, c->is_call ? "RR-070" : "RR-096");
+	return true;
+}
+
+/* The responder's first RDMA Write into a Write chunk (or, without one,
+ * into the Reply chunk) lands ARG bytes (default 24) past the start of its
+ * segment; the returned length is the bytes written (only where the
+ * segment has that much room to spare). */
+bool pg_inj_write_late(pg_inj_ctx *c)
+{
+	uint32_t d = pg_round4(pg_inj_arg(c, 24));
+	pg_op *op = pg_ex_op(c->ex, PG_OPS_WRITES, 0);
+	if (c->is_call || !op || !d)
+		return false;
+	for (guint i = 0; i <= c->plan->write_chunks->len; i++) {
+		const pg_chunk *ch = i < c->plan->write_chunks->len ? c->plan->write_chunks->pdata[i] :
+				     c->plan->reply_chunk;
+		const pg_seg *s;
+		if (!ch || !ch->segs->len || !pg_inj_chunk_used(ch))
+			continue;
+		s = &g_array_index(ch->segs, pg_seg, 0);
+		if (op->rkey != s->handle || op->va != s->offset || op->len + d > s->length)
+			return false;
+		op->va += d;
+		/* a Write chunk's filling is RR-086, the Reply chunk's RR-093 */
+		pg_ex_expect(c->ex, ch == c->plan->reply_chunk ? "RR-093" : "RR-086", PG_AT_REPLY);
+		return true;
+	}
+	return false;
+}

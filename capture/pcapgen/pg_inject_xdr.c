@@ -2,6 +2,8 @@
 /* Injectors of group P, XDR alignment of chunks (RR-222, RR-224). */
 #include "pg_inject_priv.h"
 
+#include <string.h>
+
 /* read chunk longer than roundup4 of the item */
 bool pg_inj_long_read_chunk_plan(pg_inj_ctx *c)
 {
@@ -72,5 +74,48 @@ bool pg_inj_overlap_chunk(pg_inj_ctx *c)
 	default: pg_inj_expect(c, "RR-140"); break;
 	}
 	pg_ex_flag(c->ex, PG_EXF_INELIGIBLE, true);
+	return true;
+}
+
+/* The sender leaves the XDR pad of the first reduced item whose length is
+ * not a multiple of 4 in the Payload stream, where the item was
+ * (RFC 8166 §3.4.4.4): after the call's first read chunk, or after the
+ * reply's first used Write chunk's item. Only the first chunk: no earlier
+ * chunk moved inline bytes, so its place in the inline stream is known. */
+bool pg_inj_pad_inline(pg_inj_ctx *c)
+{
+	const pg_chunk *ch = NULL;
+	size_t at;
+	uint32_t pad;
+	if (c->msg->proc != RDMA_MSG)
+		return false;
+	if (c->is_call) {
+		for (guint i = 0; i < c->msg->reads->len && !ch; i++)
+			if (((const pg_chunk *)c->msg->reads->pdata[i])->position)
+				ch = c->msg->reads->pdata[i];
+		if (!ch || ch != c->msg->reads->pdata[0])
+			return false;
+		at = ch->position;
+	} else {
+		for (guint i = 0; i < c->msg->writes->len && !ch; i++)
+			if (pg_inj_chunk_used(c->msg->writes->pdata[i]))
+				ch = c->msg->writes->pdata[i];
+		if (!ch || ch->data_off < 0)
+			return false;
+		for (guint i = 0; i < c->msg->writes->len; i++) {
+			const pg_chunk *o = c->msg->writes->pdata[i];
+			if (o != ch && pg_inj_chunk_used(o) && o->data_off >= 0 && o->data_off < ch->data_off)
+				return false;
+		}
+		at = (size_t)ch->data_off;
+	}
+	pad = pg_round4(ch->item_len) - ch->item_len;
+	if (!pad || at > c->msg->inline_payload->len)
+		return false;
+	g_byte_array_set_size(c->msg->inline_payload, c->msg->inline_payload->len + pad);
+	memmove(c->msg->inline_payload->data + at + pad, c->msg->inline_payload->data + at,
+		c->msg->inline_payload->len - pad - at);
+	memset(c->msg->inline_payload->data + at, 0, pad);
+	pg_inj_expect(c, c->is_call ? "RR-063" : "RR-221");
 	return true;
 }
