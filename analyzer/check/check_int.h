@@ -74,6 +74,10 @@ struct ck_conn_state {
 	bool back_unbound_reported;
 	bool sess_sizes;              /* a CREATE_SESSION result gave the limits (RR-184) */
 	uint32_t fore_maxresp, back_maxresp;
+	/* The back channel's ca_maxrequestsize a CREATE_SESSION here gave (RR-192). */
+	bool back_attrs;
+	uint32_t back_maxreq;
+	uint64_t back_attrs_frame;
 };
 
 /* A call with a failure or a retry: concluded as one finding (group Q). */

@@ -84,6 +84,27 @@ void ck_rr103(struct rr_checker *ck, const struct rr_fact *f)
 			  s->hdr->xid);
 }
 
+/*
+ * RFC 8167 4.1: credits "work the same way in the reverse direction", so
+ * RFC 8166 3.3.3 holds for the server as a backward requester: one credit
+ * until a backward reply carries the client's grant.
+ */
+void ck_rr108(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	struct ck_dir_state *ds;
+
+	if (s->status != RR_HDR_OK || !s->is_call || !s->roles_known || ck_send_dir(s) != 1 ||
+	    !s->conn.handshake)
+		return;
+	ds = &ck_conn(ck, s->conn_id)->dir[1];
+	/* Held: the first backward reply may be in packets the capture lost. */
+	if (!ds->saw_reply && ds->calls_before_reply == 1)
+		ck_hold(ck, f, RR_108_BACK_FIRST_CREDIT, s->frame, 1, false,
+			"backward call XID 0x%08x is the second backward call on a new connection before any "
+			"backward reply granted credits", s->hdr->xid);
+}
+
 void ck_rr105(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_fact_send *s = f->send;

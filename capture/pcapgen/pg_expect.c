@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "pg_expect.h"
+#include "pg_expect_back.h"
 
 #include "pg_retry.h"
 
@@ -35,6 +36,7 @@ struct pg_audit {
 	bool nfs41_seen, back_bound, unbound_told; /* RR-193 */
 	uint32_t fore_maxresp;  /* a CREATE_SESSION's fore ca_maxresponsesize, 0: none (RR-184) */
 	uint32_t conn;          /* the current connection */
+	pg_audit_back back;     /* its session and backward credits (RR-108, RR-192) */
 	pg_retry *retry;        /* calls re-sent on new connections (RR-119, RR-231, RR-233, RR-234) */
 };
 
@@ -68,6 +70,7 @@ void pg_audit_conn(pg_audit *a, uint32_t conn)
 	a->reply_seen = false;
 	/* RFC 8167 7: a new connection's back channel is bound anew */
 	a->back_bound = a->unbound_told = false;
+	pg_back_conn(&a->back);
 }
 
 void pg_audit_free(pg_audit *a)
@@ -206,8 +209,10 @@ static void cb_call(pg_audit *a, pg_msginfo *mi)
 		pg_expect_at(a, "RR-101", mi);
 	if (mi->cb40 && !mi->damaged)
 		pg_expect_at(a, "RR-196", mi);
-	if (mi->proc == RDMA_NOMSG && mi->pz_segs && !mi->damaged)
+	if (mi->proc == RDMA_NOMSG && mi->pz_segs && !mi->damaged && pg_back_long_forbidden(&a->back, a->s))
 		pg_expect_at(a, "RR-192", mi);
+	if (pg_back_call_early(&a->back, a->s) && !mi->damaged)
+		pg_expect_at(a, "RR-108", mi);
 	/* before the client bound the back channel (RFC 8167 7), once per connection */
 	if (a->s->handshake && !a->back_bound && !a->unbound_told && !mi->damaged &&
 	    (mi->cb_compound ? !mi->cb40 : a->nfs41_seen)) {
@@ -385,6 +390,7 @@ void pg_audit_done(pg_audit *a, pg_msginfo *mi)
  * (RR-065, RR-113). */
 static void cb_reply(pg_audit *a, pg_msginfo *mi, bool normal)
 {
+	pg_back_reply(&a->back);
 	if (!mi->credit && !mi->damaged)
 		pg_expect_at(a, "RR-101", mi);
 	for (guint i = 0; normal && i < a->cb_outstanding->len; i++) {
@@ -707,8 +713,10 @@ static void session_facts(pg_audit *a, pg_msginfo *c, pg_msginfo *r, const pg_it
 		const pg_nfsop *op = &g_array_index(it->ops, pg_nfsop, i);
 		acl |= op->op == OP4_GETATTR && op->len;
 		changes |= op->op == OP4_WRITE || op->op == OP4_CREATE;
-		if (executed && op->op == OP4_CREATE_SESSION && !op->status && plan->reply.proc != RDMA_ERROR)
+		if (executed && op->op == OP4_CREATE_SESSION && !op->status && plan->reply.proc != RDMA_ERROR) {
 			a->fore_maxresp = op->len ? op->len : 1049480;
+			pg_back_session(&a->back);
+		}
 		executed &= !op->status;
 	}
 	c->getattr_mixed = it->nfsver == PG_V40 && acl && changes;

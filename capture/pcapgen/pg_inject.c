@@ -115,7 +115,7 @@ static const pg_injector table[] = {
 	    .plan = pg_inj_extra_write_chunk_plan, .header = pg_inj_extra_write_chunk),
 	INJ("retry-xid", false, "RR-180", "the call reuses the XID of the previous call, which "
 	    "ERR_CHUNK completed (a short-Reply-chunk retry)", .prep = pg_inj_reuse_xid),
-	INJ("cb-reply-chunk", false, "RR-191", "backward call offering a Reply chunk",
+	INJ("cb-reply-chunk", false, "", "backward call offering a Reply chunk (legal)",
 	    .plan = pg_inj_cb_reply_chunk_plan, .header = pg_inj_cb_reply_chunk),
 	INJ("long-read-chunk", false, "RR-222", "first non-zero read chunk carries ARG bytes "
 	    "(default 4) beyond roundup4 of its item", .plan = pg_inj_long_read_chunk_plan,
