@@ -388,17 +388,3 @@ void ck_rr132(struct rr_checker *ck, const struct rr_fact *f)
 	if (s && s->hdr->proc == RR_RDMA_DONE)
 		ck_report(ck, f, RR_132_DONE, s->frame, "RDMA_DONE sent (XID 0x%08x)", s->hdr->xid);
 }
-
-void ck_rr134(struct rr_checker *ck, const struct rr_fact *f)
-{
-	const struct rr_fact_send *s = ok_send(f);
-	struct ck_conn_state *cs;
-
-	if (!s || s->hdr->proc > RR_RDMA_ERROR)
-		return;
-	cs = ck_conn(ck, s->conn_id);
-	if (cs->refused_types & (1u << s->hdr->proc))
-		ck_report(ck, f, RR_134_PROBE_AGAIN, s->frame,
-			  "%s is sent again (XID 0x%08x) after the peer refused it with ERR_CHUNK",
-			  rr_hdr_proc_name(s->hdr->proc), s->hdr->xid);
-}

@@ -249,7 +249,7 @@ static void call_gss(pg_audit *a, pg_msginfo *mi)
 
 /* The shape of an undamaged forward call: interop hazards and the NFSv4
  * limits (RR-029, RR-170..172, RR-240, RR-241), deprecated types (RR-130,
- * RR-134), no ULB (RR-149), chunks where the binding has no eligible item
+ * each time), no ULB (RR-149), chunks where the binding has no eligible item
  * (RR-146, RR-151..153), bulk left in a Long Call (RR-050), a handle
  * advertised again and again (RR-210). */
 static void call_shape(pg_audit *a, pg_msginfo *mi)
@@ -281,8 +281,6 @@ static void call_shape(pg_audit *a, pg_msginfo *mi)
 	if (mi->handle32)
 		pg_expect_at(a, "RR-210", mi);
 	call_gss(a, mi);
-	if (mi->proc < 32 && (a->refused_types & (1u << mi->proc)))
-		pg_expect_at(a, "RR-134", mi);
 }
 
 /* NFSv4 on a server port other than 20049, where the capture shows the
