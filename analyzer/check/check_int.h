@@ -10,6 +10,7 @@
 #define CK_EPISODES_MAX 4096      /* calls with a failure or a retry in flight */
 #define CK_EPISODE_FRAMES 32
 #define CK_CALLS_MAX 8192         /* outstanding calls remembered per connection and direction */
+#define CK_ANSWERED_MAX 128       /* answered calls' Send frames remembered per direction (RR-102/104) */
 /*
  * What all connections' state may hold together (calls, handle uses,
  * retired segments, errored XIDs): past it, new entries are not kept and
@@ -41,6 +42,9 @@ struct ck_dir_state {
 	uint32_t long_reply_xid;
 	uint64_t long_reply_frame;
 	size_t long_reply_len;
+	/* RR-102/104: the Send frames of the calls the latest replies answered, a ring. */
+	uint64_t answered[CK_ANSWERED_MAX];
+	unsigned n_answered, next_answered;
 };
 
 struct ck_conn_state {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "pg_expect.h"
 #include "pg_expect_back.h"
+#include "pg_expect_credit.h"
 
 #include "pg_retry.h"
 
@@ -37,6 +38,7 @@ struct pg_audit {
 	uint32_t fore_maxresp;  /* a CREATE_SESSION's fore ca_maxresponsesize, 0: none (RR-184) */
 	uint32_t conn;          /* the current connection */
 	pg_audit_back back;     /* its session and backward credits (RR-108, RR-192) */
+	pg_audit_credit credit; /* calls that no longer count as outstanding (RR-102) */
 	pg_retry *retry;        /* calls re-sent on new connections (RR-119, RR-231, RR-233, RR-234) */
 };
 
@@ -55,6 +57,7 @@ pg_audit *pg_audit_new(const pg_scenario *s)
 	a->long_failed = g_hash_table_new(g_direct_hash, g_direct_equal);
 	a->handle_calls = g_hash_table_new(g_direct_hash, g_direct_equal);
 	a->retry = pg_retry_new();
+	pg_credit_init(&a->credit);
 	return a;
 }
 
@@ -71,6 +74,7 @@ void pg_audit_conn(pg_audit *a, uint32_t conn)
 	/* RFC 8167 7: a new connection's back channel is bound anew */
 	a->back_bound = a->unbound_told = false;
 	pg_back_conn(&a->back);
+	pg_credit_conn(&a->credit);
 }
 
 void pg_audit_free(pg_audit *a)
@@ -84,6 +88,7 @@ void pg_audit_free(pg_audit *a)
 	g_hash_table_destroy(a->long_failed);
 	g_hash_table_destroy(a->handle_calls);
 	pg_retry_free(a->retry);
+	pg_credit_free(&a->credit);
 	g_free(a);
 }
 
@@ -342,7 +347,7 @@ static void call_credits(pg_audit *a, pg_msginfo *mi)
 		pg_expect_at(a, "RR-103", mi);
 	} else if (a->granted >= 0) {
 		int64_t limit = MIN((int64_t)mi->credit, a->granted);
-		if ((int64_t)a->outstanding->len + 1 > limit)
+		if ((int64_t)a->outstanding->len - pg_credit_stale(&a->credit, a->outstanding, limit) + 1 > limit)
 			pg_expect_at(a, "RR-102", mi);
 	}
 	/* an NFSv4 client that uses its whole grant keeps no credit for a probe */
@@ -371,6 +376,7 @@ void pg_audit_call(pg_audit *a, pg_msginfo *mi)
 	mi->conn = a->conn;
 	pg_retry_call(a->retry, mi);
 	call_credits(a, mi);
+	pg_credit_call(&a->credit, mi);
 	g_ptr_array_add(a->outstanding, mi);
 }
 
@@ -415,6 +421,7 @@ static pg_msginfo *answered_call(pg_audit *a, const pg_msginfo *mi)
 		pg_msginfo *o = a->outstanding->pdata[i];
 		if (o->rdma_xid == mi->rdma_xid) {
 			g_ptr_array_remove_index(a->outstanding, i);
+			pg_credit_answer(&a->credit, o);
 			return o;
 		}
 	}
