@@ -45,6 +45,12 @@ struct ck_dir_state {
 	/* RR-102/104: the Send frames of the calls the latest replies answered, a ring. */
 	uint64_t answered[CK_ANSWERED_MAX];
 	unsigned n_answered, next_answered;
+	/* RR-051, by sender ([0] the requester's Sends): its latest Send, and the largest
+	 * since the receiver last answered one of its calls. */
+	bool have_last_send, inline_1024_reported;
+	uint32_t last_send_xid;
+	uint64_t last_send_frame;
+	size_t last_send_len, window_max_len;
 };
 
 struct ck_conn_state {

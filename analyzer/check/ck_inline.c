@@ -238,3 +238,63 @@ void ck_rr050(struct rr_checker *ck, const struct rr_fact *f)
 			return;
 		}
 }
+
+/* A Send: the sender's latest, and the largest since the receiver last answered one of its calls. */
+static void note_send(struct rr_checker *ck, const struct rr_fact_send *s)
+{
+	struct ck_conn_state *cs = ck_conn(ck, s->conn_id);
+	struct ck_dir_state *ds = &cs->dir[s->from_requester ? 0 : 1];
+
+	/* An answer shows the receiver took every earlier Send of the asker (RC delivers in order). */
+	if (!s->is_call)
+		cs->dir[ck_send_dir(s) == 0 ? 0 : 1].window_max_len = 0;
+	ds->have_last_send = true;
+	ds->last_send_xid = s->hdr->xid;
+	ds->last_send_frame = s->frame;
+	ds->last_send_len = s->len;
+	ds->window_max_len = MAX(ds->window_max_len, s->len);
+}
+
+/*
+ * RFC 8166 3.3.3: "Receiver implementations MUST support inline thresholds
+ * of 1024 bytes".  A receiver that refuses a Send as longer than its Receive
+ * (RFC 8166 3.3) when none of the Sends it may be refusing exceeds 1024
+ * posted a smaller Receive.  The refusal does not name its Send to the
+ * check stage: the candidates are the sender's Sends since the receiver
+ * last answered one of its calls, and the finding names the latest.
+ */
+void ck_rr051(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_rnr *r = f->rnr;
+	struct ck_dir_state *ds;
+	uint64_t frames[2];
+	const char *refuser;
+
+	if (f->kind == RR_FACT_SEND) {
+		if (f->send->roles_known)
+			note_send(ck, f->send);
+		return;
+	}
+	if (f->kind != RR_FACT_RNR || !r->too_long || !r->roles_known)
+		return;
+	/* Refused by the requester: a Send of the responder. */
+	ds = &ck_conn(ck, r->conn_id)->dir[r->by_requester ? 1 : 0];
+	if (!ds->have_last_send || ds->window_max_len > RR_DEFAULT_INLINE_THRESHOLD || ds->inline_1024_reported ||
+	    ck_conn(ck, r->conn_id)->cut) {
+		ck_skip(ck, RR_051_ACCEPT_1024);
+		return;
+	}
+	ds->inline_1024_reported = true;
+	refuser = r->by_requester ? "requester" : "responder";
+	frames[0] = ds->last_send_frame;
+	frames[1] = r->frame;
+	ck_report_full(ck, RR_051_ACCEPT_1024, ds->last_send_frame, frames, 2, r->conn_id, true,
+		       ds->last_send_xid,
+		       "the %s refused a Send of at most 1024 bytes as longer than its Receive (%s at frame %"
+		       G_GUINT64_FORMAT "), though every receiver must accept 1024-byte inline messages. Inferred: "
+		       "the refusal names no Send, but every Send of the %s it may refuse (since the %s last "
+		       "answered one of its calls) is at most %zu bytes; the latest is XID 0x%08x (%zu bytes)",
+		       refuser, r->iwarp ? "a Terminate \"DDP message too long\"" : "a NAK \"remote invalid request\"",
+		       r->frame, r->by_requester ? "responder" : "requester", refuser, ds->window_max_len,
+		       ds->last_send_xid, ds->last_send_len);
+}

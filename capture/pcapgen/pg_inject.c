@@ -157,6 +157,9 @@ static const pg_injector table[] = {
 	INJ("reply-too-long", false, "RR-045", "the requester refuses the RDMA_MSG reply's Send as "
 	    "longer than its Receive (IB/RoCE NAK \"remote invalid request\", iWARP Terminate "
 	    "\"message too long\") although the call offered a Reply chunk", .wire = pg_inj_reply_too_long),
+	INJ("small-receive", false, "RR-051", "the receiver refuses the message's Send (at most 1024 "
+	    "bytes) as longer than its Receive (IB/RoCE NAK \"remote invalid request\", iWARP Terminate "
+	    "\"message too long\")", .wire = pg_inj_small_receive),
 	INJ("bad-mpa-crc", false, "", "iWARP with CRC: MPA CRC of the message's first FPDU "
 	    "XORed with ARG", .wire = pg_inj_bad_mpa_crc),
 	INJ("truncate-snaplen", true, "", "frames carrying the message captured with only ARG "

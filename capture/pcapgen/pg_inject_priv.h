@@ -43,6 +43,7 @@ bool pg_inj_reply_chunk_cut(pg_inj_ctx *c);   /* pg_inject_rebuild.c */
 /* F, a Send without a Receive posted: pg_inject_rnr.c */
 bool pg_inj_rnr_nak(pg_inj_ctx *c);
 bool pg_inj_reply_too_long(pg_inj_ctx *c);
+bool pg_inj_small_receive(pg_inj_ctx *c);
 bool pg_inj_msg_pzrc(pg_inj_ctx *c);
 bool pg_inj_zero_length_segment(pg_inj_ctx *c);
 bool pg_inj_empty_write_chunk(pg_inj_ctx *c);
