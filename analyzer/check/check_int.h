@@ -88,6 +88,7 @@ struct ck_conn_state {
 	bool back_attrs;
 	uint32_t back_maxreq;
 	uint64_t back_attrs_frame;
+	bool server_connected_reported;   /* RR-195 */
 };
 
 /* A call with a failure or a retry: concluded as one finding (group Q). */

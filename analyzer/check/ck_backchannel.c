@@ -93,6 +93,40 @@ void ck_rr194(struct rr_checker *ck, const struct rr_fact *f)
 			  ck_inline_source(s->conn.inline_source));
 }
 
+/* Programs whose server is the NFS server (RFC 8267 4, 5, 6): not callback programs. */
+static bool nfs_server_program(uint32_t prog)
+{
+	return prog == RR_NFS_PROGRAM || prog == 100227u || prog == 100005u || prog == 100021u ||
+	       prog == 100024u;
+}
+
+/*
+ * RFC 8167 2 and 5.4: ONC RPC clients initiate transport connections, "an
+ * ONC RPC server does not establish transport connections with clients".
+ * With the handshake in the capture the side that connected is known (the
+ * engine makes it the requester); a call of an NFS program from the side
+ * that accepted shows that the side that connected serves NFS.  Calls of a
+ * callback program go that way legally (NFSv4.1 backchannel, RFC 8167 3.2).
+ */
+void ck_rr195(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	struct ck_conn_state *cs;
+	char what[48];
+
+	if (m->dir != RR_DIR_CALL || !m->backchannel || !m->conn.handshake || !m->has_rpc ||
+	    !nfs_server_program(m->call.prog))
+		return;
+	cs = ck_conn(ck, m->conn_id);
+	if (cs->server_connected_reported)
+		return;
+	cs->server_connected_reported = true;
+	ck_describe_call(m, what, sizeof(what));
+	ck_report(ck, f, RR_195_BACK_CONNECT, m->send_frame,
+		  "the host that connected (handshake at the start of the capture) serves NFS: it answers %s "
+		  "call XID 0x%08x of its peer, and an NFS server never initiates a connection", what, m->xid);
+}
+
 void ck_rr196(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_message *m = f->msg;

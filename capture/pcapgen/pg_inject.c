@@ -134,6 +134,8 @@ static const pg_injector table[] = {
 	    "names the key XOR ARG (default 0xc3c300)", .wire = pg_inj_wrong_invalidate),
 	INJ("cb-long-call", false, "RR-192", "a backward call sent as a Long Call (one-segment "
 	    "Position-Zero read chunk)", .plan = pg_inj_cb_long_call, .header = pg_inj_cb_long_call_check),
+	INJ("cb-nfs-program", false, "RR-195", "a backward call under the NFS program (100003 version "
+	    "4): the side that connected serves NFS", .plan = pg_inj_cb_nfs_program),
 	INJ("garbage-args", false, "RR-114 RR-230", "the reply is RPC GARBAGE_ARGS (sent in the "
 	    "reply's shape: reply=reply:N makes it RDMA_NOMSG)", .plan = pg_inj_garbage_args),
 	INJ("reuse-handle", false, "RR-210", "the call's first read segment has the handle ARG "
