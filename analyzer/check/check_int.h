@@ -89,6 +89,10 @@ struct ck_conn_state {
 	uint32_t back_maxreq;
 	uint64_t back_attrs_frame;
 	bool server_connected_reported;   /* RR-195 */
+	/* rpcbind over this connection (ck_rpcbind.c): RR-201 told; the last TCP query for MOUNT/NLM/NSM (RR-203). */
+	bool rpcb_nfs4_reported, rpcb_query;
+	uint32_t rpcb_xid, rpcb_prog, rpcb_vers, rpcb_rpcvers;
+	uint64_t rpcb_frame;
 };
 
 /* A call with a failure or a retry: concluded as one finding (group Q). */

@@ -470,8 +470,8 @@ static void reply_versions(pg_audit *a, const pg_msginfo *c, const pg_msginfo *m
 }
 
 /* A normal answer to a call it should have refused (RR-065, RR-113,
- * RR-131, RR-174), in the wrong shape (RR-045, RR-046, RR-094, RR-114), or
- * of a program without a binding (RR-149). */
+ * RR-131, RR-174) or in the wrong shape (RR-045, RR-046, RR-094, RR-114);
+ * RR-149 is told at the call only. */
 static void normal_answer(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi)
 {
 	if (c->flags & PG_EXF_MALFORMED)
@@ -491,8 +491,6 @@ static void normal_answer(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi
 		pg_expect_at(a, "RR-094", mi);
 	if ((mi->flags & PG_EXF_GARBAGE) && mi->proc == RDMA_NOMSG)
 		pg_expect_at(a, "RR-114", mi);
-	if (mi->has_rpc && !has_ulb(mi))
-		pg_expect_at(a, "RR-149", mi);
 	/* Only against a threshold the capture shows: 1024 is merely assumed without it. */
 	if (c->reply_total && mi->proc == RDMA_MSG && mi->wire_len > threshold(a) && a->s->handshake)
 		pg_expect_at(a, "RR-045", mi);

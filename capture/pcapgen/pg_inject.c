@@ -136,6 +136,11 @@ static const pg_injector table[] = {
 	    "Position-Zero read chunk)", .plan = pg_inj_cb_long_call, .header = pg_inj_cb_long_call_check),
 	INJ("cb-nfs-program", false, "RR-195", "a backward call under the NFS program (100003 version "
 	    "4): the side that connected serves NFS", .plan = pg_inj_cb_nfs_program),
+	INJ("rpcb-nfs4", false, "RR-201", "an rpcbind GETPORT/GETADDR (a GETATTR line with "
+	    "prog=100000:V) asks for NFS version 4", .plan = pg_inj_rpcb_nfs4),
+	INJ("rpcb-mount", false, "RR-203", "an rpcbind GETPORT/GETADDR (a GETATTR line with "
+	    "prog=100000:V) asks for MOUNT version 3 over TCP, answered port ARG (default 0: not "
+	    "offered)", .plan = pg_inj_rpcb_mount),
 	INJ("garbage-args", false, "RR-114 RR-230", "the reply is RPC GARBAGE_ARGS (sent in the "
 	    "reply's shape: reply=reply:N makes it RDMA_NOMSG)", .plan = pg_inj_garbage_args),
 	INJ("reuse-handle", false, "RR-210", "the call's first read segment has the handle ARG "

@@ -119,6 +119,9 @@ bool pg_inj_cb_long_call_check(pg_inj_ctx *c);
 bool pg_inj_cb_reply_chunk_plan(pg_inj_ctx *c);
 bool pg_inj_cb_reply_chunk(pg_inj_ctx *c);
 bool pg_inj_cb_nfs_program(pg_inj_ctx *c);
+/* N, rpcbind over RPC-over-RDMA: pg_inject_backchannel.c */
+bool pg_inj_rpcb_nfs4(pg_inj_ctx *c);
+bool pg_inj_rpcb_mount(pg_inj_ctx *c);
 
 /* O, memory: pg_inject_memory.c */
 bool pg_inj_reuse_handle(pg_inj_ctx *c);
