@@ -26,6 +26,18 @@ struct ck_retired {
 	uint64_t reply_frame;
 };
 
+#define CK_SENDS_MAX 64             /* recent Sends remembered per sender (RR-051) */
+
+/* One sender's recent Sends, and how far its receiver is known to have taken them (ck_recv_size.c). */
+struct ck_sends {
+	uint64_t frame[CK_SENDS_MAX];
+	uint32_t len[CK_SENDS_MAX], xid[CK_SENDS_MAX];
+	unsigned n, next;
+	uint64_t proven;              /* the receiver answered a call sent at this frame: it took all before */
+	uint64_t evicted;             /* the newest Send that fell out of the ring */
+	bool reported_051;
+};
+
 struct ck_dir_state {
 	uint32_t outstanding;         /* calls sent and not yet answered */
 	bool have_grant;
@@ -45,12 +57,7 @@ struct ck_dir_state {
 	/* RR-102/104: the Send frames of the calls the latest replies answered, a ring. */
 	uint64_t answered[CK_ANSWERED_MAX];
 	unsigned n_answered, next_answered;
-	/* RR-051, by sender ([0] the requester's Sends): its latest Send, and the largest
-	 * since the receiver last answered one of its calls. */
-	bool have_last_send, inline_1024_reported;
-	uint32_t last_send_xid;
-	uint64_t last_send_frame;
-	size_t last_send_len, window_max_len;
+	struct ck_sends sends;        /* RR-051: by sender, [0] the requester's Sends */
 };
 
 struct ck_conn_state {
