@@ -10,6 +10,7 @@
 #define CK_EPISODES_MAX 4096      /* calls with a failure or a retry in flight */
 #define CK_EPISODE_FRAMES 32
 #define CK_CALLS_MAX 8192         /* outstanding calls remembered per connection and direction */
+#define CK_ANSWERED_MAX 128       /* answered calls' Send frames remembered per direction (RR-102/104) */
 /*
  * What all connections' state may hold together (calls, handle uses,
  * retired segments, errored XIDs): past it, new entries are not kept and
@@ -23,6 +24,18 @@ struct ck_retired {
 	uint32_t xid;
 	uint8_t role;
 	uint64_t reply_frame;
+};
+
+#define CK_SENDS_MAX 64             /* recent Sends remembered per sender (RR-051) */
+
+/* One sender's recent Sends, and how far its receiver is known to have taken them (ck_recv_size.c). */
+struct ck_sends {
+	uint64_t frame[CK_SENDS_MAX];
+	uint32_t len[CK_SENDS_MAX], xid[CK_SENDS_MAX];
+	unsigned n, next;
+	uint64_t proven;              /* the receiver answered a call sent at this frame: it took all before */
+	uint64_t evicted;             /* the newest Send that fell out of the ring */
+	bool reported_051;
 };
 
 struct ck_dir_state {
@@ -41,6 +54,10 @@ struct ck_dir_state {
 	uint32_t long_reply_xid;
 	uint64_t long_reply_frame;
 	size_t long_reply_len;
+	/* RR-102/104: the Send frames of the calls the latest replies answered, a ring. */
+	uint64_t answered[CK_ANSWERED_MAX];
+	unsigned n_answered, next_answered;
+	struct ck_sends sends;        /* RR-051: by sender, [0] the requester's Sends */
 };
 
 /* A call the responder must refuse with RDMA_ERROR and has not answered yet (ck_silence.c). */
@@ -95,6 +112,15 @@ struct ck_conn_state {
 	bool has_done[2];             /* the latest RDMA_DONE, until an answer or a call reuses its XID */
 	uint32_t done_xid[2];
 	uint64_t done_frame[2];
+	/* The back channel's ca_maxrequestsize a CREATE_SESSION here gave (RR-192). */
+	bool back_attrs;
+	uint32_t back_maxreq;
+	uint64_t back_attrs_frame;
+	bool server_connected_reported;   /* RR-195 */
+	/* rpcbind over this connection (ck_rpcbind.c): RR-201 told; the last TCP query for MOUNT/NLM/NSM (RR-203). */
+	bool rpcb_nfs4_reported, rpcb_query;
+	uint32_t rpcb_xid, rpcb_prog, rpcb_vers, rpcb_rpcvers;
+	uint64_t rpcb_frame;
 };
 
 /* A call with a failure or a retry: concluded as one finding (group Q). */

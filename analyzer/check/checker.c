@@ -45,6 +45,7 @@ static const enum rr_rule_id header_checks[] = {
 	RR_104_BACK_CREDIT_LIMIT, RR_106_CREDIT_CHANGES, RR_110_ERR_COPIES,
 	RR_111_ERR_VERS, RR_117_BAD_ERR, RR_130_MSGP, RR_132_DONE, RR_210_HANDLE_REUSE,
 	RR_240_MULTISEG_PZRC, RR_241_MULTISEG_POS,
+	RR_051_ACCEPT_1024, RR_108_BACK_FIRST_CREDIT,
 };
 
 static bool is_header_check(enum rr_rule_id id)

@@ -2,37 +2,79 @@
 /* Checks of groups M (backchannel, RFC 8167 and RFC 8267 6.5) and N (ports). */
 #include "check_int.h"
 
+/*
+ * RFC 8267 6.5.2: callback procedures have no DDP-eligible data item, but a
+ * Long Call or Reply may be needed (RFC 8167 5.3: chunks work the same way
+ * in the reverse direction).  So a backward call may carry a Position-Zero
+ * read chunk and offer a Reply chunk, a backward reply may come back
+ * through that Reply chunk; a read chunk at a non-zero Position or a Write
+ * chunk reduces an item that is not eligible.  A Long Call the session did
+ * not allow is RR-192's, an RDMA_NOMSG without its chunk RR-021's.
+ */
 void ck_rr191(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_message *m = f->msg;
 	const struct rr_hdr *h = m->hdr;
-
-	bool long_call, long_reply;
+	uint32_t normal_reads;
 
 	if (!m->backchannel || h->proc == RR_RDMA_ERROR)
 		return;
-	/* RFC 8267 6.5.2 lets NFSv4.1+ send Long backward messages: RR-192 judges those. */
-	long_call = m->dir == RR_DIR_CALL && ck_is_long_call(h) && ck_pz_segments(h) == h->n_reads &&
-		    !h->n_write_chunks;
-	long_reply = m->dir == RR_DIR_REPLY && h->proc == RR_RDMA_NOMSG && h->has_reply && !h->n_reads &&
-		     !h->n_write_chunks;
-	if (long_call || long_reply)
-		return;
-	if (h->proc != RR_RDMA_MSG || h->n_reads || h->n_write_chunks || h->has_reply)
+	normal_reads = h->n_reads - ck_pz_segments(h);
+	if (m->dir == RR_DIR_REPLY)
+		normal_reads = h->n_reads;   /* a reply has no Read list at all */
+	if (normal_reads || h->n_write_chunks)
 		ck_report(ck, f, RR_191_BACK_SHAPE, m->send_frame,
-			  "backward %s XID 0x%08x is %s with %u read segments, %u Write chunks and %s Reply chunk",
-			  m->dir == RR_DIR_CALL ? "call" : "reply", m->xid, rr_hdr_proc_name(h->proc), h->n_reads,
-			  h->n_write_chunks, h->has_reply ? "a" : "no");
+			  "backward %s XID 0x%08x carries %u read segments %sand %u Write chunks; callbacks "
+			  "have no DDP-eligible item, so only a Long message's Position-Zero read chunk and a "
+			  "Reply chunk may appear", m->dir == RR_DIR_CALL ? "call" : "reply", m->xid,
+			  normal_reads, m->dir == RR_DIR_CALL ? "at a non-zero Position " : "", h->n_write_chunks);
 }
 
+/* A CREATE_SESSION result on this connection: csr_back_chan_attrs, what the session got. */
+static void note_back_attrs(struct ck_conn_state *cs, const struct rr_message *m)
+{
+	if (m->backchannel || m->dir != RR_DIR_REPLY || !m->has_ulp || !m->ulp.sess.create_session ||
+	    !m->ulp.sess.back_maxrequest || !ck_reply_ok(m))
+		return;
+	cs->back_attrs = true;
+	cs->back_maxreq = m->ulp.sess.back_maxrequest;
+	cs->back_attrs_frame = m->send_frame;
+}
+
+/*
+ * RFC 8267 6.5.2: a client that takes Long Calls in its backchannel reports
+ * a back-channel ca_maxrequestsize larger than the connection's inline
+ * thresholds; otherwise the server sends only Short backward messages.
+ * Judged only against a CREATE_SESSION on this connection, and only where
+ * its size is not above the client's threshold (known, or 1024, which every
+ * receiver supports at least); silent otherwise.
+ */
 void ck_rr192(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_message *m = f->msg;
+	struct ck_conn_state *cs = ck_conn(ck, m->conn_id);
+	uint64_t frames[2];
+	uint32_t t;
+	bool known;
 
-	if (m->backchannel && m->dir == RR_DIR_CALL && ck_is_long_call(m->hdr))
-		ck_report(ck, f, RR_192_BACK_LONG, m->send_frame,
-			  "backward call XID 0x%08x is a Long Call; without a CREATE_SESSION in the capture that "
-			  "allows it, the server may send only Short backward messages", m->xid);
+	note_back_attrs(cs, m);
+	if (!m->backchannel || m->dir != RR_DIR_CALL || !ck_is_long_call(m->hdr))
+		return;
+	known = ck_threshold_known(&m->conn) && m->conn.inline_requester;
+	t = known ? m->conn.inline_requester : RR_DEFAULT_INLINE_THRESHOLD;
+	if (!cs->back_attrs || (!known && cs->back_maxreq > t)) {
+		ck_skip(ck, RR_192_BACK_LONG);
+		return;
+	}
+	if (cs->back_maxreq > t)
+		return;
+	frames[0] = m->send_frame;
+	frames[1] = cs->back_attrs_frame;
+	ck_report_full(ck, RR_192_BACK_LONG, m->send_frame, frames, 2, m->conn_id, true, m->xid,
+		       "backward call XID 0x%08x is a Long Call, but the CREATE_SESSION at frame %" G_GUINT64_FORMAT
+		       " gave a back-channel ca_maxrequestsize of %u, not above the client's %u-byte inline "
+		       "threshold (%s)", m->xid, cs->back_attrs_frame, cs->back_maxreq, t,
+		       known ? ck_inline_source(m->conn.inline_source) : "every receiver supports 1024");
 }
 
 void ck_rr194(struct rr_checker *ck, const struct rr_fact *f)
@@ -49,6 +91,40 @@ void ck_rr194(struct rr_checker *ck, const struct rr_fact *f)
 			  "backward %s XID 0x%08x is %zu bytes; the receiver's threshold is %u (%s)",
 			  s->is_call ? "call" : "reply", s->hdr->xid, s->len, t,
 			  ck_inline_source(s->conn.inline_source));
+}
+
+/* Programs whose server is the NFS server (RFC 8267 4, 5, 6): not callback programs. */
+static bool nfs_server_program(uint32_t prog)
+{
+	return prog == RR_NFS_PROGRAM || prog == 100227u || prog == 100005u || prog == 100021u ||
+	       prog == 100024u;
+}
+
+/*
+ * RFC 8167 2 and 5.4: ONC RPC clients initiate transport connections, "an
+ * ONC RPC server does not establish transport connections with clients".
+ * With the handshake in the capture the side that connected is known (the
+ * engine makes it the requester); a call of an NFS program from the side
+ * that accepted shows that the side that connected serves NFS.  Calls of a
+ * callback program go that way legally (NFSv4.1 backchannel, RFC 8167 3.2).
+ */
+void ck_rr195(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	struct ck_conn_state *cs;
+	char what[48];
+
+	if (m->dir != RR_DIR_CALL || !m->backchannel || !m->conn.handshake || !m->has_rpc ||
+	    !nfs_server_program(m->call.prog))
+		return;
+	cs = ck_conn(ck, m->conn_id);
+	if (cs->server_connected_reported)
+		return;
+	cs->server_connected_reported = true;
+	ck_describe_call(m, what, sizeof(what));
+	ck_report(ck, f, RR_195_BACK_CONNECT, m->send_frame,
+		  "the host that connected (handshake at the start of the capture) serves NFS: it answers %s "
+		  "call XID 0x%08x of its peer, and an NFS server never initiates a connection", what, m->xid);
 }
 
 void ck_rr196(struct rr_checker *ck, const struct rr_fact *f)

@@ -167,11 +167,48 @@ void ck_rr020(struct rr_checker *ck, const struct rr_fact *f)
 			  f->send->hdr->xid, f->send->hdr->err_offset);
 }
 
+/*
+ * The call of the peer a chunkless RDMA_NOMSG answers, if any: a call still
+ * outstanding in the direction in which the sender responds (the client
+ * answers backward calls).  The engine took such a Send for a call when it
+ * came from the client, for a reply when from the server.
+ */
+static const struct ck_call *nomsg_answers(struct rr_checker *ck, const struct rr_fact_send *s)
+{
+	const struct ck_call *c;
+
+	if (!s->roles_known)
+		return NULL;
+	c = ck_call_find(ck, s->conn_id, s->from_requester ? 1 : 0, s->hdr->xid);
+	return c && !(c->flags & CK_CALL_REPLIED) ? c : NULL;
+}
+
+/*
+ * RFC 8166 4.2.4, in each direction: an RDMA_NOMSG call carries its Payload
+ * in a Position-Zero read chunk, an RDMA_NOMSG reply in the Reply chunk.
+ * Judged on a NOMSG with neither: a reply when it answers a call of the
+ * peer still outstanding, else a call of the sender's requester role (the
+ * client's forward call, the server's backward call).
+ */
 void ck_rr021(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_fact_send *s = ok_send(f);
+	const struct ck_call *c;
 
-	if (s && s->hdr->proc == RR_RDMA_NOMSG && !ck_pz_segments(s->hdr) && !s->hdr->has_reply)
+	if (!s || s->hdr->proc != RR_RDMA_NOMSG || ck_pz_segments(s->hdr) || s->hdr->has_reply)
+		return;
+	c = nomsg_answers(ck, s);
+	if (c)
+		ck_report(ck, f, RR_021_NOMSG_EMPTY, s->frame,
+			  "RDMA_NOMSG reply XID 0x%08x to the %s call at frame %" G_GUINT64_FORMAT
+			  " has no Reply chunk to carry its Payload (nor any other chunk)", s->hdr->xid,
+			  c->dir ? "backward" : "forward", c->send_frame);
+	else if (s->roles_known)
+		ck_report(ck, f, RR_021_NOMSG_EMPTY, s->frame,
+			  "RDMA_NOMSG call XID 0x%08x from the %s (%s direction) has no Position-Zero read "
+			  "chunk to carry its Payload (nor any other chunk)", s->hdr->xid,
+			  s->from_requester ? "client" : "server", s->from_requester ? "forward" : "backward");
+	else
 		ck_report(ck, f, RR_021_NOMSG_EMPTY, s->frame,
 			  "RDMA_NOMSG XID 0x%08x has neither a Position-Zero read chunk nor a Reply chunk",
 			  s->hdr->xid);
@@ -350,18 +387,4 @@ void ck_rr132(struct rr_checker *ck, const struct rr_fact *f)
 
 	if (s && s->hdr->proc == RR_RDMA_DONE)
 		ck_report(ck, f, RR_132_DONE, s->frame, "RDMA_DONE sent (XID 0x%08x)", s->hdr->xid);
-}
-
-void ck_rr134(struct rr_checker *ck, const struct rr_fact *f)
-{
-	const struct rr_fact_send *s = ok_send(f);
-	struct ck_conn_state *cs;
-
-	if (!s || s->hdr->proc > RR_RDMA_ERROR)
-		return;
-	cs = ck_conn(ck, s->conn_id);
-	if (cs->refused_types & (1u << s->hdr->proc))
-		ck_report(ck, f, RR_134_PROBE_AGAIN, s->frame,
-			  "%s is sent again (XID 0x%08x) after the peer refused it with ERR_CHUNK",
-			  rr_hdr_proc_name(s->hdr->proc), s->hdr->xid);
 }

@@ -188,9 +188,19 @@ void ck_rr048(struct rr_checker *ck, const struct rr_fact *f)
 	const struct rr_fact_send *s = f->send;
 	struct ck_call *c;
 
-	if (s->status != RR_HDR_OK || s->is_call || s->hdr->proc != RR_RDMA_NOMSG)
+	if (s->status != RR_HDR_OK || s->hdr->proc != RR_RDMA_NOMSG)
 		return;
-	c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
+	if (!s->is_call) {
+		c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
+	} else {
+		/*
+		 * A chunkless NOMSG from the client was taken for a call; it is the
+		 * reply to a backward call still outstanding with its XID (RR-021).
+		 */
+		if (!s->roles_known || !s->from_requester || ck_pz_segments(s->hdr) || s->hdr->has_reply)
+			return;
+		c = ck_call_find(ck, s->conn_id, 1, s->hdr->xid);
+	}
 	if (c && !(c->flags & (CK_CALL_REPLIED | CK_CALL_BAD_HDR | CK_CALL_NOT_V1)) && !c->offered_reply_chunk)
 		ck_report(ck, f, RR_048_NOMSG_NEEDS_RC, s->frame,
 			  "reply XID 0x%08x is RDMA_NOMSG but its call (frame %" G_GUINT64_FORMAT

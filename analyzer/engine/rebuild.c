@@ -438,6 +438,12 @@ static bool classify_call(const struct rr_flow *f, const struct rr_hdr *hdr, enu
 	uint32_t i;
 
 	if (v == REJECTED) {
+		struct rr_flow *peer = rr_flow_proved_peer(f);
+
+		/* An RDMA_ERROR of another version still answers the call whose
+		 * XID it carries (xid and proc keep their place in every version). */
+		if (hdr->proc == RR_RDMA_ERROR && peer && rr_flow_has_call(peer, GUINT_TO_POINTER(hdr->xid)))
+			return false;
 		if (f->conn->requester >= 0)
 			return f->side == f->conn->requester;
 		return !(pk->words && pk->msg_type == RR_RPC_REPLY);
@@ -449,8 +455,16 @@ static bool classify_call(const struct rr_flow *f, const struct rr_hdr *hdr, enu
 				return true;
 		if (hdr->has_reply)
 			return false;
-		/* No chunk at all (RR-021): the roles say which it was meant to be. */
-		return f->conn->requester < 0 || f->side == f->conn->requester;
+		/* No chunk at all (RR-021): a reply if it answers a call the peer
+		 * has outstanding (the client answering a backward call too), else
+		 * a call of its sender, forward or backward. */
+		{
+			struct rr_flow *peer = rr_flow_proved_peer(f);
+
+			if (peer && rr_flow_has_call(peer, GUINT_TO_POINTER(hdr->xid)))
+				return false;
+			return true;
+		}
 	case RR_RDMA_DONE:
 		return true;
 	case RR_RDMA_ERROR:

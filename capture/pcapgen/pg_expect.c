@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "pg_expect.h"
+#include "pg_expect_back.h"
+#include "pg_expect_credit.h"
 
 #include "pg_expect_silence.h"
 #include "pg_expect_chunks.h"
@@ -37,6 +39,8 @@ struct pg_audit {
 	bool nfs41_seen, back_bound, unbound_told; /* RR-193 */
 	uint32_t fore_maxresp;  /* a CREATE_SESSION's fore ca_maxresponsesize, 0: none (RR-184) */
 	uint32_t conn;          /* the current connection */
+	pg_audit_back back;     /* its session and backward credits (RR-108, RR-192) */
+	pg_audit_credit credit; /* calls that no longer count as outstanding (RR-102) */
 	pg_retry *retry;        /* calls re-sent on new connections (RR-119, RR-231, RR-233, RR-234) */
 	pg_silence *silence;    /* answers that must come or must not (RR-121, RR-133) */
 };
@@ -57,6 +61,7 @@ pg_audit *pg_audit_new(const pg_scenario *s)
 	a->handle_calls = g_hash_table_new(g_direct_hash, g_direct_equal);
 	a->retry = pg_retry_new();
 	a->silence = pg_silence_new(s);
+	pg_credit_init(&a->credit);
 	return a;
 }
 
@@ -73,6 +78,8 @@ void pg_audit_conn(pg_audit *a, uint32_t conn)
 	/* RFC 8167 7: a new connection's back channel is bound anew */
 	a->back_bound = a->unbound_told = false;
 	pg_silence_conn(a->silence);
+	pg_back_conn(&a->back);
+	pg_credit_conn(&a->credit);
 }
 
 void pg_audit_free(pg_audit *a)
@@ -87,6 +94,7 @@ void pg_audit_free(pg_audit *a)
 	g_hash_table_destroy(a->handle_calls);
 	pg_retry_free(a->retry);
 	pg_silence_free(a->silence);
+	pg_credit_free(&a->credit);
 	g_free(a);
 }
 
@@ -217,8 +225,10 @@ static void cb_call(pg_audit *a, pg_msginfo *mi)
 		pg_expect_at(a, "RR-101", mi);
 	if (mi->cb40 && !mi->damaged)
 		pg_expect_at(a, "RR-196", mi);
-	if (mi->proc == RDMA_NOMSG && mi->pz_segs && !mi->damaged)
+	if (mi->proc == RDMA_NOMSG && mi->pz_segs && !mi->damaged && pg_back_long_forbidden(&a->back, a->s))
 		pg_expect_at(a, "RR-192", mi);
+	if (pg_back_call_early(&a->back, a->s) && !mi->damaged)
+		pg_expect_at(a, "RR-108", mi);
 	/* before the client bound the back channel (RFC 8167 7), once per connection */
 	if (a->s->handshake && !a->back_bound && !a->unbound_told && !mi->damaged &&
 	    (mi->cb_compound ? !mi->cb40 : a->nfs41_seen)) {
@@ -255,7 +265,7 @@ static void call_gss(pg_audit *a, pg_msginfo *mi)
 
 /* The shape of an undamaged forward call: interop hazards and the NFSv4
  * limits (RR-029, RR-170..172, RR-240, RR-241), deprecated types (RR-130,
- * RR-134), no ULB (RR-149), chunks where the binding has no eligible item
+ * each time), no ULB (RR-149), chunks where the binding has no eligible item
  * (RR-146, RR-151..153), bulk left in a Long Call (RR-050), a handle
  * advertised again and again (RR-210). */
 static void call_shape(pg_audit *a, pg_msginfo *mi)
@@ -287,8 +297,6 @@ static void call_shape(pg_audit *a, pg_msginfo *mi)
 	if (mi->handle32)
 		pg_expect_at(a, "RR-210", mi);
 	call_gss(a, mi);
-	if (mi->proc < 32 && (a->refused_types & (1u << mi->proc)))
-		pg_expect_at(a, "RR-134", mi);
 }
 
 /* NFSv4 on a server port other than 20049, where the capture shows the
@@ -350,7 +358,7 @@ static void call_credits(pg_audit *a, pg_msginfo *mi)
 		pg_expect_at(a, "RR-103", mi);
 	} else if (a->granted >= 0) {
 		int64_t limit = MIN((int64_t)mi->credit, a->granted);
-		if ((int64_t)a->outstanding->len + 1 > limit)
+		if ((int64_t)a->outstanding->len - pg_credit_stale(&a->credit, a->outstanding, limit) + 1 > limit)
 			pg_expect_at(a, "RR-102", mi);
 	}
 	/* an NFSv4 client that uses its whole grant keeps no credit for a probe */
@@ -380,6 +388,7 @@ void pg_audit_call(pg_audit *a, pg_msginfo *mi)
 	mi->conn = a->conn;
 	pg_retry_call(a->retry, mi);
 	call_credits(a, mi);
+	pg_credit_call(&a->credit, mi);
 	g_ptr_array_add(a->outstanding, mi);
 	pg_silence_msg(a->silence, mi, NULL);
 }
@@ -409,6 +418,7 @@ static void answer_chunks(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi
 static const pg_msginfo *cb_reply(pg_audit *a, pg_msginfo *mi, bool normal)
 {
 	const pg_msginfo *answered = NULL;
+	pg_back_reply(&a->back);
 	if (!mi->credit && !mi->damaged)
 		pg_expect_at(a, "RR-101", mi);
 	for (guint i = 0; (normal || mi->proc == RDMA_ERROR) && i < a->cb_outstanding->len; i++) {
@@ -441,6 +451,7 @@ static pg_msginfo *answered_call(pg_audit *a, const pg_msginfo *mi)
 		pg_msginfo *o = a->outstanding->pdata[i];
 		if (o->rdma_xid == mi->rdma_xid) {
 			g_ptr_array_remove_index(a->outstanding, i);
+			pg_credit_answer(&a->credit, o);
 			return o;
 		}
 	}
@@ -489,8 +500,8 @@ static void reply_versions(pg_audit *a, const pg_msginfo *c, const pg_msginfo *m
 }
 
 /* A normal answer to a call it should have refused (RR-065, RR-113,
- * RR-131, RR-174), in the wrong shape (RR-045, RR-046, RR-094, RR-114), or
- * of a program without a binding (RR-149). */
+ * RR-131, RR-174) or in the wrong shape (RR-045, RR-046, RR-094, RR-114);
+ * RR-149 is told at the call only. */
 static void normal_answer(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi)
 {
 	if (c->flags & PG_EXF_MALFORMED)
@@ -510,8 +521,6 @@ static void normal_answer(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi
 		pg_expect_at(a, "RR-094", mi);
 	if ((mi->flags & PG_EXF_GARBAGE) && mi->proc == RDMA_NOMSG)
 		pg_expect_at(a, "RR-114", mi);
-	if (mi->has_rpc && !has_ulb(mi))
-		pg_expect_at(a, "RR-149", mi);
 	answer_chunks(a, c, mi);
 	/* Only against a threshold the capture shows: 1024 is merely assumed without it. */
 	if (c->reply_total && mi->proc == RDMA_MSG && mi->wire_len > threshold(a) && a->s->handshake)
@@ -743,8 +752,10 @@ static void session_facts(pg_audit *a, pg_msginfo *c, pg_msginfo *r, const pg_it
 		const pg_nfsop *op = &g_array_index(it->ops, pg_nfsop, i);
 		acl |= op->op == OP4_GETATTR && op->len;
 		changes |= op->op == OP4_WRITE || op->op == OP4_CREATE;
-		if (executed && op->op == OP4_CREATE_SESSION && !op->status && plan->reply.proc != RDMA_ERROR)
+		if (executed && op->op == OP4_CREATE_SESSION && !op->status && plan->reply.proc != RDMA_ERROR) {
 			a->fore_maxresp = op->len ? op->len : 1049480;
+			pg_back_session(&a->back);
+		}
 		executed &= !op->status;
 	}
 	c->getattr_mixed = it->nfsver == PG_V40 && acl && changes;

@@ -120,7 +120,7 @@ static const pg_injector table[] = {
 	    .plan = pg_inj_extra_write_chunk_plan, .header = pg_inj_extra_write_chunk),
 	INJ("retry-xid", false, "RR-180", "the call reuses the XID of the previous call, which "
 	    "ERR_CHUNK completed (a short-Reply-chunk retry)", .prep = pg_inj_reuse_xid),
-	INJ("cb-reply-chunk", false, "RR-191", "backward call offering a Reply chunk",
+	INJ("cb-reply-chunk", false, "", "backward call offering a Reply chunk (legal)",
 	    .plan = pg_inj_cb_reply_chunk_plan, .header = pg_inj_cb_reply_chunk),
 	INJ("long-read-chunk", false, "RR-222", "first non-zero read chunk carries ARG bytes "
 	    "(default 4) beyond roundup4 of its item", .plan = pg_inj_long_read_chunk_plan,
@@ -139,6 +139,13 @@ static const pg_injector table[] = {
 	    "names the key XOR ARG (default 0xc3c300)", .wire = pg_inj_wrong_invalidate),
 	INJ("cb-long-call", false, "RR-192", "a backward call sent as a Long Call (one-segment "
 	    "Position-Zero read chunk)", .plan = pg_inj_cb_long_call, .header = pg_inj_cb_long_call_check),
+	INJ("cb-nfs-program", false, "RR-195", "a backward call under the NFS program (100003 version "
+	    "4): the side that connected serves NFS", .plan = pg_inj_cb_nfs_program),
+	INJ("rpcb-nfs4", false, "RR-201", "an rpcbind GETPORT/GETADDR (a GETATTR line with "
+	    "prog=100000:V) asks for NFS version 4", .plan = pg_inj_rpcb_nfs4),
+	INJ("rpcb-mount", false, "RR-203", "an rpcbind GETPORT/GETADDR (a GETATTR line with "
+	    "prog=100000:V) asks for MOUNT version 3 over TCP, answered port ARG (default 0: not "
+	    "offered)", .plan = pg_inj_rpcb_mount),
 	INJ("garbage-args", false, "RR-114 RR-230", "the reply is RPC GARBAGE_ARGS (sent in the "
 	    "reply's shape: reply=reply:N makes it RDMA_NOMSG)", .plan = pg_inj_garbage_args),
 	INJ("reuse-handle", false, "RR-210", "the call's first read segment has the handle ARG "
@@ -181,6 +188,9 @@ static const pg_injector table[] = {
 	INJ("reply-too-long", false, "RR-045", "the requester refuses the RDMA_MSG reply's Send as "
 	    "longer than its Receive (IB/RoCE NAK \"remote invalid request\", iWARP Terminate "
 	    "\"message too long\") although the call offered a Reply chunk", .wire = pg_inj_reply_too_long),
+	INJ("small-receive", false, "RR-051", "the receiver refuses the message's Send (at most 1024 "
+	    "bytes) as longer than its Receive (IB/RoCE NAK \"remote invalid request\", iWARP Terminate "
+	    "\"message too long\")", .wire = pg_inj_small_receive),
 	INJ("bad-mpa-crc", false, "", "iWARP with CRC: MPA CRC of the message's first FPDU "
 	    "XORed with ARG", .wire = pg_inj_bad_mpa_crc),
 	INJ("truncate-snaplen", true, "", "frames carrying the message captured with only ARG "

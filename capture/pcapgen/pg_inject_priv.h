@@ -43,6 +43,7 @@ bool pg_inj_reply_chunk_cut(pg_inj_ctx *c);   /* pg_inject_rebuild.c */
 /* F, a Send without a Receive posted: pg_inject_rnr.c */
 bool pg_inj_rnr_nak(pg_inj_ctx *c);
 bool pg_inj_reply_too_long(pg_inj_ctx *c);
+bool pg_inj_small_receive(pg_inj_ctx *c);
 bool pg_inj_msg_pzrc(pg_inj_ctx *c);
 bool pg_inj_zero_length_segment(pg_inj_ctx *c);
 bool pg_inj_empty_write_chunk(pg_inj_ctx *c);
@@ -128,6 +129,10 @@ bool pg_inj_cb_long_call(pg_inj_ctx *c);
 bool pg_inj_cb_long_call_check(pg_inj_ctx *c);
 bool pg_inj_cb_reply_chunk_plan(pg_inj_ctx *c);
 bool pg_inj_cb_reply_chunk(pg_inj_ctx *c);
+bool pg_inj_cb_nfs_program(pg_inj_ctx *c);
+/* N, rpcbind over RPC-over-RDMA: pg_inject_backchannel.c */
+bool pg_inj_rpcb_nfs4(pg_inj_ctx *c);
+bool pg_inj_rpcb_mount(pg_inj_ctx *c);
 
 /* O, memory: pg_inject_memory.c */
 bool pg_inj_reuse_handle(pg_inj_ctx *c);

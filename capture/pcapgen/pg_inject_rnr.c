@@ -47,3 +47,19 @@ bool pg_inj_reply_too_long(pg_inj_ctx *c)
 		pg_inj_expect(c, "RR-045");
 	return true;
 }
+
+/* The receiver refuses a Send of at most 1024 bytes as longer than its
+ * Receive: it posted Receives smaller than the 1024 bytes every receiver
+ * must accept (RR-051, at the Send). The refusal itself anchors no finding. */
+bool pg_inj_small_receive(pg_inj_ctx *c)
+{
+	uint32_t *slot;
+	if (!c->op || !c->ex || c->op->refuse || c->op->kind != PG_OP_SEND || c->op->len > 1024)
+		return false;
+	c->op->refuse = PG_REFUSE_TOO_LONG;
+	slot = (uint32_t *)(void *)pg_ex_scratch(c->ex, sizeof(uint32_t));
+	*slot = 0;
+	c->op->refused_frame_out = slot;
+	pg_inj_expect(c, "RR-051");
+	return true;
+}

@@ -392,13 +392,15 @@ static bool reply_body(pg_plan *p, const pg_item *it, const GByteArray *reduced,
 		pb_bytes(p->reply.inline_payload, reduced->data, reduced->len);
 		if (p->knobs.offer_unused_reply_chunk) {
 			/* offered for the largest reply; the responder answers Short
-			 * and leaves it out of its header (RFC 8166 3.6.1 allows both) */
+			 * (RFC 8166 4.3.3 allows it) and copies the chunk into its
+			 * header unused, every length zero (4.3.3 requires the copy) */
 			uint32_t l = reduced->len + 1024;
 			pg_chunk *c = pg_chunk_new();
 			place_segs(c, mem, &l, 1, false);
 			fill_returned(c, 0);
 			p->reply_chunk = c;
 			p->call.reply = c;
+			p->reply.reply = c;
 			p->done |= PG_DONE_UNUSED_RC;
 		}
 	}
