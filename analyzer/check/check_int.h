@@ -84,7 +84,6 @@ struct ck_conn_state {
 	GHashTable *errored;          /* xid -> rdma err code + 1 */
 	GHashTable *handle_uses;      /* handle -> distinct calls that advertised it (RR-210) */
 	bool handle_reuse_reported;
-	unsigned refused_types;       /* bit per proc answered ERR_CHUNK (RR-134) */
 	bool nfs4_seen;
 	bool port_reported;
 	bool reported_029, reported_241;  /* routine shapes: told once per connection */

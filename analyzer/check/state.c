@@ -386,8 +386,6 @@ static void msg_reply(struct rr_checker *ck, const struct rr_message *m)
 		bool err_chunk = m->hdr->proc == RR_RDMA_ERROR && m->hdr->err == RR_ERR_CHUNK;
 
 		if (c && err_chunk) {
-			if (c->flags & CK_CALL_MSGP)
-				cs->refused_types |= 1u << RR_RDMA_MSGP;
 			if (strcmp(c->what, cs->err_chunk_what)) {
 				g_strlcpy(cs->err_chunk_what, c->what, sizeof(cs->err_chunk_what));
 				cs->err_chunk_retries = 0;

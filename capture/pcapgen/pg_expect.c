@@ -28,7 +28,6 @@ struct pg_audit {
 	int64_t cb_granted;     /* the client's last backward grant, -1: none seen */
 	int64_t grant_seen[2];  /* last non-zero grant per direction (RR-106), -1: none */
 	bool grant_change_told[2], inline_default_told[2], reserve_told, nfs4_seen, retry_run_told, port_told;
-	unsigned refused_types; /* header types refused with ERR_CHUNK (RR-134) */
 	char err_chunk_what[64];/* the request ERR_CHUNK last refused (RR-181, RR-182) */
 	uint64_t err_chunk_rc;  /* ... and the Reply chunk it offered */
 	uint32_t err_chunk_retries;
@@ -530,7 +529,7 @@ static void normal_answer(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi
 /* What an answer says about refusals: a used Write chunk under RPCSEC_GSS
  * integrity or privacy (RR-152), ERR_CHUNK to a call that broke nothing
  * (RR-044, RR-173); the refusal the later retries are measured against
- * (RR-134, RR-181, RR-182) and the XID it ended (RR-116, RR-175, RR-180). */
+ * (RR-181, RR-182) and the XID it ended (RR-116, RR-175, RR-180). */
 static void reply_refusal(pg_audit *a, pg_msginfo *c, pg_msginfo *mi, bool normal)
 {
 	if (normal && !mi->damaged && mi->writes_used &&
@@ -544,8 +543,6 @@ static void reply_refusal(pg_audit *a, pg_msginfo *c, pg_msginfo *mi, bool norma
 			pg_expect_at(a, "RR-173", mi);
 	}
 	if (mi->proc == RDMA_ERROR && mi->err == 2) {
-		if (c->proc == RDMA_MSGP)
-			a->refused_types |= 1u << RDMA_MSGP;
 		if (strcmp(c->what, a->err_chunk_what)) {
 			g_strlcpy(a->err_chunk_what, c->what, sizeof(a->err_chunk_what));
 			a->err_chunk_retries = 0;
