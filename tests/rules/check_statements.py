@@ -8,6 +8,8 @@ table and with README.md:
 * every RR_RULE and RR_NOCHECK whose ref cites RFC 8166, RFC 8167 or
   RFC 8267 is named by at least one row (a statement, or a row of kind
   derived or perm when the rule rests on text without a key word);
+* a rule's ref cites the section of at least one row that names it: the
+  section a finding prints holds a statement the rule stands for;
 * the numbers README.md states (rules with a check, statements, checkable,
   checked in full) are those counted from rules.def and the catalogue.
 
@@ -100,6 +102,36 @@ def check_rules(rows, rules, path, problems):
         problems.append("duplicate ids: " + ", ".join(dups))
 
 
+def cited_sections(ref):
+    """{(document, section)} a ref cites: "RFC 8166 §3.4.5, §4.3.3; RFC 8267 §6.1"."""
+    out = set()
+    doc = None
+    for part in re.split(r"[;,]\s*", ref):
+        m = re.match(r"(RFC \d+|draft-[\w-]+)\s*(.*)", part.strip())
+        rest = part.strip()
+        if m:
+            doc, rest = m.group(1), m.group(2)
+        for sec in re.findall(r"§([\d.]+)", rest):
+            out.add((doc, sec))
+    return out
+
+
+def check_refs_hold(rows, rules, path, problems):
+    """Each rule citing RFC 8166/8167/8267 cites the section of a row naming it."""
+    sections = {}
+    for r in rows:
+        for code in codes(r["checks"]) + codes(r["nocheck"]):
+            for sec in r["section"].split(","):
+                sections.setdefault(code, set()).add((r["rfc"], sec.strip()))
+    for code, (kind, ref) in sorted(rules.items()):
+        if not CITED.search(ref) or code not in sections:
+            continue
+        if not cited_sections(ref) & sections[code]:
+            problems.append("%s cites %r, but the rows naming it are in %s: the ref does not name a section "
+                            "that holds its statement" % (code, ref,
+                                                          ", ".join("%s §%s" % s for s in sorted(sections[code]))))
+
+
 def totals(rows, rules):
     counted = [r for r in rows if r["kind"] in ("norm", "table")]
     checkable = [r for r in counted if r["wire"] != "no"]
@@ -169,6 +201,7 @@ def main():
         problems.append("%s: no RR_RULE or RR_NOCHECK entry read" % a.rules_def)
     rows = read_catalogue(a.catalogue, problems)
     check_rules(rows, rules, a.catalogue, problems)
+    check_refs_hold(rows, rules, a.catalogue, problems)
     want = totals(rows, rules)
     check_readme(a.readme, want, problems)
     if a.generator:
