@@ -151,6 +151,13 @@ struct ck_call {
 /* Report a finding.  frame is where to point; the record (if f has one) gets it attached. */
 void ck_report(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule,
 	       uint64_t frame, const char *fmt, ...) RR_PRINTF(5, 6);
+/* A frame of another message the next ck_report() or ck_hold() rests on (the
+ * call a reply answers, the earlier call an XID repeats): its frames list
+ * names it too.  Cleared by that report, or by the next fact. */
+void ck_evidence(struct rr_checker *ck, uint64_t frame);
+/* The frames of the fact (frames, n) with the staged evidence added, sorted,
+ * into out (at most cap); clears the evidence.  Returns how many. */
+size_t ck_take_evidence(struct rr_checker *ck, const uint64_t *frames, size_t n, uint64_t *out, size_t cap);
 /* Same, with explicit evidence frames, connection and XID (for findings that span messages). */
 void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
 		    const uint64_t *frames, size_t n_frames, uint32_t conn_id, bool has_xid,

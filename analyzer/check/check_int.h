@@ -10,6 +10,7 @@
 #define CK_EPISODES_MAX 4096      /* calls with a failure or a retry in flight */
 #define CK_EPISODE_FRAMES 32
 #define CK_CALLS_MAX 8192         /* outstanding calls remembered per connection and direction */
+#define CK_EVIDENCE_MAX 8          /* frames of other messages one finding names (ck_evidence) */
 #define CK_ANSWERED_MAX 128       /* answered calls' Send frames remembered per direction (RR-102/104) */
 /*
  * What all connections' state may hold together (calls, handle uses,
@@ -170,6 +171,9 @@ struct rr_checker {
 	bool cur_undecoded;           /* ... it is a message captured whole that does not decode */
 	bool cur_no_payload;          /* ... it is an RDMA_ERROR or RDMA_DONE: no Payload to check */
 	uint32_t last_outstanding;    /* calls outstanding after the latest call Send (0: not a call) */
+	/* Frames of other messages the next finding rests on (ck_evidence()). */
+	uint64_t evidence[CK_EVIDENCE_MAX];
+	unsigned n_evidence;
 	size_t held;                  /* bytes of all connections' state (CK_HELD_MAX) */
 	GHashTable *conns;            /* id -> struct ck_conn_state* */
 	GHashTable *episodes;         /* key -> struct ck_episode* */

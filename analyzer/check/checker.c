@@ -220,6 +220,7 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 	for (i = 0; i < ck->n_run[k]; i++) {
 		enum rr_rule_id id = ck->run[k][i];
 
+		ck->n_evidence = 0;   /* evidence a check staged but did not report stays with it */
 		if (cap == CAPTURED || (cap == HEADER_ONLY && ck->header_only[id]))
 			check_of[id](ck, f);
 		else

@@ -252,11 +252,13 @@ void ck_rr065(struct rr_checker *ck, const struct rr_fact *f)
 	if (m->dir != RR_DIR_REPLY || !ck_reply_ok(m))
 		return;
 	c = ck_call_of_reply(ck, m);
-	if (c && (c->flags & CK_CALL_BAD_CHUNK))
+	if (c && (c->flags & CK_CALL_BAD_CHUNK)) {
+		ck_evidence(ck, c->send_frame);
 		ck_report(ck, f, RR_065_PROCESSED_BAD, m->send_frame,
 			  "the responder processed call XID 0x%08x (frame %" G_GUINT64_FORMAT
 			  ") although it reduced a non-eligible item; it should have answered ERR_CHUNK or "
 			  "GARBAGE_ARGS", m->xid, c->send_frame);
+	}
 }
 
 void ck_rr067(struct rr_checker *ck, const struct rr_fact *f)

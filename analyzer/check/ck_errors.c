@@ -55,10 +55,12 @@ void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
 				  s->roles_known && s->from_requester ? "backward " : "");
 		return;
 	}
-	if (c->vers != s->hdr->vers)
+	if (c->vers != s->hdr->vers) {
+		ck_evidence(ck, c->send_frame);
 		ck_report(ck, f, RR_110_ERR_COPIES, s->frame,
 			  "RDMA_ERROR XID 0x%08x carries rdma_vers %u; the failing %scall (frame %" G_GUINT64_FORMAT
 			  ") had %u", s->hdr->xid, s->hdr->vers, dir ? "backward " : "", c->send_frame, c->vers);
+	}
 }
 
 void ck_rr111(struct rr_checker *ck, const struct rr_fact *f)
@@ -70,11 +72,13 @@ void ck_rr111(struct rr_checker *ck, const struct rr_fact *f)
 	if (!s->is_call && (s->status == RR_HDR_OK || s->status == RR_HDR_E_NOT_V1) &&
 	    (!is_error(s) || s->len < 20 || word(s, 16) != RR_ERR_VERS)) {
 		c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
-		if (c && (c->flags & CK_CALL_NOT_V1) && !(c->flags & CK_CALL_REPLIED))
+		if (c && (c->flags & CK_CALL_NOT_V1) && !(c->flags & CK_CALL_REPLIED)) {
+			ck_evidence(ck, c->send_frame);
 			ck_report(ck, f, RR_111_ERR_VERS, s->frame,
 				  "call XID 0x%08x (frame %" G_GUINT64_FORMAT ") had rdma_vers %u; the responder "
 				  "answered with %s instead of RDMA_ERROR/ERR_VERS", s->hdr->xid, c->send_frame,
 				  c->vers, rr_hdr_proc_name(s->hdr->proc));
+		}
 		return;
 	}
 	if (!is_error(s) || s->len < 28 || word(s, 16) != RR_ERR_VERS)
@@ -109,11 +113,13 @@ void ck_rr113(struct rr_checker *ck, const struct rr_fact *f)
 	if (m->dir != RR_DIR_REPLY || m->hdr->proc == RR_RDMA_ERROR)
 		return;
 	c = ck_call_of_reply(ck, m);
-	if (c && (c->flags & CK_CALL_BAD_HDR))
+	if (c && (c->flags & CK_CALL_BAD_HDR)) {
+		ck_evidence(ck, c->send_frame);
 		ck_report(ck, f, RR_113_ERR_CHUNK_FOR_BAD_HDR, m->send_frame,
 			  "call XID 0x%08x (frame %" G_GUINT64_FORMAT ") had a malformed transport header, yet it "
 			  "was answered with %s instead of ERR_CHUNK", m->xid, c->send_frame,
 			  rr_hdr_proc_name(m->hdr->proc));
+	}
 }
 
 void ck_rr114(struct rr_checker *ck, const struct rr_fact *f)

@@ -88,10 +88,12 @@ void ck_rr004(struct rr_checker *ck, const struct rr_fact *f)
 		return;
 	c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
 	/* The first call's reply may be in packets the capture lost. */
-	if (c && !(c->flags & CK_CALL_REPLIED))
+	if (c && !(c->flags & CK_CALL_REPLIED)) {
+		ck_evidence(ck, c->send_frame);
 		ck_hold(ck, f, RR_004_XID_DUP, s->frame, ck_send_dir(s), false,
 			  "call XID 0x%08x while the call with the same XID sent at frame %" G_GUINT64_FORMAT
 			  " is still outstanding", s->hdr->xid, c->send_frame);
+	}
 }
 
 void ck_rr005(struct rr_checker *ck, const struct rr_fact *f)
@@ -198,6 +200,8 @@ void ck_rr021(struct rr_checker *ck, const struct rr_fact *f)
 	if (!s || s->hdr->proc != RR_RDMA_NOMSG || ck_pz_segments(s->hdr) || s->hdr->has_reply)
 		return;
 	c = nomsg_answers(ck, s);
+	if (c)
+		ck_evidence(ck, c->send_frame);
 	if (c)
 		ck_report(ck, f, RR_021_NOMSG_EMPTY, s->frame,
 			  "RDMA_NOMSG reply XID 0x%08x to the %s call at frame %" G_GUINT64_FORMAT

@@ -201,10 +201,12 @@ void ck_rr048(struct rr_checker *ck, const struct rr_fact *f)
 			return;
 		c = ck_call_find(ck, s->conn_id, 1, s->hdr->xid);
 	}
-	if (c && !(c->flags & (CK_CALL_REPLIED | CK_CALL_BAD_HDR | CK_CALL_NOT_V1)) && !c->offered_reply_chunk)
+	if (c && !(c->flags & (CK_CALL_REPLIED | CK_CALL_BAD_HDR | CK_CALL_NOT_V1)) && !c->offered_reply_chunk) {
+		ck_evidence(ck, c->send_frame);
 		ck_report(ck, f, RR_048_NOMSG_NEEDS_RC, s->frame,
 			  "reply XID 0x%08x is RDMA_NOMSG but its call (frame %" G_GUINT64_FORMAT
 			  ") offered no Reply chunk", s->hdr->xid, c->send_frame);
+	}
 }
 
 void ck_rr049(struct rr_checker *ck, const struct rr_fact *f)

@@ -39,6 +39,7 @@ void ck_rr068(struct rr_checker *ck, const struct rr_fact *f)
 
 	if (r->op != RR_RDMA_READ || !(old = after_reply(ck, r)))
 		return;
+	ck_evidence(ck, old->reply_frame);
 	ck_report(ck, f, RR_068_READ_AFTER_REPLY, r->frame,
 		  "RDMA Read with handle 0x%08x reaches a segment of XID 0x%08x, whose reply was sent at frame %"
 		  G_GUINT64_FORMAT, r->rkey, old->xid, old->reply_frame);
@@ -51,6 +52,7 @@ void ck_rr092(struct rr_checker *ck, const struct rr_fact *f)
 
 	if (r->op != RR_RDMA_WRITE || !(old = after_reply(ck, r)))
 		return;
+	ck_evidence(ck, old->reply_frame);
 	ck_report(ck, f, RR_092_WRITE_AFTER_REPLY, r->frame,
 		  "RDMA Write with handle 0x%08x reaches a segment of XID 0x%08x, whose reply was sent at frame %"
 		  G_GUINT64_FORMAT, r->rkey, old->xid, old->reply_frame);

@@ -69,7 +69,10 @@ const struct ck_success *ck_outlog_successes(const struct ck_outlog *log, size_t
  * shape, a transient fault) and, as a possibility only, the interop hazard
  * its shape matches.  Written into buf, each sentence after ". ".
  */
-void ck_outcome_evidence(const struct ck_outlog *log, const struct ck_episode *ep, char *buf, size_t len);
+/* also[] gets the frames of the calls the text names (at most CK_OUTCOME_ALSO). */
+enum { CK_OUTCOME_ALSO = 2 };
+void ck_outcome_evidence(const struct ck_outlog *log, const struct ck_episode *ep, char *buf, size_t len,
+			 uint64_t *also, unsigned *n_also);
 
 /* The episode belongs to a reconnect storm (RR-233), which tells it. */
 bool ck_outcome_in_storm(struct rr_checker *ck, const struct ck_episode *ep);

@@ -130,7 +130,8 @@ static void shape_word(const struct ck_success *c, char *buf, size_t len)
 		snprintf(buf, len, "inline");
 }
 
-void ck_outcome_evidence(const struct ck_outlog *log, const struct ck_episode *ep, char *buf, size_t len)
+void ck_outcome_evidence(const struct ck_outlog *log, const struct ck_episode *ep, char *buf, size_t len,
+			 uint64_t *also, unsigned *n_also)
 {
 	struct sentences s = { buf, len, 0 };
 	const struct ck_note *n = ck_outlog_note(log, ep->key);
@@ -141,6 +142,7 @@ void ck_outcome_evidence(const struct ck_outlog *log, const struct ck_episode *e
 	bool against_shape = false;
 
 	buf[0] = 0;
+	*n_also = 0;
 	if (ep->failures > 1 && ep->n_conns > 1 && !ep->successes)
 		say(&s, "Failed alike on %u connections: deterministic, not transient", ep->n_conns);
 	else if (ep->successes)
@@ -148,25 +150,30 @@ void ck_outcome_evidence(const struct ck_outlog *log, const struct ck_episode *e
 	sh = n ? same_shape(log, ep, n, &n_shape) : NULL;
 	sm = n && !reply_side(ep) ? smaller(log, n, &sm_size, &sm_frame) : NULL;
 	against_shape = sh != NULL;
-	if (sm && hazard_shape(sm, ep))
+	if (sm && hazard_shape(sm, ep)) {
 		/* One call says both: the shape went through, only the size differs. */
 		say(&s, "The same procedure succeeded with %" PRIu64 " bytes as a %u-segment Long Call (frame %" PRIu64
 		    "): for a limit on the arguments' size, against the chunk shape as the cause", sm_size,
 		    sm->pz_segs, sm_frame);
-	else if (sh && reply_side(ep))
+		also[(*n_also)++] = sm_frame;
+	} else if (sh && reply_side(ep)) {
 		say(&s, "The same server answered %u call%s through the Reply chunk (%s, %u segments, frame %" PRIu64
 		    "): against it as the cause", n_shape, n_shape > 1 ? "s" : "", sh->what, sh->reply_segs,
 		    sh->frame_max);
-	else if (sh)
+		also[(*n_also)++] = sh->frame_max;
+	} else if (sh) {
 		say(&s, "The same server took %u call%s of the same kind (%s as a %u-segment Long Call, %" PRIu64
 		    " bytes, frame %" PRIu64 "): against the chunk shape as the cause", n_shape, n_shape > 1 ? "s" : "",
 		    sh->what, sh->pz_segs, sh->size_max, sh->frame_max);
+		also[(*n_also)++] = sh->frame_max;
+	}
 	if (sm && !hazard_shape(sm, ep)) {
 		char how[96];
 
 		shape_word(sm, how, sizeof(how));
 		say(&s, "The same procedure succeeded with %" PRIu64 " bytes sent %s (frame %" PRIu64
 		    "): a size limit fits; the shape is not ruled out", sm_size, how, sm_frame);
+		also[(*n_also)++] = sm_frame;
 	}
 	if (!hz)
 		return;

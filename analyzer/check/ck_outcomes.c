@@ -54,6 +54,9 @@ static bool reconnect_loop(const struct ck_episode *ep)
 static void tell(struct rr_checker *ck, struct ck_episode *ep, enum rr_rule_id rule, const char *fmt_tail)
 {
 	char sh[96], re[96], out[160], why[400] = "";
+	uint64_t also[CK_OUTCOME_ALSO], frames[CK_EPISODE_FRAMES + CK_OUTCOME_ALSO];
+	unsigned n_also = 0;
+	size_t n_frames;
 	/* A call of no known program is described by its XID, which the sentence names anyway. */
 	const char *what = ep->what[0] && strncmp(ep->what, "XID ", 4) ? ep->what : "a call";
 	const struct ck_note *n = ck_outlog_note(ck_outlog(ck), ep->key);
@@ -74,9 +77,12 @@ static void tell(struct rr_checker *ck, struct ck_episode *ep, enum rr_rule_id r
 	else
 		snprintf(out, sizeof(out), "no answer was seen");
 	if (rule == RR_230_LONG_FAILED)
-		ck_outcome_evidence(ck_outlog(ck), ep, why, sizeof(why));
-	ck_report_full(ck, rule, ep->fail_frame ? ep->fail_frame : ep->frames[ep->n_frames - 1], ep->frames,
-		       ep->n_frames, ep->conn_id, true, ep->xid, "%s (XID 0x%08x) %s; %s. %s%s%s",
+		ck_outcome_evidence(ck_outlog(ck), ep, why, sizeof(why), also, &n_also);
+	for (unsigned i = 0; i < n_also; i++)
+		ck_evidence(ck, also[i]);
+	n_frames = ck_take_evidence(ck, ep->frames, ep->n_frames, frames, G_N_ELEMENTS(frames));
+	ck_report_full(ck, rule, ep->fail_frame ? ep->fail_frame : ep->frames[ep->n_frames - 1], frames,
+		       n_frames, ep->conn_id, true, ep->xid, "%s (XID 0x%08x) %s; %s. %s%s%s",
 		       what, ep->xid, sh, out, re, fmt_tail, why);
 }
 

@@ -54,8 +54,10 @@ void ck_hold(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rul
 	size_t n = 1;
 	va_list ap;
 
-	if (!ck_rule_on(ck, rule))
+	if (!ck_rule_on(ck, rule)) {
+		ck->n_evidence = 0;
 		return;
+	}
 	h = g_new0(struct ck_held, 1);
 	h->rule = rule;
 	h->frame = frame;
@@ -76,8 +78,9 @@ void ck_hold(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rul
 		frames = f->send->frames;
 		n = f->send->n_frames;
 	}
-	h->n_frames = MIN(n, CK_HELD_FRAMES);
-	memcpy(h->frames, frames, h->n_frames * sizeof(uint64_t));
+	/* the first frames of the message, and every frame of the staged evidence */
+	h->n_frames = ck_take_evidence(ck, frames, MIN(n, CK_HELD_FRAMES - ck->n_evidence), h->frames,
+				       CK_HELD_FRAMES);
 	va_start(ap, fmt);
 	vsnprintf(h->text, sizeof(h->text), fmt, ap);
 	va_end(ap);

@@ -8,6 +8,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "check_int.h"
 
@@ -57,6 +58,38 @@ static void emit(struct rr_checker *ck, const struct rr_diag *d)
 	rr_diag_emit(&ck->sink, &copy);
 }
 
+void ck_evidence(struct rr_checker *ck, uint64_t frame)
+{
+	if (ck->n_evidence < CK_EVIDENCE_MAX)
+		ck->evidence[ck->n_evidence++] = frame;
+}
+
+static int cmp_frame(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t ck_take_evidence(struct rr_checker *ck, const uint64_t *frames, size_t n, uint64_t *out, size_t cap)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k < cap; i++)
+		out[k++] = frames[i];
+	for (unsigned e = 0; e < ck->n_evidence; e++) {
+		bool have = false;
+
+		for (size_t i = 0; i < k && !have; i++)
+			have = out[i] == ck->evidence[e];
+		if (!have && k < cap)
+			out[k++] = ck->evidence[e];
+	}
+	ck->n_evidence = 0;
+	qsort(out, k, sizeof(*out), cmp_frame);
+	return k;
+}
+
 /* Long enough for an outcome finding that weighs several causes (RR-230). */
 enum { CK_FINDING_TEXT_MAX = 1024 };
 
@@ -64,11 +97,14 @@ void ck_report(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id r
 	       uint64_t frame, const char *fmt, ...)
 {
 	char text[CK_FINDING_TEXT_MAX];
+	uint64_t *merged = NULL;
 	va_list ap;
 	struct rr_diag d = { .id = rule, .frame = frame, .text = text };
 
-	if (!ck_rule_on(ck, rule))
+	if (!ck_rule_on(ck, rule)) {
+		ck->n_evidence = 0;
 		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
@@ -91,7 +127,15 @@ void ck_report(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id r
 		d.has_xid = f->rdma->handle_live;
 		d.xid = f->rdma->xid;
 	}
+	if (ck->n_evidence) {
+		size_t cap = d.n_frames + ck->n_evidence;
+
+		merged = g_new(uint64_t, cap);
+		d.n_frames = ck_take_evidence(ck, d.frames, d.n_frames, merged, cap);
+		d.frames = merged;
+	}
 	emit(ck, &d);
+	g_free(merged);
 }
 
 void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
@@ -103,6 +147,7 @@ void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
 	struct rr_diag d = { .id = rule, .frame = frame, .frames = frames, .n_frames = n_frames,
 			     .conn_id = conn_id, .has_xid = has_xid, .xid = xid, .text = text };
 
+	ck->n_evidence = 0;
 	if (!ck_rule_on(ck, rule))
 		return;
 	va_start(ap, fmt);
