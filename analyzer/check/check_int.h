@@ -45,6 +45,7 @@ struct ck_dir_state {
 
 /* A call the responder must refuse with RDMA_ERROR and has not answered yet (ck_silence.c). */
 #define CK_REFUSALS_MAX 8         /* per connection and direction; past it the oldest goes */
+#define CK_ERRS_MAX 16            /* RDMA_ERRORs remembered per connection and sender (ck_errors.c) */
 struct ck_refusal {
 	uint32_t xid;
 	uint32_t vers;                /* its rdma_vers */
@@ -95,6 +96,10 @@ struct ck_conn_state {
 	bool has_done[2];             /* the latest RDMA_DONE, until an answer or a call reuses its XID */
 	uint32_t done_xid[2];
 	uint64_t done_frame[2];
+	/* The latest RDMA_ERRORs by sender, [0] responder, [1] requester; oldest first (ck_errors.c). */
+	uint32_t err_xid[2][CK_ERRS_MAX];
+	uint64_t err_frame[2][CK_ERRS_MAX];
+	unsigned n_errs[2];
 };
 
 /* A call with a failure or a retry: concluded as one finding (group Q). */

@@ -24,6 +24,40 @@ static bool is_error(const struct rr_fact_send *s)
 		s->status == RR_HDR_E_ERRCODE) && s->len >= 16 && s->hdr->proc == RR_RDMA_ERROR;
 }
 
+/* Remember an RDMA_ERROR by its sender; several checks note the same Send, once. */
+static void note_error(struct rr_checker *ck, const struct rr_fact_send *s)
+{
+	struct ck_conn_state *cs;
+	unsigned by, n;
+
+	if (!is_error(s) || !s->roles_known)
+		return;
+	cs = ck_conn(ck, s->conn_id);
+	by = s->from_requester ? 1 : 0;
+	n = cs->n_errs[by];
+	if (n && cs->err_frame[by][n - 1] == s->frame)
+		return;
+	if (n == CK_ERRS_MAX) {
+		memmove(&cs->err_xid[by][0], &cs->err_xid[by][1], (n - 1) * sizeof(cs->err_xid[by][0]));
+		memmove(&cs->err_frame[by][0], &cs->err_frame[by][1], (n - 1) * sizeof(cs->err_frame[by][0]));
+		n--;
+	}
+	cs->err_xid[by][n] = s->hdr->xid;
+	cs->err_frame[by][n] = s->frame;
+	cs->n_errs[by] = n + 1;
+}
+
+/* The newest remembered RDMA_ERROR with this XID sent by `by` (0 the responder, 1 the requester), or -1. */
+static int error_of(const struct ck_conn_state *cs, unsigned by, uint32_t xid)
+{
+	int i;
+
+	for (i = (int)cs->n_errs[by] - 1; i >= 0; i--)
+		if (cs->err_xid[by][i] == xid)
+			return i;
+	return -1;
+}
+
 void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_fact_send *s = f->send;
@@ -44,6 +78,10 @@ void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
 	cs = ck_conn(ck, s->conn_id);
 	/* An answer to RDMA_DONE is RR-133's. */
 	if (cs->has_done[dir] && cs->done_xid[dir] == s->hdr->xid && ck_rule_on(ck, RR_133_DONE_ANSWER))
+		return;
+	/* An answer to the peer's RDMA_ERROR is RR-117's. */
+	if (error_of(cs, !dir, s->hdr->xid) >= 0 && ck_rule_on(ck, RR_117_BAD_ERR) &&
+	    !ck_call_find(ck, s->conn_id, dir, s->hdr->xid))
 		return;
 	c = ck_call_find(ck, s->conn_id, dir, s->hdr->xid);
 	if (!c) {
@@ -134,15 +172,30 @@ static bool bigger_reply_chunk_retry(struct rr_checker *ck, const struct rr_fact
 	return ep && s->hdr->has_reply && ep->reply_chunk_len < rr_chunk_length(s->hdr, &s->hdr->reply);
 }
 
+/*
+ * The RDMA_ERROR that ended this XID came from the other direction: its
+ * requester refused a call of the other direction with the same XID (the
+ * two directions number their XIDs apart, RFC 8167 §2.4).
+ */
+static bool other_direction_error(struct rr_checker *ck, const struct rr_fact_send *s)
+{
+	const struct ck_conn_state *cs = ck_conn(ck, s->conn_id);
+	unsigned resp = s->from_requester ? 0 : 1;   /* who answers this call */
+
+	return s->roles_known && error_of(cs, resp, s->hdr->xid) < 0 && error_of(cs, !resp, s->hdr->xid) >= 0;
+}
+
 void ck_rr116(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_fact_send *s = f->send;
 	gpointer v;
 
+	note_error(ck, s);
 	if (s->status != RR_HDR_OK || !s->is_call || s->hdr->proc == RR_RDMA_DONE)
 		return;
 	v = g_hash_table_lookup(ck_conn(ck, s->conn_id)->errored, GUINT_TO_POINTER(s->hdr->xid));
-	if (!v || (GPOINTER_TO_UINT(v) - 1 == RR_ERR_CHUNK && bigger_reply_chunk_retry(ck, s)))
+	if (!v || (GPOINTER_TO_UINT(v) - 1 == RR_ERR_CHUNK && bigger_reply_chunk_retry(ck, s)) ||
+	    other_direction_error(ck, s))
 		return;
 	{
 		/* A request refused for complexity and sent again is RR-175's. */
@@ -163,10 +216,56 @@ void ck_rr180(struct rr_checker *ck, const struct rr_fact *f)
 	if (s->status != RR_HDR_OK || !s->is_call || s->hdr->proc == RR_RDMA_DONE)
 		return;
 	v = g_hash_table_lookup(ck_conn(ck, s->conn_id)->errored, GUINT_TO_POINTER(s->hdr->xid));
-	if (v && GPOINTER_TO_UINT(v) - 1 == RR_ERR_CHUNK && bigger_reply_chunk_retry(ck, s))
+	if (v && GPOINTER_TO_UINT(v) - 1 == RR_ERR_CHUNK && bigger_reply_chunk_retry(ck, s) &&
+	    !other_direction_error(ck, s))
 		ck_report(ck, f, RR_180_RETRY_NEW_XID, s->frame,
 			  "XID 0x%08x is retried with a larger Reply chunk after ERR_CHUNK; a retry needs a new XID",
 			  s->hdr->xid);
+}
+
+/*
+ * A receiver silently discards an RDMA_ERROR (RFC 8166 §4.2.4, §4.5): a
+ * reply or RDMA_ERROR from the peer carrying its XID, sent after it while
+ * no call with that XID is outstanding in the direction it answers, is an
+ * answer to it.  Held like RR-110: such a call may be in lost packets.
+ */
+static void answers_error(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	struct ck_conn_state *cs;
+	struct ck_call *c;
+	unsigned peer;
+	int i, d = ck_send_dir(s);
+	uint64_t frames[16];
+	size_t n;
+	struct rr_fact_send both;
+	struct rr_fact held = { .kind = RR_FACT_SEND, .send = &both };
+
+	if (!s->roles_known || s->is_call || s->captured < 16)
+		return;
+	cs = ck_conn(ck, s->conn_id);
+	peer = s->from_requester ? 0 : 1;
+	i = error_of(cs, peer, s->hdr->xid);
+	c = ck_call_find(ck, s->conn_id, d, s->hdr->xid);
+	if (i < 0 || (c && !(c->flags & CK_CALL_REPLIED)))
+		return;
+	/* The evidence: the RDMA_ERROR and the answer's frames. */
+	frames[0] = cs->err_frame[peer][i];
+	n = MIN(s->n_frames, G_N_ELEMENTS(frames) - 1);
+	memcpy(&frames[1], s->frames, n * sizeof(frames[0]));
+	both = *s;
+	both.frames = frames;
+	both.n_frames = n + 1;
+	ck_hold(ck, &held, RR_117_BAD_ERR, s->frame, d, true,
+		"%s XID 0x%08x from the %s answers the RDMA_ERROR the %s sent at frame %" G_GUINT64_FORMAT
+		"; a receiver silently discards an RDMA_ERROR", rr_hdr_proc_name(s->hdr->proc), s->hdr->xid,
+		peer ? "responder" : "requester", peer ? "requester" : "responder", frames[0]);
+	/* Told once. */
+	memmove(&cs->err_xid[peer][i], &cs->err_xid[peer][i + 1],
+		(cs->n_errs[peer] - (unsigned)i - 1) * sizeof(cs->err_xid[peer][0]));
+	memmove(&cs->err_frame[peer][i], &cs->err_frame[peer][i + 1],
+		(cs->n_errs[peer] - (unsigned)i - 1) * sizeof(cs->err_frame[peer][0]));
+	cs->n_errs[peer]--;
 }
 
 void ck_rr117(struct rr_checker *ck, const struct rr_fact *f)
@@ -176,15 +275,8 @@ void ck_rr117(struct rr_checker *ck, const struct rr_fact *f)
 	if (s->status == RR_HDR_E_ERRCODE)
 		ck_report(ck, f, RR_117_BAD_ERR, s->frame, "RDMA_ERROR XID 0x%08x carries the unknown error code %u",
 			  s->hdr->xid, s->len >= 20 ? word(s, 16) : 0);
-	else if (is_error(s) && s->roles_known) {
-		struct ck_conn_state *cs = ck_conn(ck, s->conn_id);
-		int other = s->from_requester ? 0 : 1;   /* index: errors sent by the responder are 0 */
-
-		if (cs->has_last_err[other] && cs->last_err_xid[other] == s->hdr->xid)
-			ck_report(ck, f, RR_117_BAD_ERR, s->frame,
-				  "RDMA_ERROR XID 0x%08x answers an RDMA_ERROR from the peer; an RDMA_ERROR is never "
-				  "answered", s->hdr->xid);
-	}
+	answers_error(ck, f);
+	note_error(ck, s);
 }
 
 /* Retries after ERR_CHUNK under new XIDs: the same request with a larger Reply chunk. */

@@ -84,7 +84,9 @@ bool pg_inj_silent_read(pg_inj_ctx *c)
 			op.data = ch->data->data + at;
 			op.rkey = s->handle;
 			op.va = s->offset;
-			op.owner = -1;
+			/* the call's own chunk data, as a normal Read: pg_gen.c's OWNER_EXCHANGE
+			 * (-2) makes the call's truth name the Read's frames */
+			op.owner = -2;
 			pg_ex_add_op(c->ex, PG_OPS_READS, &op, NULL);
 			at += s->length;
 			any = true;
