@@ -540,6 +540,18 @@ static void reply_refusal(pg_audit *a, pg_msginfo *c, pg_msginfo *mi, bool norma
 	}
 }
 
+/* An answer to no call: RR-003 for a reply, and the rule of what it answers instead. */
+static void orphan(pg_audit *a, const pg_msginfo *mi, bool normal)
+{
+	const char *r = pg_silence_orphan(a->silence, mi);
+	if (mi->damaged)
+		return;
+	if (normal)
+		pg_expect_at(a, "RR-003", mi);
+	if (r)
+		pg_expect_at(a, r, mi);
+}
+
 /* A reply or RDMA_ERROR: which call it answers (RR-003) and how (RR-001,
  * RR-045, RR-065, RR-100, RR-110, RR-111, RR-113, RR-131, RR-149). */
 void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
@@ -549,7 +561,10 @@ void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
 	bool errvers = mi->proc == RDMA_ERROR && mi->err == 1;
 	audit_size(a, mi);
 	if (mi->backchannel) {
-		pg_silence_msg(a->silence, mi, cb_reply(a, mi, normal));
+		const pg_msginfo *o = cb_reply(a, mi, normal);
+		if (!o)
+			orphan(a, mi, normal);
+		pg_silence_msg(a->silence, mi, o);
 		return;
 	}
 	if (mi->proc > RDMA_ERROR || mi->proc == RDMA_DONE) {
@@ -559,11 +574,9 @@ void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
 	c = answered_call(a, mi);
 	if (c)
 		reply_outcome(a, c, mi);
-	if (!c) {
-		/* an answer to RDMA_DONE has a rule of its own */
-		if (!mi->damaged)
-			pg_expect_at(a, pg_silence_answers_done(a->silence, mi) ? "RR-133" : "RR-003", mi);
-	} else if (!mi->damaged && !c->damaged) {
+	if (!c)
+		orphan(a, mi, normal);
+	else if (!mi->damaged && !c->damaged) {
 		reply_versions(a, c, mi, normal, errvers);
 		if (normal)
 			normal_answer(a, c, mi);
