@@ -100,6 +100,10 @@ struct ck_conn_state {
 	uint32_t err_xid[2][CK_ERRS_MAX];
 	uint64_t err_frame[2][CK_ERRS_MAX];
 	unsigned n_errs[2];
+	/* The latest replies whose transport header has errors, by sender as above (ck_errors.c). */
+	uint32_t bad_xid[2][CK_ERRS_MAX];
+	uint64_t bad_frame[2][CK_ERRS_MAX];
+	unsigned n_bad[2];
 };
 
 /* A call with a failure or a retry: concluded as one finding (group Q). */

@@ -47,6 +47,45 @@ static void note_error(struct rr_checker *ck, const struct rr_fact_send *s)
 	cs->n_errs[by] = n + 1;
 }
 
+/*
+ * A reply whose transport header has errors, which its receiver silently
+ * discards (RFC 8166 §4.5; RDMA_MSGP, §4.6.1): remembered by its sender.
+ * Not one the capture cut, nor one past the engine's own limits.
+ */
+static void note_bad_reply(struct rr_checker *ck, const struct rr_fact_send *s)
+{
+	struct ck_conn_state *cs;
+	unsigned by, n;
+	bool bad = s->status == RR_HDR_E_BOOL || s->status == RR_HDR_E_PROC || s->status == RR_HDR_E_NOT_V1 ||
+		   (s->status == RR_HDR_E_SHORT && s->len >= 16) ||
+		   (s->status == RR_HDR_OK && s->hdr->proc == RR_RDMA_MSGP && ck_profile(ck) == RR_PROFILE_RFC8166);
+
+	if (!bad || s->is_call || is_error(s) || !s->roles_known || s->truncated)
+		return;
+	cs = ck_conn(ck, s->conn_id);
+	by = s->from_requester ? 1 : 0;
+	n = cs->n_bad[by];
+	if (n == CK_ERRS_MAX) {
+		memmove(&cs->bad_xid[by][0], &cs->bad_xid[by][1], (n - 1) * sizeof(cs->bad_xid[by][0]));
+		memmove(&cs->bad_frame[by][0], &cs->bad_frame[by][1], (n - 1) * sizeof(cs->bad_frame[by][0]));
+		n--;
+	}
+	cs->bad_xid[by][n] = s->hdr->xid;
+	cs->bad_frame[by][n] = s->frame;
+	cs->n_bad[by] = n + 1;
+}
+
+/* The newest remembered faulty reply with this XID sent by `by`: its frame, or 0. */
+static uint64_t bad_reply_of(const struct ck_conn_state *cs, unsigned by, uint32_t xid)
+{
+	int i;
+
+	for (i = (int)cs->n_bad[by] - 1; i >= 0; i--)
+		if (cs->bad_xid[by][i] == xid)
+			return cs->bad_frame[by][i];
+	return 0;
+}
+
 /* The newest remembered RDMA_ERROR with this XID sent by `by` (0 the responder, 1 the requester), or -1. */
 static int error_of(const struct ck_conn_state *cs, unsigned by, uint32_t xid)
 {
@@ -65,7 +104,9 @@ void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
 
 	int dir;
 	struct ck_conn_state *cs;
+	uint64_t bad;
 
+	note_bad_reply(ck, s);
 	/* A header of another version is told call or reply from the roles alone: its type still says. */
 	if (!is_error(s) || (s->is_call && s->status != RR_HDR_E_NOT_V1))
 		return;
@@ -84,6 +125,17 @@ void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
 	    !ck_call_find(ck, s->conn_id, dir, s->hdr->xid))
 		return;
 	c = ck_call_find(ck, s->conn_id, dir, s->hdr->xid);
+	bad = c ? 0 : bad_reply_of(cs, !dir, s->hdr->xid);
+	if (bad) {
+		uint64_t frames[2] = { bad, s->frame };
+
+		/* The faulty reply carrying its XID is the evidence, whether the handshake was captured or not. */
+		ck_report_full(ck, RR_110_ERR_COPIES, s->frame, frames, 2, s->conn_id, true, s->hdr->xid,
+			       "RDMA_ERROR XID 0x%08x from the %s answers the reply sent at frame %" G_GUINT64_FORMAT
+			       ", whose transport header has errors; the receiver of such a reply silently discards it",
+			       s->hdr->xid, dir ? "requester" : "responder", bad);
+		return;
+	}
 	if (!c) {
 		/* Held: the call may be in packets the capture lost. */
 		if (s->conn.handshake)

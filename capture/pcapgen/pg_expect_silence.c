@@ -21,6 +21,7 @@
 typedef struct {
 	uint32_t xid;
 	bool client;           /* its sender */
+	bool reply;            /* a reply whose transport header has errors, not an RDMA_ERROR */
 } err_t;
 
 typedef struct {
@@ -120,6 +121,14 @@ static void witness(pg_silence *z, const pg_msginfo *answered, int dir)
 	}
 }
 
+/* A reply its receiver silently discards (RFC 8166 4.5, 4.6.1): its transport header has errors. */
+static bool faulty_reply(const pg_silence *z, const pg_msginfo *mi)
+{
+	if (!z->s->handshake && !z->conn_msgs)
+		return false;
+	return mi->vers != 1 || mi->hdr_undecodable || (mi->proc == RDMA_MSGP && !z->s->rfc5666);
+}
+
 void pg_silence_msg(pg_silence *z, const pg_msginfo *mi, const pg_msginfo *answered)
 {
 	/* who sent it: the client sends forward calls, RDMA_DONE and backward replies */
@@ -153,7 +162,10 @@ void pg_silence_msg(pg_silence *z, const pg_msginfo *mi, const pg_msginfo *answe
 		}
 	} else {
 		if (mi->proc == RDMA_ERROR && (z->s->handshake || z->conn_msgs)) {
-			err_t e = { mi->rdma_xid, client };
+			err_t e = { mi->rdma_xid, client, false };
+			g_array_append_val(z->errors, e);
+		} else if (faulty_reply(z, mi)) {
+			err_t e = { mi->rdma_xid, client, true };
 			g_array_append_val(z->errors, e);
 		}
 		if (answered)
@@ -174,13 +186,14 @@ const GPtrArray *pg_silence_found(const pg_silence *z)
 	return z->found;
 }
 
-/* An RDMA_ERROR of the peer with this answer's XID, forgotten once answered. */
-static bool answers_error(pg_silence *z, const pg_msginfo *mi)
+/* An RDMA_ERROR (reply false) or faulty reply of the peer with this answer's XID, forgotten once
+ * answered. */
+static bool answers(pg_silence *z, const pg_msginfo *mi, bool reply)
 {
 	bool client = mi->call != mi->backchannel;
-	for (guint i = 0; i < z->errors->len; i++) {
+	for (guint i = z->errors->len; i-- > 0;) {
 		const err_t *e = &g_array_index(z->errors, err_t, i);
-		if (e->client != client && e->xid == mi->rdma_xid) {
+		if (e->client != client && e->xid == mi->rdma_xid && e->reply == reply) {
 			g_array_remove_index(z->errors, i);
 			return true;
 		}
@@ -193,7 +206,10 @@ const char *pg_silence_orphan(pg_silence *z, const pg_msginfo *mi)
 	if (pg_silence_answers_done(z, mi))
 		return "RR-133";
 	/* roles known: with the handshake, or after a connection's first message */
-	if ((z->s->handshake || z->conn_msgs) && answers_error(z, mi))
+	if ((z->s->handshake || z->conn_msgs) && answers(z, mi, false))
 		return "RR-117";
-	return mi->proc == RDMA_ERROR && z->s->handshake ? "RR-110" : NULL;
+	if (mi->proc != RDMA_ERROR)
+		return NULL;
+	/* an RDMA_ERROR to a faulty reply: the reply names it, handshake or not */
+	return answers(z, mi, true) || z->s->handshake ? "RR-110" : NULL;
 }

@@ -27,8 +27,10 @@ bool pg_silence_answers_done(const pg_silence *z, const pg_msginfo *mi);
 /* A reply or RDMA_ERROR that answers no call: the rule it breaks besides a
  * reply's RR-003. RR-133 it answers the RDMA_DONE before it (RFC 8166
  * 4.6.2), RR-117 an RDMA_ERROR of the peer (4.2.4, 4.5), else RR-110 an
- * RDMA_ERROR whose XID no call had, told where the handshake shows no call
- * was missed (4.5); NULL: none. */
+ * RDMA_ERROR whose XID no call had: always when it answers a reply of the
+ * peer whose transport header has errors (which the receiver discards,
+ * 4.5, 4.6.1), else where the handshake shows no call was missed; NULL:
+ * none. */
 const char *pg_silence_orphan(pg_silence *z, const pg_msginfo *mi);
 
 #endif
