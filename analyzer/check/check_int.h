@@ -104,6 +104,14 @@ struct ck_conn_state {
 	uint32_t bad_xid[2][CK_ERRS_MAX];
 	uint64_t bad_frame[2][CK_ERRS_MAX];
 	unsigned n_bad[2];
+	/* The latest calls shorter than a minimal transport header, by sender as above (ck_errors.c). */
+	uint32_t short_xid[2][CK_ERRS_MAX];
+	uint64_t short_frame[2][CK_ERRS_MAX];
+	unsigned n_short[2];
+	/* The latest calls whose arguments do not decode with their chunks in place, by direction (ck_errors.c). */
+	uint32_t garbled_xid[2][CK_ERRS_MAX];
+	uint64_t garbled_frame[2][CK_ERRS_MAX];
+	unsigned n_garbled[2];
 };
 
 /* A call with a failure or a retry: concluded as one finding (group Q). */

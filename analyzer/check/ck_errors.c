@@ -191,25 +191,132 @@ void ck_rr112(struct rr_checker *ck, const struct rr_fact *f)
 			  s->hdr->xid, s->len);
 }
 
+/* A ring of (XID, frame) per sender, oldest first. */
+static void ring_add(uint32_t *xids, uint64_t *frames, unsigned *n, uint32_t xid, uint64_t frame)
+{
+	if (*n == CK_ERRS_MAX) {
+		memmove(&xids[0], &xids[1], (CK_ERRS_MAX - 1) * sizeof(xids[0]));
+		memmove(&frames[0], &frames[1], (CK_ERRS_MAX - 1) * sizeof(frames[0]));
+		(*n)--;
+	}
+	xids[*n] = xid;
+	frames[(*n)++] = frame;
+}
+
+static uint64_t ring_find(const uint32_t *xids, const uint64_t *frames, unsigned n, uint32_t xid)
+{
+	while (n--)
+		if (xids[n] == xid)
+			return frames[n];
+	return 0;
+}
+
+/*
+ * A call shorter than a minimal transport header (28 bytes): its receiver
+ * cannot trust its XID and silently discards it (RFC 8166 §4.5).  Only one
+ * captured whole, whose four fixed words show it is no RDMA_DONE (16 bytes)
+ * or RDMA_ERROR.  An answer carrying its XID while it is outstanding
+ * answered it.
+ */
+static void short_call_answer(struct rr_checker *ck, const struct rr_fact_send *s)
+{
+	struct ck_conn_state *cs = ck_conn(ck, s->conn_id);
+	unsigned peer = s->from_requester ? 0 : 1;   /* the sender of the call it would answer */
+	struct ck_call *c;
+	uint64_t frame;
+
+	if (s->is_call) {
+		if (s->len >= 16 && s->len < 28 && !s->truncated && s->hdr->proc != RR_RDMA_DONE &&
+		    s->hdr->proc != RR_RDMA_ERROR)
+			ring_add(cs->short_xid[!peer], cs->short_frame[!peer], &cs->n_short[!peer], s->hdr->xid,
+				 s->frame);
+		return;
+	}
+	if (s->captured < 16)
+		return;
+	frame = ring_find(cs->short_xid[peer], cs->short_frame[peer], cs->n_short[peer], s->hdr->xid);
+	c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
+	if (!frame || !c || c->send_frame != frame || (c->flags & CK_CALL_REPLIED))
+		return;
+	{
+		uint64_t frames[2] = { frame, s->frame };
+
+		ck_report_full(ck, RR_113_ERR_CHUNK_FOR_BAD_HDR, s->frame, frames, 2, s->conn_id, true, s->hdr->xid,
+			       "%s XID 0x%08x answers the call sent at frame %" G_GUINT64_FORMAT ", which is shorter "
+			       "than a minimal transport header (28 bytes); its receiver silently discards it",
+			       rr_hdr_proc_name(s->hdr->proc), s->hdr->xid, frame);
+	}
+}
+
 void ck_rr113(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_message *m = f->msg;
 	struct ck_call *c;
 
+	if (f->kind == RR_FACT_SEND) {
+		if (f->send->roles_known)
+			short_call_answer(ck, f->send);
+		return;
+	}
 	if (m->dir != RR_DIR_REPLY || m->hdr->proc == RR_RDMA_ERROR)
 		return;
 	c = ck_call_of_reply(ck, m);
-	if (c && (c->flags & CK_CALL_BAD_HDR))
+	if (c && (c->flags & CK_CALL_BAD_HDR)) {
+		const struct ck_conn_state *cs = ck_conn(ck, m->conn_id);
+		unsigned by = m->backchannel ? 0 : 1;   /* the call's sender */
+
+		/* A short call's answer is told at its Send, above. */
+		if (ring_find(cs->short_xid[by], cs->short_frame[by], cs->n_short[by], m->xid) == c->send_frame)
+			return;
 		ck_report(ck, f, RR_113_ERR_CHUNK_FOR_BAD_HDR, m->send_frame,
 			  "call XID 0x%08x (frame %" G_GUINT64_FORMAT ") had a malformed transport header, yet it "
 			  "was answered with %s instead of ERR_CHUNK", m->xid, c->send_frame,
 			  rr_hdr_proc_name(m->hdr->proc));
+	}
+}
+
+/*
+ * A call captured whole whose arguments do not decode once its read chunks
+ * are in place, a chunk being where the decode breaks (RFC 8166 §4.5.2: "mismatches
+ * between chunk sizes or offsets and the contents of the Payload stream"):
+ * the call's fault, not the walker's.  Answered SUCCESS, the responder
+ * parsed what cannot be parsed; a call with a non-eligible chunk is
+ * RR-065's.
+ */
+static void garbled_answer(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	struct ck_conn_state *cs = ck_conn(ck, m->conn_id);
+	int d = m->backchannel ? 1 : 0;
+	struct ck_call *c;
+	uint64_t frame;
+
+	if (m->dir == RR_DIR_CALL) {
+		if ((m->placement_broken || m->has_bad_position) && !m->capture_loss && !ck->cur_cut)
+			ring_add(cs->garbled_xid[d], cs->garbled_frame[d], &cs->n_garbled[d], m->xid, m->send_frame);
+		return;
+	}
+	if (m->dir != RR_DIR_REPLY || !ck_reply_ok(m))
+		return;
+	c = ck_call_of_reply(ck, m);
+	frame = ring_find(cs->garbled_xid[d], cs->garbled_frame[d], cs->n_garbled[d], m->xid);
+	if (!c || !frame || c->send_frame != frame || (c->flags & CK_CALL_BAD_CHUNK))
+		return;
+	{
+		uint64_t frames[2] = { frame, m->send_frame };
+
+		ck_report_full(ck, RR_114_GARBAGE_AS_MSG, m->send_frame, frames, 2, m->conn_id, true, m->xid,
+			       "call XID 0x%08x (frame %" G_GUINT64_FORMAT ") has arguments that do not decode with its "
+			       "read chunks in place, yet it was answered SUCCESS; a responder that cannot parse the "
+			       "arguments answers GARBAGE_ARGS", m->xid, frame);
+	}
 }
 
 void ck_rr114(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_message *m = f->msg;
 
+	garbled_answer(ck, f);
 	if (m->dir == RR_DIR_REPLY && m->has_rpc && m->reply.reply_stat == RR_MSG_ACCEPTED &&
 	    m->reply.accept_stat == RR_ACCEPT_GARBAGE_ARGS && m->hdr->proc == RR_RDMA_NOMSG)
 		ck_report(ck, f, RR_114_GARBAGE_AS_MSG, m->send_frame,

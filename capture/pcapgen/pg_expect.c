@@ -177,12 +177,14 @@ static void audit_size(pg_audit *a, const pg_msginfo *mi)
 	}
 }
 
-/* Is any finding expected at this message's Send already? */
-static bool expected_at(const pg_audit *a, const pg_msginfo *mi)
+/* Is a finding (of this rule; NULL: any) expected at this message's Send already? */
+static bool expected_at(const pg_audit *a, const pg_msginfo *mi, const char *rule)
 {
-	for (guint i = 0; i < a->expects->len; i++)
-		if (((const expect_t *)a->expects->pdata[i])->msg == mi)
+	for (guint i = 0; i < a->expects->len; i++) {
+		const expect_t *e = a->expects->pdata[i];
+		if (e->msg == mi && (!rule || !strcmp(e->rule, rule)))
 			return true;
+	}
 	return false;
 }
 
@@ -488,6 +490,9 @@ static void normal_answer(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi
 		pg_expect_at(a, "RR-065", mi);
 	if (c->proc == RDMA_MSGP && !a->s->rfc5666)
 		pg_expect_at(a, "RR-131", mi);
+	/* arguments a read chunk cut short (RR-062) do not parse: GARBAGE_ARGS is due (RFC 8166 4.5.2) */
+	if (expected_at(a, c, "RR-062") && !(c->flags & PG_EXF_INELIGIBLE) && !(mi->flags & PG_EXF_GARBAGE))
+		pg_expect_at(a, "RR-114", mi);
 	/* RFC 5666 3.6: a Reply chunk offered means a Long reply */
 	if (a->s->rfc5666 && c->reply_segs && mi->proc == RDMA_MSG)
 		pg_expect_at(a, "RR-046", mi);
@@ -519,7 +524,7 @@ static void reply_refusal(pg_audit *a, pg_msginfo *c, pg_msginfo *mi, bool norma
 		if (!c->reply_segs && c->big_reply)
 			pg_expect_at(a, "RR-044", mi);
 		else if (c->nfs4 && !c->over_limit && !(c->flags & (PG_EXF_MALFORMED | PG_EXF_INELIGIBLE)) &&
-			 !expected_at(a, c))
+			 !expected_at(a, c, NULL))
 			pg_expect_at(a, "RR-173", mi);
 	}
 	if (mi->proc == RDMA_ERROR && mi->err == 2) {
@@ -540,18 +545,6 @@ static void reply_refusal(pg_audit *a, pg_msginfo *c, pg_msginfo *mi, bool norma
 	}
 }
 
-/* An answer to no call: RR-003 for a reply, and the rule of what it answers instead. */
-static void orphan(pg_audit *a, const pg_msginfo *mi, bool normal)
-{
-	const char *r = pg_silence_orphan(a->silence, mi);
-	if (mi->damaged)
-		return;
-	if (normal)
-		pg_expect_at(a, "RR-003", mi);
-	if (r)
-		pg_expect_at(a, r, mi);
-}
-
 /* A reply or RDMA_ERROR: which call it answers (RR-003) and how (RR-001,
  * RR-045, RR-065, RR-100, RR-110, RR-111, RR-113, RR-131, RR-149). */
 void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
@@ -563,7 +556,7 @@ void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
 	if (mi->backchannel) {
 		const pg_msginfo *o = cb_reply(a, mi, normal);
 		if (!o)
-			orphan(a, mi, normal);
+			pg_silence_orphan(a->silence, a, mi, normal);
 		pg_silence_msg(a->silence, mi, o);
 		return;
 	}
@@ -575,8 +568,11 @@ void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
 	if (c)
 		reply_outcome(a, c, mi);
 	if (!c)
-		orphan(a, mi, normal);
+		pg_silence_orphan(a->silence, a, mi, normal);
 	else if (!mi->damaged && !c->damaged) {
+		/* a call shorter than a minimal header is silently discarded (RFC 8166 4.5) */
+		if (c->wire_len < 28)
+			pg_expect_at(a, "RR-113", mi);
 		reply_versions(a, c, mi, normal, errvers);
 		if (normal)
 			normal_answer(a, c, mi);

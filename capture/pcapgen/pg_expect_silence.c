@@ -201,7 +201,7 @@ static bool answers(pg_silence *z, const pg_msginfo *mi, bool reply)
 	return false;
 }
 
-const char *pg_silence_orphan(pg_silence *z, const pg_msginfo *mi)
+static const char *orphan_rule(pg_silence *z, const pg_msginfo *mi)
 {
 	if (pg_silence_answers_done(z, mi))
 		return "RR-133";
@@ -212,4 +212,15 @@ const char *pg_silence_orphan(pg_silence *z, const pg_msginfo *mi)
 		return NULL;
 	/* an RDMA_ERROR to a faulty reply: the reply names it, handshake or not */
 	return answers(z, mi, true) || z->s->handshake ? "RR-110" : NULL;
+}
+
+void pg_silence_orphan(pg_silence *z, pg_audit *a, const pg_msginfo *mi, bool normal)
+{
+	const char *r = orphan_rule(z, mi);
+	if (mi->damaged)
+		return;
+	if (normal)
+		pg_expect_at(a, "RR-003", mi);
+	if (r)
+		pg_expect_at(a, r, mi);
 }

@@ -24,13 +24,13 @@ void pg_silence_msg(pg_silence *z, const pg_msginfo *mi, const pg_msginfo *answe
 const GPtrArray *pg_silence_found(const pg_silence *z);
 /* Is this answer to no call an answer to the RDMA_DONE before it (RR-133, not RR-003)? */
 bool pg_silence_answers_done(const pg_silence *z, const pg_msginfo *mi);
-/* A reply or RDMA_ERROR that answers no call: the rule it breaks besides a
- * reply's RR-003. RR-133 it answers the RDMA_DONE before it (RFC 8166
- * 4.6.2), RR-117 an RDMA_ERROR of the peer (4.2.4, 4.5), else RR-110 an
- * RDMA_ERROR whose XID no call had: always when it answers a reply of the
- * peer whose transport header has errors (which the receiver discards,
- * 4.5, 4.6.1), else where the handshake shows no call was missed; NULL:
- * none. */
-const char *pg_silence_orphan(pg_silence *z, const pg_msginfo *mi);
+/* A reply or RDMA_ERROR (normal: a reply) that answers no call: RR-003 for
+ * a reply, and the rule of what it answers instead: RR-133 the RDMA_DONE
+ * before it (RFC 8166 4.6.2), RR-117 an RDMA_ERROR of the peer (4.2.4,
+ * 4.5); else an RDMA_ERROR whose XID no call had breaks RR-110, told
+ * always when it answers a reply of the peer whose transport header has
+ * errors (which the receiver discards, 4.5, 4.6.1), else where the
+ * handshake shows no call was missed. */
+void pg_silence_orphan(pg_silence *z, pg_audit *a, const pg_msginfo *mi, bool normal);
 
 #endif
