@@ -45,7 +45,13 @@ struct ck_dir_state {
 
 /* A call the responder must refuse with RDMA_ERROR and has not answered yet (ck_silence.c). */
 #define CK_REFUSALS_MAX 8         /* per connection and direction; past it the oldest goes */
-#define CK_ERRS_MAX 16            /* RDMA_ERRORs remembered per connection and sender (ck_errors.c) */
+/* The latest few messages of one kind, oldest first; past CK_RING_MAX the oldest goes (ck_errors.c). */
+#define CK_RING_MAX 16
+struct ck_xid_ring {
+	uint32_t xid[CK_RING_MAX];
+	uint64_t frame[CK_RING_MAX];
+	unsigned n;
+};
 struct ck_refusal {
 	uint32_t xid;
 	uint32_t vers;                /* its rdma_vers */
@@ -96,22 +102,10 @@ struct ck_conn_state {
 	bool has_done[2];             /* the latest RDMA_DONE, until an answer or a call reuses its XID */
 	uint32_t done_xid[2];
 	uint64_t done_frame[2];
-	/* The latest RDMA_ERRORs by sender, [0] responder, [1] requester; oldest first (ck_errors.c). */
-	uint32_t err_xid[2][CK_ERRS_MAX];
-	uint64_t err_frame[2][CK_ERRS_MAX];
-	unsigned n_errs[2];
-	/* The latest replies whose transport header has errors, by sender as above (ck_errors.c). */
-	uint32_t bad_xid[2][CK_ERRS_MAX];
-	uint64_t bad_frame[2][CK_ERRS_MAX];
-	unsigned n_bad[2];
-	/* The latest calls shorter than a minimal transport header, by sender as above (ck_errors.c). */
-	uint32_t short_xid[2][CK_ERRS_MAX];
-	uint64_t short_frame[2][CK_ERRS_MAX];
-	unsigned n_short[2];
-	/* The latest calls whose arguments do not decode with their chunks in place, by direction (ck_errors.c). */
-	uint32_t garbled_xid[2][CK_ERRS_MAX];
-	uint64_t garbled_frame[2][CK_ERRS_MAX];
-	unsigned n_garbled[2];
+	/* Messages a receiver silently discards, so nothing answers them (ck_errors.c). By sender,
+	 * [0] responder, [1] requester: RDMA_ERRORs, replies whose header has errors, calls
+	 * shorter than a minimal header; by direction: calls whose arguments do not decode. */
+	struct ck_xid_ring errs[2], bad_replies[2], short_calls[2], garbled[2];
 };
 
 /* A call with a failure or a retry: concluded as one finding (group Q). */

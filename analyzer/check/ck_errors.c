@@ -24,27 +24,50 @@ static bool is_error(const struct rr_fact_send *s)
 		s->status == RR_HDR_E_ERRCODE) && s->len >= 16 && s->hdr->proc == RR_RDMA_ERROR;
 }
 
-/* Remember an RDMA_ERROR by its sender; several checks note the same Send, once. */
+static void ring_add(struct ck_xid_ring *r, uint32_t xid, uint64_t frame)
+{
+	if (r->n && r->frame[r->n - 1] == frame)
+		return;                       /* several checks note the same Send */
+	if (r->n == CK_RING_MAX) {
+		memmove(&r->xid[0], &r->xid[1], (CK_RING_MAX - 1) * sizeof(r->xid[0]));
+		memmove(&r->frame[0], &r->frame[1], (CK_RING_MAX - 1) * sizeof(r->frame[0]));
+		r->n--;
+	}
+	r->xid[r->n] = xid;
+	r->frame[r->n++] = frame;
+}
+
+/* The newest entry with this XID, or -1. */
+static int ring_find(const struct ck_xid_ring *r, uint32_t xid)
+{
+	int i;
+
+	for (i = (int)r->n - 1; i >= 0; i--)
+		if (r->xid[i] == xid)
+			return i;
+	return -1;
+}
+
+/* Its frame, or 0. */
+static uint64_t ring_frame(const struct ck_xid_ring *r, uint32_t xid)
+{
+	int i = ring_find(r, xid);
+
+	return i < 0 ? 0 : r->frame[i];
+}
+
+static void ring_drop(struct ck_xid_ring *r, int i)
+{
+	memmove(&r->xid[i], &r->xid[i + 1], (r->n - (unsigned)i - 1) * sizeof(r->xid[0]));
+	memmove(&r->frame[i], &r->frame[i + 1], (r->n - (unsigned)i - 1) * sizeof(r->frame[0]));
+	r->n--;
+}
+
+/* Remember an RDMA_ERROR by its sender. */
 static void note_error(struct rr_checker *ck, const struct rr_fact_send *s)
 {
-	struct ck_conn_state *cs;
-	unsigned by, n;
-
-	if (!is_error(s) || !s->roles_known)
-		return;
-	cs = ck_conn(ck, s->conn_id);
-	by = s->from_requester ? 1 : 0;
-	n = cs->n_errs[by];
-	if (n && cs->err_frame[by][n - 1] == s->frame)
-		return;
-	if (n == CK_ERRS_MAX) {
-		memmove(&cs->err_xid[by][0], &cs->err_xid[by][1], (n - 1) * sizeof(cs->err_xid[by][0]));
-		memmove(&cs->err_frame[by][0], &cs->err_frame[by][1], (n - 1) * sizeof(cs->err_frame[by][0]));
-		n--;
-	}
-	cs->err_xid[by][n] = s->hdr->xid;
-	cs->err_frame[by][n] = s->frame;
-	cs->n_errs[by] = n + 1;
+	if (is_error(s) && s->roles_known)
+		ring_add(&ck_conn(ck, s->conn_id)->errs[s->from_requester ? 1 : 0], s->hdr->xid, s->frame);
 }
 
 /*
@@ -54,47 +77,12 @@ static void note_error(struct rr_checker *ck, const struct rr_fact_send *s)
  */
 static void note_bad_reply(struct rr_checker *ck, const struct rr_fact_send *s)
 {
-	struct ck_conn_state *cs;
-	unsigned by, n;
 	bool bad = s->status == RR_HDR_E_BOOL || s->status == RR_HDR_E_PROC || s->status == RR_HDR_E_NOT_V1 ||
 		   (s->status == RR_HDR_E_SHORT && s->len >= 16) ||
 		   (s->status == RR_HDR_OK && s->hdr->proc == RR_RDMA_MSGP && ck_profile(ck) == RR_PROFILE_RFC8166);
 
-	if (!bad || s->is_call || is_error(s) || !s->roles_known || s->truncated)
-		return;
-	cs = ck_conn(ck, s->conn_id);
-	by = s->from_requester ? 1 : 0;
-	n = cs->n_bad[by];
-	if (n == CK_ERRS_MAX) {
-		memmove(&cs->bad_xid[by][0], &cs->bad_xid[by][1], (n - 1) * sizeof(cs->bad_xid[by][0]));
-		memmove(&cs->bad_frame[by][0], &cs->bad_frame[by][1], (n - 1) * sizeof(cs->bad_frame[by][0]));
-		n--;
-	}
-	cs->bad_xid[by][n] = s->hdr->xid;
-	cs->bad_frame[by][n] = s->frame;
-	cs->n_bad[by] = n + 1;
-}
-
-/* The newest remembered faulty reply with this XID sent by `by`: its frame, or 0. */
-static uint64_t bad_reply_of(const struct ck_conn_state *cs, unsigned by, uint32_t xid)
-{
-	int i;
-
-	for (i = (int)cs->n_bad[by] - 1; i >= 0; i--)
-		if (cs->bad_xid[by][i] == xid)
-			return cs->bad_frame[by][i];
-	return 0;
-}
-
-/* The newest remembered RDMA_ERROR with this XID sent by `by` (0 the responder, 1 the requester), or -1. */
-static int error_of(const struct ck_conn_state *cs, unsigned by, uint32_t xid)
-{
-	int i;
-
-	for (i = (int)cs->n_errs[by] - 1; i >= 0; i--)
-		if (cs->err_xid[by][i] == xid)
-			return i;
-	return -1;
+	if (bad && !s->is_call && !is_error(s) && s->roles_known && !s->truncated)
+		ring_add(&ck_conn(ck, s->conn_id)->bad_replies[s->from_requester ? 1 : 0], s->hdr->xid, s->frame);
 }
 
 void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
@@ -121,11 +109,11 @@ void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
 	if (cs->has_done[dir] && cs->done_xid[dir] == s->hdr->xid && ck_rule_on(ck, RR_133_DONE_ANSWER))
 		return;
 	/* An answer to the peer's RDMA_ERROR is RR-117's. */
-	if (error_of(cs, !dir, s->hdr->xid) >= 0 && ck_rule_on(ck, RR_117_BAD_ERR) &&
+	if (ring_find(&cs->errs[!dir], s->hdr->xid) >= 0 && ck_rule_on(ck, RR_117_BAD_ERR) &&
 	    !ck_call_find(ck, s->conn_id, dir, s->hdr->xid))
 		return;
 	c = ck_call_find(ck, s->conn_id, dir, s->hdr->xid);
-	bad = c ? 0 : bad_reply_of(cs, !dir, s->hdr->xid);
+	bad = c ? 0 : ring_frame(&cs->bad_replies[!dir], s->hdr->xid);
 	if (bad) {
 		uint64_t frames[2] = { bad, s->frame };
 
@@ -191,26 +179,6 @@ void ck_rr112(struct rr_checker *ck, const struct rr_fact *f)
 			  s->hdr->xid, s->len);
 }
 
-/* A ring of (XID, frame) per sender, oldest first. */
-static void ring_add(uint32_t *xids, uint64_t *frames, unsigned *n, uint32_t xid, uint64_t frame)
-{
-	if (*n == CK_ERRS_MAX) {
-		memmove(&xids[0], &xids[1], (CK_ERRS_MAX - 1) * sizeof(xids[0]));
-		memmove(&frames[0], &frames[1], (CK_ERRS_MAX - 1) * sizeof(frames[0]));
-		(*n)--;
-	}
-	xids[*n] = xid;
-	frames[(*n)++] = frame;
-}
-
-static uint64_t ring_find(const uint32_t *xids, const uint64_t *frames, unsigned n, uint32_t xid)
-{
-	while (n--)
-		if (xids[n] == xid)
-			return frames[n];
-	return 0;
-}
-
 /*
  * A call shorter than a minimal transport header (28 bytes): its receiver
  * cannot trust its XID and silently discards it (RFC 8166 §4.5).  Only one
@@ -228,13 +196,12 @@ static void short_call_answer(struct rr_checker *ck, const struct rr_fact_send *
 	if (s->is_call) {
 		if (s->len >= 16 && s->len < 28 && !s->truncated && s->hdr->proc != RR_RDMA_DONE &&
 		    s->hdr->proc != RR_RDMA_ERROR)
-			ring_add(cs->short_xid[!peer], cs->short_frame[!peer], &cs->n_short[!peer], s->hdr->xid,
-				 s->frame);
+			ring_add(&cs->short_calls[!peer], s->hdr->xid, s->frame);
 		return;
 	}
 	if (s->captured < 16)
 		return;
-	frame = ring_find(cs->short_xid[peer], cs->short_frame[peer], cs->n_short[peer], s->hdr->xid);
+	frame = ring_frame(&cs->short_calls[peer], s->hdr->xid);
 	c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
 	if (!frame || !c || c->send_frame != frame || (c->flags & CK_CALL_REPLIED))
 		return;
@@ -266,7 +233,7 @@ void ck_rr113(struct rr_checker *ck, const struct rr_fact *f)
 		unsigned by = m->backchannel ? 0 : 1;   /* the call's sender */
 
 		/* A short call's answer is told at its Send, above. */
-		if (ring_find(cs->short_xid[by], cs->short_frame[by], cs->n_short[by], m->xid) == c->send_frame)
+		if (ring_frame(&cs->short_calls[by], m->xid) == c->send_frame)
 			return;
 		ck_report(ck, f, RR_113_ERR_CHUNK_FOR_BAD_HDR, m->send_frame,
 			  "call XID 0x%08x (frame %" G_GUINT64_FORMAT ") had a malformed transport header, yet it "
@@ -293,13 +260,13 @@ static void garbled_answer(struct rr_checker *ck, const struct rr_fact *f)
 
 	if (m->dir == RR_DIR_CALL) {
 		if ((m->placement_broken || m->has_bad_position) && !m->capture_loss && !ck->cur_cut)
-			ring_add(cs->garbled_xid[d], cs->garbled_frame[d], &cs->n_garbled[d], m->xid, m->send_frame);
+			ring_add(&cs->garbled[d], m->xid, m->send_frame);
 		return;
 	}
 	if (m->dir != RR_DIR_REPLY || !ck_reply_ok(m))
 		return;
 	c = ck_call_of_reply(ck, m);
-	frame = ring_find(cs->garbled_xid[d], cs->garbled_frame[d], cs->n_garbled[d], m->xid);
+	frame = ring_frame(&cs->garbled[d], m->xid);
 	if (!c || !frame || c->send_frame != frame || (c->flags & CK_CALL_BAD_CHUNK))
 		return;
 	{
@@ -341,7 +308,8 @@ static bool other_direction_error(struct rr_checker *ck, const struct rr_fact_se
 	const struct ck_conn_state *cs = ck_conn(ck, s->conn_id);
 	unsigned resp = s->from_requester ? 0 : 1;   /* who answers this call */
 
-	return s->roles_known && error_of(cs, resp, s->hdr->xid) < 0 && error_of(cs, !resp, s->hdr->xid) >= 0;
+	return s->roles_known && ring_find(&cs->errs[resp], s->hdr->xid) < 0 &&
+	       ring_find(&cs->errs[!resp], s->hdr->xid) >= 0;
 }
 
 void ck_rr116(struct rr_checker *ck, const struct rr_fact *f)
@@ -404,12 +372,12 @@ static void answers_error(struct rr_checker *ck, const struct rr_fact *f)
 		return;
 	cs = ck_conn(ck, s->conn_id);
 	peer = s->from_requester ? 0 : 1;
-	i = error_of(cs, peer, s->hdr->xid);
+	i = ring_find(&cs->errs[peer], s->hdr->xid);
 	c = ck_call_find(ck, s->conn_id, d, s->hdr->xid);
 	if (i < 0 || (c && !(c->flags & CK_CALL_REPLIED)))
 		return;
 	/* The evidence: the RDMA_ERROR and the answer's frames. */
-	frames[0] = cs->err_frame[peer][i];
+	frames[0] = cs->errs[peer].frame[i];
 	n = MIN(s->n_frames, G_N_ELEMENTS(frames) - 1);
 	memcpy(&frames[1], s->frames, n * sizeof(frames[0]));
 	both = *s;
@@ -419,12 +387,7 @@ static void answers_error(struct rr_checker *ck, const struct rr_fact *f)
 		"%s XID 0x%08x from the %s answers the RDMA_ERROR the %s sent at frame %" G_GUINT64_FORMAT
 		"; a receiver silently discards an RDMA_ERROR", rr_hdr_proc_name(s->hdr->proc), s->hdr->xid,
 		peer ? "responder" : "requester", peer ? "requester" : "responder", frames[0]);
-	/* Told once. */
-	memmove(&cs->err_xid[peer][i], &cs->err_xid[peer][i + 1],
-		(cs->n_errs[peer] - (unsigned)i - 1) * sizeof(cs->err_xid[peer][0]));
-	memmove(&cs->err_frame[peer][i], &cs->err_frame[peer][i + 1],
-		(cs->n_errs[peer] - (unsigned)i - 1) * sizeof(cs->err_frame[peer][0]));
-	cs->n_errs[peer]--;
+	ring_drop(&cs->errs[peer], i);     /* told once */
 }
 
 void ck_rr117(struct rr_checker *ck, const struct rr_fact *f)
