@@ -63,6 +63,13 @@ struct ck_dir_state {
 
 /* A call the responder must refuse with RDMA_ERROR and has not answered yet (ck_silence.c). */
 #define CK_REFUSALS_MAX 8         /* per connection and direction; past it the oldest goes */
+/* The latest few messages of one kind, oldest first; past CK_RING_MAX the oldest goes (ck_errors.c). */
+#define CK_RING_MAX 16
+struct ck_xid_ring {
+	uint32_t xid[CK_RING_MAX];
+	uint64_t frame[CK_RING_MAX];
+	unsigned n;
+};
 struct ck_refusal {
 	uint32_t xid;
 	uint32_t vers;                /* its rdma_vers */
@@ -121,6 +128,10 @@ struct ck_conn_state {
 	bool rpcb_nfs4_reported, rpcb_query;
 	uint32_t rpcb_xid, rpcb_prog, rpcb_vers, rpcb_rpcvers;
 	uint64_t rpcb_frame;
+	/* Messages a receiver silently discards, so nothing answers them (ck_errors.c). By sender,
+	 * [0] responder, [1] requester: RDMA_ERRORs, replies whose header has errors, calls
+	 * shorter than a minimal header; by direction: calls whose arguments do not decode. */
+	struct ck_xid_ring errs[2], bad_replies[2], short_calls[2], garbled[2];
 };
 
 /* A call with a failure or a retry: concluded as one finding (group Q). */

@@ -24,6 +24,67 @@ static bool is_error(const struct rr_fact_send *s)
 		s->status == RR_HDR_E_ERRCODE) && s->len >= 16 && s->hdr->proc == RR_RDMA_ERROR;
 }
 
+static void ring_add(struct ck_xid_ring *r, uint32_t xid, uint64_t frame)
+{
+	if (r->n && r->frame[r->n - 1] == frame)
+		return;                       /* several checks note the same Send */
+	if (r->n == CK_RING_MAX) {
+		memmove(&r->xid[0], &r->xid[1], (CK_RING_MAX - 1) * sizeof(r->xid[0]));
+		memmove(&r->frame[0], &r->frame[1], (CK_RING_MAX - 1) * sizeof(r->frame[0]));
+		r->n--;
+	}
+	r->xid[r->n] = xid;
+	r->frame[r->n++] = frame;
+}
+
+/* The newest entry with this XID, or -1. */
+static int ring_find(const struct ck_xid_ring *r, uint32_t xid)
+{
+	int i;
+
+	for (i = (int)r->n - 1; i >= 0; i--)
+		if (r->xid[i] == xid)
+			return i;
+	return -1;
+}
+
+/* Its frame, or 0. */
+static uint64_t ring_frame(const struct ck_xid_ring *r, uint32_t xid)
+{
+	int i = ring_find(r, xid);
+
+	return i < 0 ? 0 : r->frame[i];
+}
+
+static void ring_drop(struct ck_xid_ring *r, int i)
+{
+	memmove(&r->xid[i], &r->xid[i + 1], (r->n - (unsigned)i - 1) * sizeof(r->xid[0]));
+	memmove(&r->frame[i], &r->frame[i + 1], (r->n - (unsigned)i - 1) * sizeof(r->frame[0]));
+	r->n--;
+}
+
+/* Remember an RDMA_ERROR by its sender. */
+static void note_error(struct rr_checker *ck, const struct rr_fact_send *s)
+{
+	if (is_error(s) && s->roles_known)
+		ring_add(&ck_conn(ck, s->conn_id)->errs[s->from_requester ? 1 : 0], s->hdr->xid, s->frame);
+}
+
+/*
+ * A reply whose transport header has errors, which its receiver silently
+ * discards (RFC 8166 §4.5; RDMA_MSGP, §4.6.1): remembered by its sender.
+ * Not one the capture cut, nor one past the engine's own limits.
+ */
+static void note_bad_reply(struct rr_checker *ck, const struct rr_fact_send *s)
+{
+	bool bad = s->status == RR_HDR_E_BOOL || s->status == RR_HDR_E_PROC || s->status == RR_HDR_E_NOT_V1 ||
+		   (s->status == RR_HDR_E_SHORT && s->len >= 16) ||
+		   (s->status == RR_HDR_OK && s->hdr->proc == RR_RDMA_MSGP && ck_profile(ck) == RR_PROFILE_RFC8166);
+
+	if (bad && !s->is_call && !is_error(s) && s->roles_known && !s->truncated)
+		ring_add(&ck_conn(ck, s->conn_id)->bad_replies[s->from_requester ? 1 : 0], s->hdr->xid, s->frame);
+}
+
 void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_fact_send *s = f->send;
@@ -31,7 +92,9 @@ void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
 
 	int dir;
 	struct ck_conn_state *cs;
+	uint64_t bad;
 
+	note_bad_reply(ck, s);
 	/* A header of another version is told call or reply from the roles alone: its type still says. */
 	if (!is_error(s) || (s->is_call && s->status != RR_HDR_E_NOT_V1))
 		return;
@@ -45,7 +108,22 @@ void ck_rr110(struct rr_checker *ck, const struct rr_fact *f)
 	/* An answer to RDMA_DONE is RR-133's. */
 	if (cs->has_done[dir] && cs->done_xid[dir] == s->hdr->xid && ck_rule_on(ck, RR_133_DONE_ANSWER))
 		return;
+	/* An answer to the peer's RDMA_ERROR is RR-117's. */
+	if (ring_find(&cs->errs[!dir], s->hdr->xid) >= 0 && ck_rule_on(ck, RR_117_BAD_ERR) &&
+	    !ck_call_find(ck, s->conn_id, dir, s->hdr->xid))
+		return;
 	c = ck_call_find(ck, s->conn_id, dir, s->hdr->xid);
+	bad = c ? 0 : ring_frame(&cs->bad_replies[!dir], s->hdr->xid);
+	if (bad) {
+		uint64_t frames[2] = { bad, s->frame };
+
+		/* The faulty reply carrying its XID is the evidence, whether the handshake was captured or not. */
+		ck_report_full(ck, RR_110_ERR_COPIES, s->frame, frames, 2, s->conn_id, true, s->hdr->xid,
+			       "RDMA_ERROR XID 0x%08x from the %s answers the reply sent at frame %" G_GUINT64_FORMAT
+			       ", whose transport header has errors; the receiver of such a reply silently discards it",
+			       s->hdr->xid, dir ? "requester" : "responder", bad);
+		return;
+	}
 	if (!c) {
 		/* Held: the call may be in packets the capture lost. */
 		if (s->conn.handshake)
@@ -105,15 +183,62 @@ void ck_rr112(struct rr_checker *ck, const struct rr_fact *f)
 			  s->hdr->xid, s->len);
 }
 
+/*
+ * A call shorter than a minimal transport header (28 bytes): its receiver
+ * cannot trust its XID and silently discards it (RFC 8166 §4.5).  Only one
+ * captured whole, whose four fixed words show it is no RDMA_DONE (16 bytes)
+ * or RDMA_ERROR.  An answer carrying its XID while it is outstanding
+ * answered it.
+ */
+static void short_call_answer(struct rr_checker *ck, const struct rr_fact_send *s)
+{
+	struct ck_conn_state *cs = ck_conn(ck, s->conn_id);
+	unsigned peer = s->from_requester ? 0 : 1;   /* the sender of the call it would answer */
+	struct ck_call *c;
+	uint64_t frame;
+
+	if (s->is_call) {
+		if (s->len >= 16 && s->len < 28 && !s->truncated && s->hdr->proc != RR_RDMA_DONE &&
+		    s->hdr->proc != RR_RDMA_ERROR)
+			ring_add(&cs->short_calls[!peer], s->hdr->xid, s->frame);
+		return;
+	}
+	if (s->captured < 16)
+		return;
+	frame = ring_frame(&cs->short_calls[peer], s->hdr->xid);
+	c = ck_call_find(ck, s->conn_id, ck_send_dir(s), s->hdr->xid);
+	if (!frame || !c || c->send_frame != frame || (c->flags & CK_CALL_REPLIED))
+		return;
+	{
+		uint64_t frames[2] = { frame, s->frame };
+
+		ck_report_full(ck, RR_113_ERR_CHUNK_FOR_BAD_HDR, s->frame, frames, 2, s->conn_id, true, s->hdr->xid,
+			       "%s XID 0x%08x answers the call sent at frame %" G_GUINT64_FORMAT ", which is shorter "
+			       "than a minimal transport header (28 bytes); its receiver silently discards it",
+			       rr_hdr_proc_name(s->hdr->proc), s->hdr->xid, frame);
+	}
+}
+
 void ck_rr113(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_message *m = f->msg;
 	struct ck_call *c;
 
+	if (f->kind == RR_FACT_SEND) {
+		if (f->send->roles_known)
+			short_call_answer(ck, f->send);
+		return;
+	}
 	if (m->dir != RR_DIR_REPLY || m->hdr->proc == RR_RDMA_ERROR)
 		return;
 	c = ck_call_of_reply(ck, m);
 	if (c && (c->flags & CK_CALL_BAD_HDR)) {
+		const struct ck_conn_state *cs = ck_conn(ck, m->conn_id);
+		unsigned by = m->backchannel ? 0 : 1;   /* the call's sender */
+
+		/* A short call's answer is told at its Send, above. */
+		if (ring_frame(&cs->short_calls[by], m->xid) == c->send_frame)
+			return;
 		ck_evidence(ck, c->send_frame);
 		ck_report(ck, f, RR_113_ERR_CHUNK_FOR_BAD_HDR, m->send_frame,
 			  "call XID 0x%08x (frame %" G_GUINT64_FORMAT ") had a malformed transport header, yet it "
@@ -122,10 +247,48 @@ void ck_rr113(struct rr_checker *ck, const struct rr_fact *f)
 	}
 }
 
+/*
+ * A call captured whole whose arguments do not decode once its read chunks
+ * are in place, a chunk being where the decode breaks (RFC 8166 §4.5.2: "mismatches
+ * between chunk sizes or offsets and the contents of the Payload stream"):
+ * the call's fault, not the walker's.  Answered SUCCESS, the responder
+ * parsed what cannot be parsed; a call with a non-eligible chunk is
+ * RR-065's.
+ */
+static void garbled_answer(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	struct ck_conn_state *cs = ck_conn(ck, m->conn_id);
+	int d = m->backchannel ? 1 : 0;
+	struct ck_call *c;
+	uint64_t frame;
+
+	if (m->dir == RR_DIR_CALL) {
+		if ((m->placement_broken || m->has_bad_position) && !m->capture_loss && !ck->cur_cut)
+			ring_add(&cs->garbled[d], m->xid, m->send_frame);
+		return;
+	}
+	if (m->dir != RR_DIR_REPLY || !ck_reply_ok(m))
+		return;
+	c = ck_call_of_reply(ck, m);
+	frame = ring_frame(&cs->garbled[d], m->xid);
+	if (!c || !frame || c->send_frame != frame || (c->flags & CK_CALL_BAD_CHUNK))
+		return;
+	{
+		uint64_t frames[2] = { frame, m->send_frame };
+
+		ck_report_full(ck, RR_114_GARBAGE_AS_MSG, m->send_frame, frames, 2, m->conn_id, true, m->xid,
+			       "call XID 0x%08x (frame %" G_GUINT64_FORMAT ") has arguments that do not decode with its "
+			       "read chunks in place, yet it was answered SUCCESS; a responder that cannot parse the "
+			       "arguments answers GARBAGE_ARGS", m->xid, frame);
+	}
+}
+
 void ck_rr114(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_message *m = f->msg;
 
+	garbled_answer(ck, f);
 	if (m->dir == RR_DIR_REPLY && m->has_rpc && m->reply.reply_stat == RR_MSG_ACCEPTED &&
 	    m->reply.accept_stat == RR_ACCEPT_GARBAGE_ARGS && m->hdr->proc == RR_RDMA_NOMSG)
 		ck_report(ck, f, RR_114_GARBAGE_AS_MSG, m->send_frame,
@@ -140,15 +303,31 @@ static bool bigger_reply_chunk_retry(struct rr_checker *ck, const struct rr_fact
 	return ep && s->hdr->has_reply && ep->reply_chunk_len < rr_chunk_length(s->hdr, &s->hdr->reply);
 }
 
+/*
+ * The RDMA_ERROR that ended this XID came from the other direction: its
+ * requester refused a call of the other direction with the same XID (the
+ * two directions number their XIDs apart, RFC 8167 §2.4).
+ */
+static bool other_direction_error(struct rr_checker *ck, const struct rr_fact_send *s)
+{
+	const struct ck_conn_state *cs = ck_conn(ck, s->conn_id);
+	unsigned resp = s->from_requester ? 0 : 1;   /* who answers this call */
+
+	return s->roles_known && ring_find(&cs->errs[resp], s->hdr->xid) < 0 &&
+	       ring_find(&cs->errs[!resp], s->hdr->xid) >= 0;
+}
+
 void ck_rr116(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_fact_send *s = f->send;
 	gpointer v;
 
+	note_error(ck, s);
 	if (s->status != RR_HDR_OK || !s->is_call || s->hdr->proc == RR_RDMA_DONE)
 		return;
 	v = g_hash_table_lookup(ck_conn(ck, s->conn_id)->errored, GUINT_TO_POINTER(s->hdr->xid));
-	if (!v || (GPOINTER_TO_UINT(v) - 1 == RR_ERR_CHUNK && bigger_reply_chunk_retry(ck, s)))
+	if (!v || (GPOINTER_TO_UINT(v) - 1 == RR_ERR_CHUNK && bigger_reply_chunk_retry(ck, s)) ||
+	    other_direction_error(ck, s))
 		return;
 	{
 		/* A request refused for complexity and sent again is RR-175's. */
@@ -169,10 +348,51 @@ void ck_rr180(struct rr_checker *ck, const struct rr_fact *f)
 	if (s->status != RR_HDR_OK || !s->is_call || s->hdr->proc == RR_RDMA_DONE)
 		return;
 	v = g_hash_table_lookup(ck_conn(ck, s->conn_id)->errored, GUINT_TO_POINTER(s->hdr->xid));
-	if (v && GPOINTER_TO_UINT(v) - 1 == RR_ERR_CHUNK && bigger_reply_chunk_retry(ck, s))
+	if (v && GPOINTER_TO_UINT(v) - 1 == RR_ERR_CHUNK && bigger_reply_chunk_retry(ck, s) &&
+	    !other_direction_error(ck, s))
 		ck_report(ck, f, RR_180_RETRY_NEW_XID, s->frame,
 			  "XID 0x%08x is retried with a larger Reply chunk after ERR_CHUNK; a retry needs a new XID",
 			  s->hdr->xid);
+}
+
+/*
+ * A receiver silently discards an RDMA_ERROR (RFC 8166 §4.2.4, §4.5): a
+ * reply or RDMA_ERROR from the peer carrying its XID, sent after it while
+ * no call with that XID is outstanding in the direction it answers, is an
+ * answer to it.  Held like RR-110: such a call may be in lost packets.
+ */
+static void answers_error(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	struct ck_conn_state *cs;
+	struct ck_call *c;
+	unsigned peer;
+	int i, d = ck_send_dir(s);
+	uint64_t frames[16];
+	size_t n;
+	struct rr_fact_send both;
+	struct rr_fact held = { .kind = RR_FACT_SEND, .send = &both };
+
+	if (!s->roles_known || s->is_call || s->captured < 16)
+		return;
+	cs = ck_conn(ck, s->conn_id);
+	peer = s->from_requester ? 0 : 1;
+	i = ring_find(&cs->errs[peer], s->hdr->xid);
+	c = ck_call_find(ck, s->conn_id, d, s->hdr->xid);
+	if (i < 0 || (c && !(c->flags & CK_CALL_REPLIED)))
+		return;
+	/* The evidence: the RDMA_ERROR and the answer's frames. */
+	frames[0] = cs->errs[peer].frame[i];
+	n = MIN(s->n_frames, G_N_ELEMENTS(frames) - 1);
+	memcpy(&frames[1], s->frames, n * sizeof(frames[0]));
+	both = *s;
+	both.frames = frames;
+	both.n_frames = n + 1;
+	ck_hold(ck, &held, RR_117_BAD_ERR, s->frame, d, true,
+		"%s XID 0x%08x from the %s answers the RDMA_ERROR the %s sent at frame %" G_GUINT64_FORMAT
+		"; a receiver silently discards an RDMA_ERROR", rr_hdr_proc_name(s->hdr->proc), s->hdr->xid,
+		peer ? "responder" : "requester", peer ? "requester" : "responder", frames[0]);
+	ring_drop(&cs->errs[peer], i);     /* told once */
 }
 
 void ck_rr117(struct rr_checker *ck, const struct rr_fact *f)
@@ -182,15 +402,8 @@ void ck_rr117(struct rr_checker *ck, const struct rr_fact *f)
 	if (s->status == RR_HDR_E_ERRCODE)
 		ck_report(ck, f, RR_117_BAD_ERR, s->frame, "RDMA_ERROR XID 0x%08x carries the unknown error code %u",
 			  s->hdr->xid, s->len >= 20 ? word(s, 16) : 0);
-	else if (is_error(s) && s->roles_known) {
-		struct ck_conn_state *cs = ck_conn(ck, s->conn_id);
-		int other = s->from_requester ? 0 : 1;   /* index: errors sent by the responder are 0 */
-
-		if (cs->has_last_err[other] && cs->last_err_xid[other] == s->hdr->xid)
-			ck_report(ck, f, RR_117_BAD_ERR, s->frame,
-				  "RDMA_ERROR XID 0x%08x answers an RDMA_ERROR from the peer; an RDMA_ERROR is never "
-				  "answered", s->hdr->xid);
-	}
+	answers_error(ck, f);
+	note_error(ck, s);
 }
 
 /* Retries after ERR_CHUNK under new XIDs: the same request with a larger Reply chunk. */

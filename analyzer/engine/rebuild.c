@@ -432,17 +432,20 @@ static void start_call(struct rr_engine *eng, struct rr_flow *f, const struct rr
 }
 
 /* Which of a Send's messages is a call; for refused headers, a guess from the roles. */
-static bool classify_call(const struct rr_flow *f, const struct rr_hdr *hdr, enum verdict v,
-			  const struct peek *pk)
+static bool classify_call(const struct rr_flow *f, const struct rr_hdr *hdr, enum rr_hdr_status st,
+			  enum verdict v, const struct peek *pk)
 {
 	uint32_t i;
 
 	if (v == REJECTED) {
 		struct rr_flow *peer = rr_flow_proved_peer(f);
 
-		/* An RDMA_ERROR of another version still answers the call whose
-		 * XID it carries (xid and proc keep their place in every version). */
-		if (hdr->proc == RR_RDMA_ERROR && peer && rr_flow_has_call(peer, GUINT_TO_POINTER(hdr->xid)))
+		/* Another version's fixed fields still decode (xid and proc keep
+		 * their place in every version): its RDMA_ERROR answers, whoever
+		 * sends it, and so does one of this version that answers a call
+		 * the peer has outstanding. */
+		if (hdr->proc == RR_RDMA_ERROR &&
+		    (st == RR_HDR_E_NOT_V1 || (peer && rr_flow_has_call(peer, GUINT_TO_POINTER(hdr->xid)))))
 			return false;
 		if (f->conn->requester >= 0)
 			return f->side == f->conn->requester;
@@ -535,7 +538,7 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 	}
 	if (v == ACCEPTED)
 		rr_conn_mark_rpcrdma(f->conn);
-	is_call = classify_call(f, hdr, v, &pk);
+	is_call = classify_call(f, hdr, st, v, &pk);
 	if (v == ACCEPTED && is_call && hdr->proc != RR_RDMA_DONE && f->conn->requester < 0) {
 		/* Learn the roles now, so the check stage counts this Send in the right direction. */
 		uint32_t prog = RR_NFS_PROGRAM;

@@ -156,6 +156,15 @@ void pg_audit_write(const pg_audit *a, pg_truth *t, bool any_injected)
 
 /* ---- helpers of the sequence checks ------------------------------------ */
 
+/* A reply or RDMA_ERROR that answers no outstanding call (pg_expect_silence.c says which rules). */
+static void orphan(pg_audit *a, const pg_msginfo *mi, bool normal)
+{
+	const char *rules[2];
+	size_t n = pg_silence_orphan(a->silence, mi, normal, rules);
+	for (size_t i = 0; i < n; i++)
+		pg_expect_at(a, rules[i], mi);
+}
+
 static uint32_t threshold(const pg_audit *a)
 {
 	return a->s->handshake ? a->s->inline_max : 1024;
@@ -185,12 +194,14 @@ static void audit_size(pg_audit *a, const pg_msginfo *mi)
 	}
 }
 
-/* Is any finding expected at this message's Send already? */
-static bool expected_at(const pg_audit *a, const pg_msginfo *mi)
+/* Is a finding (of this rule; NULL: any) expected at this message's Send already? */
+static bool expected_at(const pg_audit *a, const pg_msginfo *mi, const char *rule)
 {
-	for (guint i = 0; i < a->expects->len; i++)
-		if (((const expect_t *)a->expects->pdata[i])->msg == mi)
+	for (guint i = 0; i < a->expects->len; i++) {
+		const expect_t *e = a->expects->pdata[i];
+		if (e->msg == mi && (!rule || !strcmp(e->rule, rule)))
 			return true;
+	}
 	return false;
 }
 
@@ -509,6 +520,9 @@ static void normal_answer(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi
 		pg_expect_at(a, "RR-065", mi);
 	if (c->proc == RDMA_MSGP && !a->s->rfc5666)
 		pg_expect_at(a, "RR-131", mi);
+	/* arguments a read chunk cut short (RR-062) do not parse: GARBAGE_ARGS is due (RFC 8166 4.5.2) */
+	if (expected_at(a, c, "RR-062") && !(c->flags & PG_EXF_INELIGIBLE) && !(mi->flags & PG_EXF_GARBAGE))
+		pg_expect_at(a, "RR-114", mi);
 	/* RFC 5666 3.6: a Reply chunk offered means a Long reply */
 	if (a->s->rfc5666 && c->reply_segs && mi->proc == RDMA_MSG)
 		pg_expect_at(a, "RR-046", mi);
@@ -539,7 +553,7 @@ static void reply_refusal(pg_audit *a, pg_msginfo *c, pg_msginfo *mi, bool norma
 		if (!c->reply_segs && c->big_reply)
 			pg_expect_at(a, "RR-044", mi);
 		else if (c->nfs4 && !c->over_limit && !(c->flags & (PG_EXF_MALFORMED | PG_EXF_INELIGIBLE)) &&
-			 !expected_at(a, c))
+			 !expected_at(a, c, NULL))
 			pg_expect_at(a, "RR-173", mi);
 	}
 	if (mi->proc == RDMA_ERROR && mi->err == 2) {
@@ -567,7 +581,10 @@ void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
 	bool errvers = mi->proc == RDMA_ERROR && mi->err == 1;
 	audit_size(a, mi);
 	if (mi->backchannel) {
-		pg_silence_msg(a->silence, mi, cb_reply(a, mi, normal));
+		const pg_msginfo *o = cb_reply(a, mi, normal);
+		if (!o)
+			orphan(a, mi, normal);
+		pg_silence_msg(a->silence, mi, o);
 		return;
 	}
 	if (mi->proc > RDMA_ERROR || mi->proc == RDMA_DONE) {
@@ -577,11 +594,12 @@ void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
 	c = answered_call(a, mi);
 	if (c)
 		reply_outcome(a, c, mi);
-	if (!c) {
-		/* an answer to RDMA_DONE has a rule of its own */
-		if (!mi->damaged)
-			pg_expect_at(a, pg_silence_answers_done(a->silence, mi) ? "RR-133" : "RR-003", mi);
-	} else if (!mi->damaged && !c->damaged) {
+	if (!c)
+		orphan(a, mi, normal);
+	else if (!mi->damaged && !c->damaged) {
+		/* a call shorter than a minimal header is silently discarded (RFC 8166 4.5) */
+		if (c->wire_len < 28)
+			pg_expect_at(a, "RR-113", mi);
 		reply_versions(a, c, mi, normal, errvers);
 		if (normal)
 			normal_answer(a, c, mi);
@@ -627,64 +645,6 @@ void pg_audit_invalidate(pg_audit *a, const pg_msginfo *rmi, const pg_plan *p, c
 }
 
 /* ---- facts -------------------------------------------------------------- */
-
-void pg_audit_fill(pg_msginfo *mi, const pg_rdmamsg *m, const pg_rpc_pair *rp, bool call,
-		   bool backchannel, uint32_t wire_len)
-{
-	GHashTable *pos = g_hash_table_new(g_direct_hash, g_direct_equal);
-	bool pz_ended = false;
-	mi->call = call;
-	mi->backchannel = backchannel;
-	mi->rdma_xid = m->xid;
-	mi->vers = m->vers;
-	mi->credit = m->credit;
-	mi->proc = m->proc;
-	mi->err = m->err;
-	mi->low = m->low;
-	mi->high = m->high;
-	mi->wire_len = wire_len;
-	mi->hdr_undecodable = m->reply_disc > 1 || m->proc > RDMA_ERROR;
-	mi->has_rpc = rp && m->proc != RDMA_ERROR && m->proc != RDMA_DONE;
-	if (mi->has_rpc) {
-		mi->program = rp->program;
-		mi->version = rp->version;
-	}
-	if (m->proc == RDMA_ERROR || m->proc == RDMA_DONE) {
-		g_hash_table_destroy(pos);
-		return;
-	}
-	for (guint i = 0; i < m->reads->len; i++) {
-		const pg_chunk *c = m->reads->pdata[i];
-		uint32_t n = c->segs->len;
-		if (!c->position) {
-			mi->pz_split |= pz_ended && n;
-			mi->pz_segs += n;
-		} else if (mi->pz_segs) {
-			pz_ended = true;
-		}
-		n += GPOINTER_TO_UINT(g_hash_table_lookup(pos, GUINT_TO_POINTER(c->position + 1)));
-		g_hash_table_insert(pos, GUINT_TO_POINTER(c->position + 1), GUINT_TO_POINTER(n));
-		mi->max_at_pos = MAX(mi->max_at_pos, n);
-		if (c->position)
-			mi->max_at_nzpos = MAX(mi->max_at_nzpos, n);
-		if (c->position && n == (uint32_t)c->segs->len)
-			mi->npos++;
-	}
-	g_hash_table_destroy(pos);
-	mi->nwrites = m->writes->len;
-	for (guint i = 0; i < m->writes->len; i++) {
-		const pg_chunk *c = m->writes->pdata[i];
-		mi->max_wsegs = MAX(mi->max_wsegs, (m->returned ? c->ret : c->segs)->len);
-		for (guint k = 0; m->returned && k < c->ret->len; k++)
-			mi->writes_used |= g_array_index(c->ret, pg_seg, k).length != 0;
-	}
-	if (m->reply) {
-		const GArray *s = m->returned ? m->reply->ret : m->reply->segs;
-		mi->reply_segs = s->len;
-		for (guint i = 0; i < s->len; i++)
-			mi->reply_total += g_array_index(s, pg_seg, i).length;
-	}
-}
 
 /* The request's identity (retries), the reply size class (RR-044), the
  * NFS binding's limits and eligible items (RR-146, RR-174). */

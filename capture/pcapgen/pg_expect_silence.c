@@ -19,6 +19,12 @@
 #include "pg_expect_silence.h"
 
 typedef struct {
+	uint32_t xid;
+	bool client;           /* its sender */
+	bool reply;            /* a reply whose transport header has errors, not an RDMA_ERROR */
+} err_t;
+
+typedef struct {
 	const pg_msginfo *call;
 	int dir;               /* 0 forward, 1 backward */
 	uint32_t seq, witness; /* its place; the answer to a later call (0: none yet) */
@@ -32,6 +38,7 @@ struct pg_silence {
 	uint32_t conn_msgs;    /* ... on the current connection */
 	bool done;             /* the last RDMA_DONE, until a call reuses its XID or an answer */
 	uint32_t done_xid;
+	GArray *errors;        /* err_t: the RDMA_ERRORs on this connection, until one is answered */
 	GPtrArray *found;      /* const pg_msginfo*: the silent calls */
 };
 
@@ -42,6 +49,7 @@ pg_silence *pg_silence_new(const pg_scenario *s)
 	z->waiting = g_array_new(FALSE, FALSE, sizeof(waiting_t));
 	z->seq_of = g_hash_table_new(g_direct_hash, g_direct_equal);
 	z->found = g_ptr_array_new();
+	z->errors = g_array_new(FALSE, FALSE, sizeof(err_t));
 	return z;
 }
 
@@ -50,6 +58,7 @@ void pg_silence_free(pg_silence *z)
 	g_array_free(z->waiting, TRUE);
 	g_hash_table_destroy(z->seq_of);
 	g_ptr_array_free(z->found, TRUE);
+	g_array_free(z->errors, TRUE);
 	g_free(z);
 }
 
@@ -58,6 +67,7 @@ void pg_silence_conn(pg_silence *z)
 	g_array_set_size(z->waiting, 0);
 	z->conn_msgs = 0;
 	z->done = false;
+	g_array_set_size(z->errors, 0);
 }
 
 /* Must the responder refuse this call with RDMA_ERROR, and would a checker know? */
@@ -111,6 +121,14 @@ static void witness(pg_silence *z, const pg_msginfo *answered, int dir)
 	}
 }
 
+/* A reply its receiver silently discards (RFC 8166 4.5, 4.6.1): its transport header has errors. */
+static bool faulty_reply(const pg_silence *z, const pg_msginfo *mi)
+{
+	if (!z->s->handshake && !z->conn_msgs)
+		return false;
+	return mi->vers != 1 || mi->hdr_undecodable || (mi->proc == RDMA_MSGP && !z->s->rfc5666);
+}
+
 void pg_silence_msg(pg_silence *z, const pg_msginfo *mi, const pg_msginfo *answered)
 {
 	/* who sent it: the client sends forward calls, RDMA_DONE and backward replies */
@@ -143,6 +161,13 @@ void pg_silence_msg(pg_silence *z, const pg_msginfo *mi, const pg_msginfo *answe
 			g_array_append_val(z->waiting, w);
 		}
 	} else {
+		if (mi->proc == RDMA_ERROR && (z->s->handshake || z->conn_msgs)) {
+			err_t e = { mi->rdma_xid, client, false };
+			g_array_append_val(z->errors, e);
+		} else if (faulty_reply(z, mi)) {
+			err_t e = { mi->rdma_xid, client, true };
+			g_array_append_val(z->errors, e);
+		}
 		if (answered)
 			witness(z, answered, dir);
 		if (z->done && !dir && mi->rdma_xid == z->done_xid && !answered)
@@ -159,4 +184,45 @@ bool pg_silence_answers_done(const pg_silence *z, const pg_msginfo *mi)
 const GPtrArray *pg_silence_found(const pg_silence *z)
 {
 	return z->found;
+}
+
+/* An RDMA_ERROR (reply false) or faulty reply of the peer with this answer's XID, forgotten once
+ * answered. */
+static bool answers(pg_silence *z, const pg_msginfo *mi, bool reply)
+{
+	bool client = mi->call != mi->backchannel;
+	for (guint i = z->errors->len; i-- > 0;) {
+		const err_t *e = &g_array_index(z->errors, err_t, i);
+		if (e->client != client && e->xid == mi->rdma_xid && e->reply == reply) {
+			g_array_remove_index(z->errors, i);
+			return true;
+		}
+	}
+	return false;
+}
+
+static const char *orphan_rule(pg_silence *z, const pg_msginfo *mi)
+{
+	if (pg_silence_answers_done(z, mi))
+		return "RR-133";
+	/* roles known: with the handshake, or after a connection's first message */
+	if ((z->s->handshake || z->conn_msgs) && answers(z, mi, false))
+		return "RR-117";
+	if (mi->proc != RDMA_ERROR)
+		return NULL;
+	/* an RDMA_ERROR to a faulty reply: the reply names it, handshake or not */
+	return answers(z, mi, true) || z->s->handshake ? "RR-110" : NULL;
+}
+
+size_t pg_silence_orphan(pg_silence *z, const pg_msginfo *mi, bool normal, const char **rules)
+{
+	const char *r = orphan_rule(z, mi);
+	size_t n = 0;
+	if (mi->damaged)
+		return 0;
+	if (normal)
+		rules[n++] = "RR-003";
+	if (r)
+		rules[n++] = r;
+	return n;
 }

@@ -273,7 +273,9 @@ static pg_exch *exch_call(gen *g, const pg_item *it, uint32_t rep)
 		return NULL;
 	}
 
-	off_wire = ((ex->plan.reply.proc == RDMA_ERROR || none) && ex->plan.read_chunks->len) ||
+	/* unless the responder pulled the chunks all the same (silent-read) */
+	off_wire = ((ex->plan.reply.proc == RDMA_ERROR || none) && ex->plan.read_chunks->len &&
+		    !(ex->cmi->flags & PG_EXF_SILENT_READ)) ||
 		   (ex->cmi->flags & PG_EXF_CALL_OFF_WIRE);
 	ex->cid = add_truth(g, it, &ex->plan.call, &ex->rp, xid, true, ex->req, off_wire);
 	if ((snap = pg_stage_run(ex, PG_ST_CAPTURE, true, &ex->plan.call, NULL, NULL)))

@@ -129,6 +129,9 @@ static const pg_injector table[] = {
 	    "header", .header = pg_inj_no_rpc),
 	INJ("short-err-vers", false, "RR-112", "an ERR_VERS body one word short",
 	    .wire = pg_inj_short_err_vers),
+	INJ("short-header", false, "RR-006 RR-113", "the call's Send cut to ARG bytes (default 20, "
+	    "16..27): shorter than a minimal transport header, so its receiver silently discards it",
+	    .header = pg_inj_short_header_mark, .wire = pg_inj_short_header),
 	INJ("partial-read", false, "RR-067", "the responder RDMA-Reads ARG bytes (default 4) less "
 	    "than the first read segment and answers normally", .ops = pg_inj_partial_read),
 	INJ("reply-chunk-changed", false, "RR-093", "the returned Reply chunk's first handle "

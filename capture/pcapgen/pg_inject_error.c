@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Injectors of group G, RDMA_ERROR and GARBAGE_ARGS (RR-111..RR-117). */
+/* Injectors of group G, RDMA_ERROR and GARBAGE_ARGS (RR-111..RR-117), and a call too short to trust (RR-113). */
 #include "pg_inject_priv.h"
 
 #include "pg_buf.h"
@@ -84,7 +84,9 @@ bool pg_inj_silent_read(pg_inj_ctx *c)
 			op.data = ch->data->data + at;
 			op.rkey = s->handle;
 			op.va = s->offset;
-			op.owner = -1;
+			/* the call's own chunk data, as a normal Read: pg_gen.c's OWNER_EXCHANGE
+			 * (-2) makes the call's truth name the Read's frames */
+			op.owner = -2;
 			pg_ex_add_op(c->ex, PG_OPS_READS, &op, NULL);
 			at += s->length;
 			any = true;
@@ -93,4 +95,35 @@ bool pg_inj_silent_read(pg_inj_ctx *c)
 	if (any)
 		pg_ex_flag(c->ex, PG_EXF_SILENT_READ, true);
 	return any;
+}
+
+/* A call Send cut to ARG bytes (default 20; 16..27: the fixed fields stay):
+ * shorter than a minimal transport header, which its receiver silently
+ * discards (RFC 8166 4.5). Its Payload never crosses the wire. */
+static bool short_header_len(pg_inj_ctx *c, uint32_t *n)
+{
+	*n = pg_inj_arg(c, 20);
+	return c->is_call && c->ex && *n >= 16 && *n < 28;
+}
+
+bool pg_inj_short_header_mark(pg_inj_ctx *c)
+{
+	uint32_t n;
+	if (!short_header_len(c, &n))
+		return false;
+	pg_ex_flag(c->ex, PG_EXF_CALL_OFF_WIRE, true);
+	return true;
+}
+
+bool pg_inj_short_header(pg_inj_ctx *c)
+{
+	GByteArray *w = c->msg->wire;
+	uint32_t n;
+	if (!short_header_len(c, &n) || w->len <= n)
+		return false;
+	g_byte_array_set_size(w, n);
+	c->op->data = w->data;
+	c->op->len = w->len;
+	pg_inj_expect(c, "RR-006");
+	return true;
 }

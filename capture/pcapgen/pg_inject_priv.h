@@ -101,6 +101,8 @@ bool pg_inj_garbage_args(pg_inj_ctx *c);
 bool pg_inj_err_range(pg_inj_ctx *c);
 bool pg_inj_err_code(pg_inj_ctx *c);
 bool pg_inj_silent_read(pg_inj_ctx *c);
+bool pg_inj_short_header_mark(pg_inj_ctx *c);
+bool pg_inj_short_header(pg_inj_ctx *c);
 
 /* I, DDP-eligibility: pg_inject_ddp.c */
 bool pg_inj_ineligible_chunk_plan(pg_inj_ctx *c);
