@@ -756,6 +756,7 @@ void pg_audit_facts(pg_audit *a, pg_msginfo *c, pg_msginfo *r, const pg_item *it
 	bool read = false, readlink = false;
 
 	rpc_identity(c, r, it, rp, plan, &read, &readlink);
+	pg_expect_call_chunks(a, c, plan);
 	session_facts(a, c, r, it, rp, plan);
 	/* a read segment handle advertised again and again (RR-210) */
 	for (guint i = 0; !rp->backchannel && i < plan->call.reads->len; i++) {

@@ -14,4 +14,8 @@
  * PG_ANSWER_CHUNK_RULES_MAX names into rules, their number returned. */
 size_t pg_answer_chunk_rules(const pg_msginfo *c, const pg_msginfo *r, const char **rules);
 
+/* RFC 8166 §3.4.5.2: a requester that put the XDR pad of a reduced argument
+ * into its read chunk (pad=on) earns RR-071 at the call c. */
+void pg_expect_call_chunks(pg_audit *a, const pg_msginfo *c, const pg_plan *plan);
+
 #endif
