@@ -129,6 +129,20 @@ static void check_read_length(struct rr_checker *ck, const struct rr_fact *f, en
 			ck_report(ck, f, rule, m->send_frame,
 				  "call XID 0x%08x: the read chunk at Position %u holds %" G_GUINT64_FORMAT
 				  " bytes but the count left inline says %u", m->xid, rc[i].position, rc[i].length, count);
+		else if (rule == RR_062_READ_COUNT && rc[i].length > count && rc[i].length < rr_xdr_roundup(count))
+			/* RFC 8166 §3.4.5.2: the item alone, or the item and its whole pad */
+			ck_report(ck, f, rule, m->send_frame,
+				  "call XID 0x%08x: the read chunk at Position %u holds %" G_GUINT64_FORMAT
+				  " bytes, neither its %u-byte item nor the item and its %u-byte XDR pad (%u)",
+				  m->xid, rc[i].position, rc[i].length, count, (unsigned)rr_xdr_pad(count),
+				  (unsigned)rr_xdr_roundup(count));
+		else if (rule == RR_071_READ_NO_PAD && rr_xdr_pad(count) && rc[i].length == rr_xdr_roundup(count)) {
+			ck_report(ck, f, rule, m->send_frame,
+				  "call XID 0x%08x: the read chunk at Position %u holds the %u-byte item and its "
+				  "%u-byte XDR pad; a requester should leave the pad out of a read chunk",
+				  m->xid, rc[i].position, count, (unsigned)rr_xdr_pad(count));
+			return;
+		}
 		else if (rule == RR_222_WHOLE_ITEM && rc[i].length > rr_xdr_roundup(count))
 			ck_report(ck, f, rule, m->send_frame,
 				  "call XID 0x%08x: the read chunk at Position %u holds %" G_GUINT64_FORMAT
@@ -173,6 +187,11 @@ void ck_rr062(struct rr_checker *ck, const struct rr_fact *f)
 void ck_rr222(struct rr_checker *ck, const struct rr_fact *f)
 {
 	check_read_length(ck, f, RR_222_WHOLE_ITEM);
+}
+
+void ck_rr071(struct rr_checker *ck, const struct rr_fact *f)
+{
+	check_read_length(ck, f, RR_071_READ_NO_PAD);
 }
 
 void ck_rr063(struct rr_checker *ck, const struct rr_fact *f)
@@ -288,7 +307,8 @@ void ck_rr080(struct rr_checker *ck, const struct rr_fact *f)
 	const struct rr_message *m = f->msg;
 	size_t i;
 
-	if (!is_reply_with_call(m) || !ck_is_nfs(m, 2, 3) || !ck_ulp_ok(m))
+	if (ck_report_missing(ck, f, RR_080_DDP_RESULT) || !is_reply_with_call(m) || !ck_is_nfs(m, 2, 3) ||
+	    !ck_ulp_ok(m))
 		return;
 	for (i = 0; i < m->n_items; i++) {
 		const struct rr_ddp_place *it = &m->items[i];
@@ -443,17 +463,71 @@ void ck_rr085(struct rr_checker *ck, const struct rr_fact *f)
 			}
 }
 
+/* A Write chunk ending with a segment of 4 bytes or less after others: a pad buffer. */
+static bool pad_segment(const struct rr_hdr *h, const struct rr_write_chunk *w)
+{
+	return w->count >= 2 && rr_hdr_wseg(h, w, w->count - 1)->length <= 4;
+}
+
+/*
+ * RFC 8166 §3.4.6.2: the Write chunk paired with a READ whose count is not a
+ * multiple of 4 offers exactly the count rounded up: room for the XDR pad
+ * (the count bounds the item; a larger chunk is otherwise legal).
+ */
+static void check_pad_room(struct rr_checker *ck, const struct rr_fact *f, uint32_t k, uint32_t count)
+{
+	const struct rr_message *m = f->msg;
+	const struct rr_write_chunk *w = &m->hdr->writes[k];
+
+	if (!rr_xdr_pad(count) || pad_segment(m->hdr, w) || rr_chunk_length(m->hdr, w) != rr_xdr_roundup(count))
+		return;
+	ck_report(ck, f, RR_090_NO_PAD_SEGMENT, m->send_frame,
+		  "call XID 0x%08x: Write chunk %u offers %u bytes for a READ of %u: room for the %u-byte XDR "
+		  "pad, which a responder never writes", m->xid, k, (unsigned)rr_xdr_roundup(count), count,
+		  (unsigned)rr_xdr_pad(count));
+}
+
+static void check_pad_room_msg(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	const struct rr_ulp_info *u = &m->ulp;
+	uint32_t k = 0;
+
+	if (m->dir != RR_DIR_CALL || m->backchannel || !m->has_ulp || !m->hdr->n_write_chunks)
+		return;
+	if (m->call.prog == RR_NFS_PROGRAM && ((m->call.vers == 3 && m->call.proc == RR_NFS3_PROC_READ) ||
+					       (m->call.vers == 2 && m->call.proc == RR_NFS2_PROC_READ))) {
+		check_pad_room(ck, f, 0, u->op_count[0]);
+		return;
+	}
+	if (!ck_is_nfs(m, 4, 4) || m->call.proc != RR_NFS_PROC_COMPOUND)
+		return;
+	/* RFC 8267 §6.4.1: Write chunk k belongs to the k-th READ-class op */
+	for (uint16_t i = 0; i < u->n_ops && k < m->hdr->n_write_chunks; i++) {
+		if (u->ops[i] == RR_NFS4_OP_READ) {
+			check_pad_room(ck, f, k, u->op_count[i]);
+			return;
+		}
+		if (u->ops[i] == RR_NFS4_OP_READLINK)
+			k++;
+	}
+}
+
 void ck_rr090(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_fact_send *s = f->send;
 	uint32_t k;
 
+	if (f->kind == RR_FACT_MSG) {
+		check_pad_room_msg(ck, f);
+		return;
+	}
 	if (s->status != RR_HDR_OK || !s->is_call)
 		return;
 	for (k = 0; k < s->hdr->n_write_chunks; k++) {
 		const struct rr_write_chunk *w = &s->hdr->writes[k];
 
-		if (w->count >= 2 && rr_hdr_wseg(s->hdr, w, w->count - 1)->length <= 4) {
+		if (pad_segment(s->hdr, w)) {
 			ck_report(ck, f, RR_090_NO_PAD_SEGMENT, s->frame,
 				  "call XID 0x%08x: Write chunk %u ends with a %u-byte segment for the XDR pad",
 				  s->hdr->xid, k, rr_hdr_wseg(s->hdr, w, w->count - 1)->length);
@@ -517,7 +591,7 @@ void ck_rr032(struct rr_checker *ck, const struct rr_fact *f)
 		if (h->reads[i].position == m->placement_pos)
 			rc.length += h->reads[i].seg.length;
 	if (!m->placement_in_rpc_header && !m->placement_splits && chunk_count(m, &rc, &count) &&
-	    (rc.length < count || rc.length > rr_xdr_roundup(count) || call_pad_inline(m, &rc, count)))
+	    ((rc.length != count && rc.length != rr_xdr_roundup(count)) || call_pad_inline(m, &rc, count)))
 		return;   /* RR-062, RR-222 or RR-063 */
 	c = ck_call_find(ck, m->conn_id, m->backchannel ? 1 : 0, m->xid);
 	if (c)
@@ -537,4 +611,48 @@ void ck_rr032(struct rr_checker *ck, const struct rr_fact *f)
 			  "call XID 0x%08x: after read segment %d puts %" G_GUINT64_FORMAT " bytes at Position %u, "
 			  "the rebuilt %s stop decoding at offset %zu", m->xid, m->placement_chunk, rc.length,
 			  m->placement_pos, m->has_rpc ? "arguments" : "RPC header", m->placement_item);
+}
+
+/* The pad of a reduced item left inline after its chunk (RR-063, RR-221). */
+static bool some_pad_inline(const struct rr_message *m)
+{
+	struct ck_rchunk rc[RR_HDR_MAX_SEGS];
+	size_t n, i;
+	uint32_t count;
+
+	if (m->dir == RR_DIR_REPLY) {
+		for (i = 0; is_reply_with_call(m) && i < m->n_items; i++)
+			if (reply_pad_inline(m, &m->items[i]))
+				return true;
+		return false;
+	}
+	n = ck_read_chunks(m->hdr, false, rc, G_N_ELEMENTS(rc));
+	for (i = 0; i < n; i++)
+		if (chunk_count(m, &rc[i], &count) && call_pad_inline(m, &rc[i], count))
+			return true;
+	return false;
+}
+
+/*
+ * RFC 8166 §3.4.4.4, §3.4.5: every XDR object starts on a 4-byte boundary,
+ * and a reduced item leaves the stream with its pad, so the inline Payload
+ * of an RDMA_MSG is a whole number of 4-byte words.  A pad left inline after
+ * a chunk is RR-063's or RR-221's, chunks that do not rebuild the message
+ * RR-032's; what stays is a stream that is itself off its boundaries.
+ */
+void ck_rr220(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_message *m = f->msg;
+	size_t n;
+
+	if (!m->hdr || m->hdr->proc != RR_RDMA_MSG || m->capture_loss || m->placement_broken ||
+	    m->send_len < m->hdr->hdr_len)
+		return;
+	n = m->send_len - m->hdr->hdr_len;
+	if (n % 4 == 0 || some_pad_inline(m))
+		return;
+	ck_report(ck, f, RR_220_ALIGNED, m->send_frame,
+		  "%s XID 0x%08x: the inline Payload of its RDMA_MSG is %zu bytes, not a whole number of 4-byte "
+		  "XDR words: the %zu byte%s past the last word cannot start an object on a 4-byte boundary",
+		  m->dir == RR_DIR_CALL ? "call" : "reply", m->xid, n, n % 4, n % 4 == 1 ? "" : "s");
 }

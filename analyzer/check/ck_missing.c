@@ -10,6 +10,8 @@
  * chunk (or the missing one) instead of a walk that "does not decode".
  * Only when the paired chunk was written and the data still did not land
  * at the item is there no such explanation (RR-032 names the chunk then).
+ * An NFSv2/v3 READ or READLINK result pairs with Write chunk 0 the same
+ * way (RFC 8267 §4.2); left out of a non-empty one it is RR-080's.
  */
 #include <stdio.h>
 
@@ -28,6 +30,15 @@ static bool chunk_returned_used(const struct rr_message *m, uint32_t k)
 	return k < m->hdr->n_write_chunks && rr_chunk_length(m->hdr, &m->hdr->writes[k]);
 }
 
+/* An NFSv2/v3 READ or READLINK reply: its one eligible result pairs with Write chunk 0 (RFC 8267 §4.2). */
+static bool nfs23_read_reply(const struct rr_message *m)
+{
+	uint32_t p, v, pr;
+
+	return ck_prog(m, &p, &v, &pr) && p == RR_NFS_PROGRAM && (v == 2 || v == 3) &&
+	       (pr == RR_NFS3_PROC_READ || pr == RR_NFS3_PROC_READLINK) && m->ulp.stop_item.op == pr;
+}
+
 bool ck_missing_result(const struct rr_message *m, struct ck_missing *out)
 {
 	const struct rr_ulp_stop_item *s = &m->ulp.stop_item;
@@ -37,12 +48,24 @@ bool ck_missing_result(const struct rr_message *m, struct ck_missing *out)
 	out->rule = RR_RULE_COUNT;
 	if (m->dir != RR_DIR_REPLY || !c || m->hdr->proc == RR_RDMA_ERROR || m->backchannel ||
 	    !ck_reply_ok(m) || m->ulp_result != RR_ULP_MALFORMED || !m->complete || m->capture_loss ||
-	    m->call_capture_loss || !s->set || !nfs4_compound_reply(m) ||
-	    (s->op != RR_NFS4_OP_READ && s->op != RR_NFS4_OP_READLINK))
+	    m->call_capture_loss || !s->set)
 		return false;
-	k = s->ordinal;
 	out->stop = *s;
 	out->offered = c->n_write_chunks;
+	/*
+	 * RFC 8166 §4.3.2: with a non-empty Write chunk offered, the responder
+	 * pushes the result into it; without one the result is inline, and a
+	 * reply that lacks it there is only malformed (ENG-ULP).
+	 */
+	if (nfs23_read_reply(m)) {
+		out->stop.ordinal = 0;
+		if (c->n_write_chunks && rr_chunk_length(c, &c->writes[0]) && !chunk_returned_used(m, 0))
+			out->rule = RR_080_DDP_RESULT;
+		return out->rule != RR_RULE_COUNT;
+	}
+	if (!nfs4_compound_reply(m) || (s->op != RR_NFS4_OP_READ && s->op != RR_NFS4_OP_READLINK))
+		return false;
+	k = s->ordinal;
 	if (!c->n_write_chunks)
 		out->rule = RR_160_EMPTY_LIST_INLINE;
 	else if (k >= c->n_write_chunks)
@@ -79,6 +102,14 @@ bool ck_report_missing(struct rr_checker *ck, const struct rr_fact *f, enum rr_r
 
 	if (!ck_missing_result(m, &x) || x.rule != rule)
 		return false;
+	if (rule == RR_080_DDP_RESULT) {
+		where_it_ends(&x.stop, where, sizeof(where));
+		ck_report(ck, f, rule, m->send_frame,
+			  "reply XID 0x%08x: the %s data is neither in Write chunk 0 nor inline: %s. The call "
+			  "offered Write chunk 0 non-empty for it, yet it comes back unused", m->xid,
+			  rr_nfs3_proc_name(x.stop.op), where);
+		return true;
+	}
 	op = rr_nfs4_op_name(x.stop.op);
 	n = x.stop.ordinal + 1;
 	where_it_ends(&x.stop, where, sizeof(where));

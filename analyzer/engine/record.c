@@ -113,6 +113,20 @@ static void report_not_understood(struct rr_engine *eng, const struct rr_message
 		       name ? ", " : "", name ? name : "");
 }
 
+/* An NFSv2/v3 READ or READLINK reply that stopped in its result, which its
+ * call offered a non-empty Write chunk 0 for and which came back unused. */
+static bool nfs23_result_not_pushed(const struct rr_message *m)
+{
+	const struct rr_hdr *c = m->call_hdr;
+
+	return m->dir == RR_DIR_REPLY && m->ulp_result == RR_ULP_MALFORMED && m->ulp.stop_item.set &&
+	       m->ulp.prog == RR_NFS_PROGRAM && (m->ulp.vers == 2 || m->ulp.vers == 3) &&
+	       m->ulp.stop_item.op == m->ulp.proc &&
+	       (m->ulp.proc == RR_NFS3_PROC_READ || m->ulp.proc == RR_NFS3_PROC_READLINK) && c &&
+	       c->n_write_chunks && rr_chunk_length(c, &c->writes[0]) &&
+	       !(m->hdr->n_write_chunks && rr_chunk_length(m->hdr, &m->hdr->writes[0]));
+}
+
 /* A walk that stopped early: the message's ULP checks stop too, and the user is told why. */
 static void report_walk(struct rr_engine *eng, struct rr_message *m)
 {
@@ -122,6 +136,10 @@ static void report_walk(struct rr_engine *eng, struct rr_message *m)
 	 * result that is missing (RR-160/162/163/165), so this is no walker limit. */
 	if (m->dir == RR_DIR_REPLY && m->ulp_result == RR_ULP_MALFORMED && m->ulp.stop_item.set &&
 	    m->ulp.prog == RR_NFS_PROGRAM && m->ulp.vers == 4)
+		return;
+	/* Stopped inside an NFSv2/v3 READ or READLINK result whose non-empty Write
+	 * chunk came back unused: RR-080 names the result. */
+	if (nfs23_result_not_pushed(m))
 		return;
 	if (m->ulp_result == RR_ULP_UNSUPPORTED) {
 		report_not_understood(eng, m);

@@ -521,7 +521,8 @@ static void normal_answer(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi
 	if (c->proc == RDMA_MSGP && !a->s->rfc5666)
 		pg_expect_at(a, "RR-131", mi);
 	/* arguments a read chunk cut short (RR-062) do not parse: GARBAGE_ARGS is due (RFC 8166 4.5.2) */
-	if (expected_at(a, c, "RR-062") && !(c->flags & PG_EXF_INELIGIBLE) && !(mi->flags & PG_EXF_GARBAGE))
+	if (expected_at(a, c, "RR-062") && !(c->flags & (PG_EXF_INELIGIBLE | PG_EXF_PART_PAD)) &&
+	    !(mi->flags & PG_EXF_GARBAGE))
 		pg_expect_at(a, "RR-114", mi);
 	/* RFC 5666 3.6: a Reply chunk offered means a Long reply */
 	if (a->s->rfc5666 && c->reply_segs && mi->proc == RDMA_MSG)
@@ -724,6 +725,8 @@ void pg_audit_facts(pg_audit *a, pg_msginfo *c, pg_msginfo *r, const pg_item *it
 	bool read = false, readlink = false;
 
 	rpc_identity(c, r, it, rp, plan, &read, &readlink);
+	if (pg_call_pad_in_read_chunk(c, plan))
+		pg_expect_at(a, "RR-071", c);
 	session_facts(a, c, r, it, rp, plan);
 	/* a read segment handle advertised again and again (RR-210) */
 	for (guint i = 0; !rp->backchannel && i < plan->call.reads->len; i++) {

@@ -21,7 +21,9 @@ enum { PG_EXF_MALFORMED = 1,   /* transport header XDR error (RFC 8166 4.5) */
        PG_EXF_DAMAGED = 16,    /* capture damage: its findings are unknowable */
        PG_EXF_GARBAGE = 32,    /* a reply whose RPC says GARBAGE_ARGS */
        PG_EXF_HANDLE_REUSED = 64,   /* the call's read segment reuses a persistent handle */
-       PG_EXF_SILENT_READ = 128 };  /* reply=none, yet the responder pulled the call's read chunks */
+       PG_EXF_SILENT_READ = 128,    /* reply=none, yet the responder pulled the call's read chunks */
+       PG_EXF_PART_PAD = 256 };     /* a read chunk one to three bytes longer than its item: the
+				     * arguments still decode, so a SUCCESS answer is no RR-114 */
 
 /* What the audit knows about one emitted message. */
 typedef struct {

@@ -12,3 +12,20 @@ size_t pg_answer_chunk_rules(const pg_msginfo *c, const pg_msginfo *r, const cha
 		rules[n++] = "RR-093";
 	return n;
 }
+
+bool pg_call_pad_in_read_chunk(const pg_msginfo *c, const pg_plan *plan)
+{
+	if (c->flags & (PG_EXF_DAMAGED | PG_EXF_INELIGIBLE) || c->backchannel)
+		return false;
+	for (guint i = 0; i < plan->call.reads->len; i++) {
+		const pg_chunk *ch = plan->call.reads->pdata[i];
+		uint32_t total = 0;
+		if (!ch->position || ch->item_len % 4 == 0)
+			continue;
+		for (guint k = 0; k < ch->segs->len; k++)
+			total += g_array_index(ch->segs, pg_seg, k).length;
+		if (total == pg_round4(ch->item_len))
+			return true;
+	}
+	return false;
+}

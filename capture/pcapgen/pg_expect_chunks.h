@@ -14,4 +14,8 @@
  * PG_ANSWER_CHUNK_RULES_MAX names into rules, their number returned. */
 size_t pg_answer_chunk_rules(const pg_msginfo *c, const pg_msginfo *r, const char **rules);
 
+/* RFC 8166 §3.4.5.2: did the requester put the XDR pad of a reduced
+ * argument into its read chunk (pad=on)?  That is RR-071 at the call c. */
+bool pg_call_pad_in_read_chunk(const pg_msginfo *c, const pg_plan *plan);
+
 #endif

@@ -180,6 +180,12 @@ static const pg_injector table[] = {
 	INJ("count-in-chunk", false, "RR-061", "the first reduced argument's read chunk starts 4 "
 	    "bytes early and carries its count word too", .plan = pg_inj_count_in_chunk_plan,
 	    .header = pg_inj_count_in_chunk),
+	INJ("part-pad-read", false, "RR-062", "the first reduced argument's read chunk carries ARG "
+	    "bytes (default 1) of its XDR pad, not the whole pad", .ops = pg_inj_part_pad_read),
+	INJ("pad-room", false, "RR-090", "an NFSv2/v3 READ's Write chunk offers its count rounded "
+	    "up to 4: room for the XDR pad", .plan = pg_inj_pad_room_plan),
+	INJ("unaligned-payload", false, "RR-220", "ARG zero bytes (default 2, 1 to 3) after the end "
+	    "of an RDMA_MSG's inline Payload", .header = pg_inj_unaligned_payload),
 	INJ("write-late", false, "RR-086 RR-093", "the first RDMA Write into a Write chunk (or the "
 	    "Reply chunk) lands ARG bytes (default 24) past the start of its segment",
 	    .ops = pg_inj_write_late),

@@ -65,6 +65,7 @@ bool pg_inj_reply_read_list_plan(pg_inj_ctx *c);
 bool pg_inj_reply_read_list(pg_inj_ctx *c);
 bool pg_inj_count_in_chunk_plan(pg_inj_ctx *c);
 bool pg_inj_count_in_chunk(pg_inj_ctx *c);
+bool pg_inj_part_pad_read(pg_inj_ctx *c);
 
 /* E, the Write list and the Reply chunk: pg_inject_write.c */
 bool pg_inj_write_after_reply(pg_inj_ctx *c);
@@ -85,6 +86,7 @@ bool pg_inj_phantom_length(pg_inj_ctx *c);
 bool pg_inj_unused_nonzero(pg_inj_ctx *c);
 bool pg_inj_pad_segment_plan(pg_inj_ctx *c);
 bool pg_inj_pad_segment(pg_inj_ctx *c);
+bool pg_inj_pad_room_plan(pg_inj_ctx *c);
 bool pg_inj_write_length_lie(pg_inj_ctx *c);
 bool pg_inj_hidden_short_fill(pg_inj_ctx *c);
 bool pg_inj_pad_written_exact(pg_inj_ctx *c);
@@ -145,6 +147,7 @@ bool pg_inj_long_read_chunk_plan(pg_inj_ctx *c);
 bool pg_inj_long_read_chunk(pg_inj_ctx *c);
 bool pg_inj_overlap_chunk(pg_inj_ctx *c);
 bool pg_inj_pad_inline(pg_inj_ctx *c);
+bool pg_inj_unaligned_payload(pg_inj_ctx *c);
 
 /* capture damage: pg_inject_damage.c */
 bool pg_inj_bad_icrc(pg_inj_ctx *c);

@@ -141,3 +141,42 @@ bool pg_inj_count_in_chunk(pg_inj_ctx *c)
 	pg_inj_expect(c, nfs4 ? "RR-143" : "RR-141");
 	return true;
 }
+
+/* The first reduced argument's read chunk carries ARG bytes (default 1) of
+ * its XDR pad, not the whole pad (RFC 8166 §3.4.5.2: the item alone, or the
+ * item and its whole pad): its last segment grows by ARG zero bytes, and so
+ * does the RDMA Read that ends there. */
+bool pg_inj_part_pad_read(pg_inj_ctx *c)
+{
+	uint32_t k = pg_inj_arg(c, 1), total = 0;
+	pg_chunk *ch = NULL;
+	pg_seg *s;
+	pg_op *op;
+	uint8_t *d;
+	if (!c->is_call || !c->plan)
+		return false;
+	for (guint i = 0; i < c->plan->read_chunks->len && !ch; i++)
+		if (((pg_chunk *)c->plan->read_chunks->pdata[i])->position)
+			ch = c->plan->read_chunks->pdata[i];
+	if (!ch || !ch->segs->len || !k || k >= pg_round4(ch->item_len) - ch->item_len)
+		return false;
+	for (guint i = 0; i < ch->segs->len; i++)
+		total += g_array_index(ch->segs, pg_seg, i).length;
+	if (total != ch->item_len)
+		return false;
+	s = &g_array_index(ch->segs, pg_seg, ch->segs->len - 1);
+	for (guint i = 0; (op = pg_ex_op(c->ex, PG_OPS_READS, i)); i++)
+		if (op->kind == PG_OP_READ && op->rkey == s->handle && op->va + op->len == s->offset + s->length)
+			break;
+	if (!op)
+		return false;
+	d = pg_ex_scratch(c->ex, op->len + k);
+	memcpy(d, op->data, op->len);
+	memset(d + op->len, 0, k);
+	op->data = d;
+	op->len += k;
+	s->length += k;
+	pg_ex_flag(c->ex, PG_EXF_PART_PAD, true);
+	pg_inj_expect(c, "RR-062");
+	return true;
+}

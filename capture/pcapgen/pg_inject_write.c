@@ -427,3 +427,20 @@ bool pg_inj_write_late(pg_inj_ctx *c)
 	}
 	return false;
 }
+
+/* the requester offers the first Write chunk for its count rounded up to 4:
+ * room for the XDR pad (RFC 8166 §3.4.6.2); only for a READ, whose count
+ * bounds the result an observer sees (NFSv2/v3 READ here) */
+bool pg_inj_pad_room_plan(pg_inj_ctx *c)
+{
+	uint32_t *max;
+	if (!c->is_call || !c->rp || !c->rp->slots->len || pg_inj_binding(c) != PG_BIND_NFS3 ||
+	    c->rp->procedure != NFS3_READ)
+		return false;
+	max = &g_array_index(c->rp->slots, uint32_t, 0);
+	if (*max % 4 == 0)
+		return false;
+	*max = pg_round4(*max);
+	pg_ex_expect(c->ex, "RR-090", PG_AT_CALL);
+	return true;
+}

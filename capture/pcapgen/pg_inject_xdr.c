@@ -119,3 +119,17 @@ bool pg_inj_pad_inline(pg_inj_ctx *c)
 	pg_inj_expect(c, c->is_call ? "RR-063" : "RR-221");
 	return true;
 }
+
+/* ARG zero bytes (default 2, 1 to 3) after the end of an RDMA_MSG's inline
+ * Payload: the Send carries a stream that is not a whole number of XDR
+ * words (RFC 8166 §3.4.4.4, §3.4.5: objects start on 4-byte boundaries) */
+bool pg_inj_unaligned_payload(pg_inj_ctx *c)
+{
+	uint32_t n = pg_inj_arg(c, 2);
+	if (c->msg->proc != RDMA_MSG || !n || n > 3 || c->msg->inline_payload->len % 4)
+		return false;
+	g_byte_array_set_size(c->msg->inline_payload, c->msg->inline_payload->len + n);
+	memset(c->msg->inline_payload->data + c->msg->inline_payload->len - n, 0, n);
+	pg_inj_expect(c, "RR-220");
+	return true;
+}

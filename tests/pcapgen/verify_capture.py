@@ -489,7 +489,7 @@ PAYLOAD_LIARS = {"unaligned-position", "segcount-changed", "pad-written", "trunc
                  "unused-nonzero", "write-length-lie", "data-missing", "position-beyond",
                  "reply-chunk-changed", "partial-read", "no-rpc", "overlap-chunk",
                  "position-in-header", "position-in-item", "reply-chunk-cut",
-                 "hidden-short-fill", "pad-inline", "write-late"}
+                 "hidden-short-fill", "pad-inline", "write-late", "unaligned-payload"}
 
 # Injectors whose message crossed the wire only in part (payload_on_wire is
 # false, yet the bytes that did move are the message's frames).
