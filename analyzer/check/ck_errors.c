@@ -368,10 +368,7 @@ static void answers_error(struct rr_checker *ck, const struct rr_fact *f)
 	struct ck_call *c;
 	unsigned peer;
 	int i, d = ck_send_dir(s);
-	uint64_t frames[16];
-	size_t n;
-	struct rr_fact_send both;
-	struct rr_fact held = { .kind = RR_FACT_SEND, .send = &both };
+	uint64_t err_frame;
 
 	if (!s->roles_known || s->is_call || s->captured < 16)
 		return;
@@ -382,16 +379,12 @@ static void answers_error(struct rr_checker *ck, const struct rr_fact *f)
 	if (i < 0 || (c && !(c->flags & CK_CALL_REPLIED)))
 		return;
 	/* The evidence: the RDMA_ERROR and the answer's frames. */
-	frames[0] = cs->errs[peer].frame[i];
-	n = MIN(s->n_frames, G_N_ELEMENTS(frames) - 1);
-	memcpy(&frames[1], s->frames, n * sizeof(frames[0]));
-	both = *s;
-	both.frames = frames;
-	both.n_frames = n + 1;
-	ck_hold(ck, &held, RR_117_BAD_ERR, s->frame, d, true,
+	err_frame = cs->errs[peer].frame[i];
+	ck_evidence(ck, err_frame);
+	ck_hold(ck, f, RR_117_BAD_ERR, s->frame, d, true,
 		"%s XID 0x%08x from the %s answers the RDMA_ERROR the %s sent at frame %" G_GUINT64_FORMAT
 		"; a receiver silently discards an RDMA_ERROR", rr_hdr_proc_name(s->hdr->proc), s->hdr->xid,
-		peer ? "responder" : "requester", peer ? "requester" : "responder", frames[0]);
+		peer ? "responder" : "requester", peer ? "requester" : "responder", err_frame);
 	ring_drop(&cs->errs[peer], i);     /* told once */
 }
 

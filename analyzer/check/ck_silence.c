@@ -266,10 +266,6 @@ void ck_rr133(struct rr_checker *ck, const struct rr_fact *f)
 	struct ck_conn_state *cs = ck_conn(ck, s->conn_id);
 	int d = ck_send_dir(s);
 	struct ck_call *c;
-	uint64_t frames[16];
-	size_t n;
-	struct rr_fact_send both;
-	struct rr_fact held = { .kind = RR_FACT_SEND, .send = &both };
 
 	if (s->is_call) {
 		if (s->status == RR_HDR_OK && s->hdr->proc == RR_RDMA_DONE) {
@@ -288,13 +284,8 @@ void ck_rr133(struct rr_checker *ck, const struct rr_fact *f)
 		return;
 	cs->has_done[d] = false;
 	/* The evidence: the RDMA_DONE and the answer's frames. */
-	frames[0] = cs->done_frame[d];
-	n = MIN(s->n_frames, G_N_ELEMENTS(frames) - 1);
-	memcpy(&frames[1], s->frames, n * sizeof(frames[0]));
-	both = *s;
-	both.frames = frames;
-	both.n_frames = n + 1;
-	ck_hold(ck, &held, RR_133_DONE_ANSWER, s->frame, d, true,
+	ck_evidence(ck, cs->done_frame[d]);
+	ck_hold(ck, f, RR_133_DONE_ANSWER, s->frame, d, true,
 		"%s XID 0x%08x answers the RDMA_DONE sent at frame %" G_GUINT64_FORMAT
 		"; a receiver silently discards RDMA_DONE", rr_hdr_proc_name(s->hdr->proc), s->hdr->xid,
 		cs->done_frame[d]);
