@@ -124,6 +124,8 @@ struct ck_conn_state {
 	uint32_t back_maxreq;
 	uint64_t back_attrs_frame;
 	bool server_connected_reported;   /* RR-195 */
+	bool fwd_vers_known;          /* RR-197: the rdma_vers of the first forward call */
+	uint32_t fwd_vers;
 	/* rpcbind over this connection (ck_rpcbind.c): RR-201 told; the last TCP query for MOUNT/NLM/NSM (RR-203). */
 	bool rpcb_nfs4_reported, rpcb_query;
 	uint32_t rpcb_xid, rpcb_prog, rpcb_vers, rpcb_rpcvers;

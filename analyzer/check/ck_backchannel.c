@@ -154,3 +154,43 @@ void ck_rr200(struct rr_checker *ck, const struct rr_fact *f)
 	ck_report(ck, f, RR_200_PORT, m->send_frame, "NFSv4 over RPC-over-RDMA on port %u, not 20049",
 		  m->conn.server_port);
 }
+
+/*
+ * RFC 8167 5.1 and 5.2: on one connection a backward call carries the
+ * rdma_vers of the forward calls, a backward reply that of its call (an
+ * RDMA_ERROR's version is RR-110's).  Needs the roles: with them a Send of
+ * another version is filed by the XID it carries (engine/rebuild.c).
+ */
+void ck_rr197(struct rr_checker *ck, const struct rr_fact *f)
+{
+	const struct rr_fact_send *s = f->send;
+	struct ck_conn_state *cs;
+	const struct ck_call *c;
+
+	if (!s->roles_known || (s->status != RR_HDR_OK && s->status != RR_HDR_E_NOT_V1))
+		return;
+	cs = ck_conn(ck, s->conn_id);
+	if (s->is_call && s->from_requester) {
+		if (!cs->fwd_vers_known) {
+			cs->fwd_vers_known = true;
+			cs->fwd_vers = s->hdr->vers;
+		}
+		return;
+	}
+	if (s->is_call) {
+		if (cs->fwd_vers_known && s->hdr->vers != cs->fwd_vers)
+			ck_report(ck, f, RR_197_BACK_VERS, s->frame,
+				  "backward call XID 0x%08x carries rdma_vers %u, but the forward calls on this "
+				  "connection carry %u", s->hdr->xid, s->hdr->vers, cs->fwd_vers);
+		return;
+	}
+	if (!s->from_requester || s->hdr->proc == RR_RDMA_ERROR)
+		return;
+	c = ck_call_find(ck, s->conn_id, 1, s->hdr->xid);
+	if (!c || (c->flags & CK_CALL_REPLIED) || c->vers == s->hdr->vers)
+		return;
+	ck_evidence(ck, c->send_frame);
+	ck_report(ck, f, RR_197_BACK_VERS, s->frame,
+		  "backward reply XID 0x%08x carries rdma_vers %u, but its call (frame %" G_GUINT64_FORMAT
+		  ") carried %u", s->hdr->xid, s->hdr->vers, c->send_frame, c->vers);
+}

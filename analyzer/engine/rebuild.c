@@ -447,6 +447,10 @@ static bool classify_call(const struct rr_flow *f, const struct rr_hdr *hdr, enu
 		if (hdr->proc == RR_RDMA_ERROR &&
 		    (st == RR_HDR_E_NOT_V1 || (peer && rr_flow_has_call(peer, GUINT_TO_POINTER(hdr->xid)))))
 			return false;
+		/* Another version hides the RPC msg_type: the XID tells a reply to a
+		 * call the peer has outstanding from a call of either side. */
+		if (st == RR_HDR_E_NOT_V1 && peer && f->conn->requester >= 0)
+			return !rr_flow_has_call(peer, GUINT_TO_POINTER(hdr->xid));
 		if (f->conn->requester >= 0)
 			return f->side == f->conn->requester;
 		return !(pk->words && pk->msg_type == RR_RPC_REPLY);

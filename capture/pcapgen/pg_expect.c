@@ -239,6 +239,8 @@ static void cb_call(pg_audit *a, pg_msginfo *mi)
 		pg_expect_at(a, "RR-192", mi);
 	if (pg_back_call_early(&a->back, a->s) && !mi->damaged)
 		pg_expect_at(a, "RR-108", mi);
+	if (mi->vers != 1 && !mi->damaged)   /* the forward calls carry 1 (RFC 8167 5.1) */
+		pg_expect_at(a, "RR-197", mi);
 	/* before the client bound the back channel (RFC 8167 7), once per connection */
 	if (a->s->handshake && !a->back_bound && !a->unbound_told && !mi->damaged &&
 	    (mi->cb_compound ? !mi->cb40 : a->nfs41_seen)) {
@@ -425,6 +427,9 @@ static void answer_chunks(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi
 /* A backward reply: XIDs of the two directions are separate spaces (RFC
  * 8166 7.1); credits (RR-101, RR-106), what a normal answer processed
  * (RR-065, RR-113). */
+static void reply_versions(pg_audit *a, const pg_msginfo *c, const pg_msginfo *mi, bool normal,
+			   bool errvers);
+
 static const pg_msginfo *cb_reply(pg_audit *a, pg_msginfo *mi, bool normal)
 {
 	const pg_msginfo *answered = NULL;
@@ -437,11 +442,14 @@ static const pg_msginfo *cb_reply(pg_audit *a, pg_msginfo *mi, bool normal)
 			continue;
 		g_ptr_array_remove_index(a->cb_outstanding, i);
 		answered = o;
-		/* the client answers backward calls: its RDMA_ERROR copies their version (RFC 8166 4.5) */
-		if (!normal && mi->vers != o->vers && !mi->damaged)
-			pg_expect_at(a, "RR-110", mi);
+		/* the client answers backward calls as a responder does (RFC 8166 4.5, 4.5.1) */
+		if (!mi->damaged && !o->damaged)
+			reply_versions(a, o, mi, normal, mi->proc == RDMA_ERROR && mi->err == 1);
 		if (normal && (o->flags & PG_EXF_MALFORMED) && !mi->damaged)
 			pg_expect_at(a, "RR-113", mi);
+		/* a backward reply carries its call's version (RFC 8167 5.2) */
+		if (normal && mi->vers != o->vers && !mi->damaged)
+			pg_expect_at(a, "RR-197", mi);
 		if (normal && (o->flags & PG_EXF_INELIGIBLE) && !mi->damaged)
 			pg_expect_at(a, "RR-065", mi);
 		answer_chunks(a, o, mi);
