@@ -174,7 +174,8 @@ enum rr_ulp_result nfs3_walk_call(struct ulp_walk *w, uint32_t proc)
 		     ulp_u32(c, &w->info->op_count[0]);
 		break;
 	case P3_READDIRPLUS:  /* { nfs_fh3 dir; cookie3; cookieverf3; dircount; maxcount; } */
-		ok = skip_fh3(c) && rr_skip(c, 8 + NFS3_VERF_SIZE + 8);
+		ok = skip_fh3(c) && rr_skip(c, 8 + NFS3_VERF_SIZE + 4) &&
+		     ulp_u32(c, &w->info->op_count[0]);
 		break;
 	default:
 		return RR_ULP_UNSUPPORTED;

@@ -161,6 +161,10 @@ static const pg_injector table[] = {
 	INJ("small-write-chunk", false, "RR-082", "a READ's one-segment Write chunk offered only as "
 	    "long as the data it returns, shorter than the READ's count",
 	    .ops = pg_inj_small_write_chunk),
+	INJ("readdir-count", false, "RR-186", "an NFSv3 READDIR's count, or the maxcount of an NFSv4 "
+	    "COMPOUND's last op READDIR, set to ARG (default: the reply resources the call offers, "
+	    "rounded up to 4), so the largest reply it allows does not fit them",
+	    .header = pg_inj_readdir_count),
 	INJ("empty-chunk-used", false, "RR-163", "an NFSv4 call's one-segment Write chunk offered "
 	    "with length 0; the READ data is written into it all the same",
 	    .ops = pg_inj_empty_chunk_used),

@@ -124,6 +124,9 @@ bool pg_inj_null_write_chunk(pg_inj_ctx *c);
 bool pg_inj_empty_chunk_used(pg_inj_ctx *c);
 bool pg_inj_small_write_chunk(pg_inj_ctx *c);
 
+/* L, reply sizing: pg_inject_alloc.c */
+bool pg_inj_readdir_count(pg_inj_ctx *c);
+
 /* K, complexity: pg_inject_complexity.c */
 bool pg_inj_extra_write_chunk_plan(pg_inj_ctx *c);
 bool pg_inj_extra_write_chunk(pg_inj_ctx *c);

@@ -72,6 +72,7 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 	char name[256], *path;
 	uint8_t *data;
 	uint32_t u;
+	size_t count_at, res_at;
 
 	switch (op->op) {
 	case NFS3_NULL:
@@ -152,8 +153,10 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 			    st->dir_fh_len);
 		pb_be64(c, 0);  /* cookie */
 		pb_zero(c, 8);  /* cookieverf */
-		pb_be32(c, 32768);
+		count_at = c->len;
+		pb_be32(c, 0);  /* count: below, once the result is built */
 		pb_be32(y, op->status);
+		res_at = y->len;
 		post_op_attr(y, st, r, true, PG_NF_DIR, 4096, st->fileid_base);
 		if (ok) {
 			pb_bytes(y, st->verifier, 8);
@@ -168,6 +171,10 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 			pb_xdr_bool(y, false);
 			pb_xdr_bool(y, op->eof);
 		}
+		/* The requester allocates reply resources for the largest reply its
+		 * count allows (RFC 8166 6.2): it asks for no more READDIR3resok
+		 * (RFC 1813 3.3.16) than the reply the scenario returns. */
+		pb_put_be32(c, count_at, (uint32_t)(y->len - res_at));
 		break;
 	default:
 		pg_bug("NFSv3 procedure %u", op->op);

@@ -207,13 +207,27 @@ static void op_args(pg_nfs_state *st, const pg_item *it, guint i, pg_rng *r, pg_
 	case OP4_READDIR:
 		pb_be64(c, 0);
 		pb_zero(c, 8);
-		pb_be32(c, 8192);
-		pb_be32(c, 32768);
+		/* dircount and maxcount of an empty READDIR4resok (cookieverf, no
+		 * entry, eof); pg_nfs4_build sets them to the result's size */
+		pb_be32(c, 16);
+		pb_be32(c, 16);
 		bitmap2(c, RD_W0, 0);
 		break;
 	default:
 		pg_bug("NFSv4 op %u", op->op);
 	}
+}
+
+/*
+ * The READDIR args at args_at (after its op number) ask for no more than
+ * the len-byte READDIR4resok the reply returns: the requester allocates
+ * reply resources for the largest reply maxcount allows (RFC 8166 6.2,
+ * RFC 7530 16.24), and the generator sizes them for the actual reply.
+ */
+static void readdir_count(GByteArray *c, size_t args_at, uint32_t len)
+{
+	pb_put_be32(c, args_at + 4 + 16, len);       /* dircount */
+	pb_put_be32(c, args_at + 4 + 16 + 4, len);   /* maxcount */
 }
 
 /* Result of op i (only for executed ops). slot: its Write chunk ordinal. */
@@ -324,6 +338,7 @@ void pg_nfs4_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pair *
 		const pg_nfsop *op = &g_array_index(it->ops, pg_nfsop, i);
 		bool ddp_res = op->op == OP4_READ || op->op == OP4_READLINK;
 		g_ptr_array_add(out->opnames, (gpointer)pg_nfs_opname(it->nfsver, false, op->op));
+		size_t args_at = c->len, res_at = y->len;
 		op_args(st, it, i, r, out, &cur);
 		if (ddp_res) {
 			uint32_t max = op->op == OP4_READ ? op->count : PG_MAX_PATH;
@@ -335,6 +350,8 @@ void pg_nfs4_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pair *
 			 * later READs still own their Write chunks, which then come
 			 * back empty (RFC 8267 6.4.1). */
 			op_result(st, it, i, ddp_res ? slot : -1, r, out, &cur);
+			if (op->op == OP4_READDIR && !op->status)
+				readdir_count(c, args_at, (uint32_t)(y->len - res_at - 8));
 			nres++;
 			last = op->status;
 			stopped = op->status != 0;

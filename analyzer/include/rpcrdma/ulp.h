@@ -118,7 +118,7 @@ struct rr_ulp_info {
 	uint32_t gss_service;     /* 1 none, 2 integrity, 3 privacy: 2 and 3 allow no reduction */
 	unsigned n_ddp_items;     /* eligible items the walk reported to fn (NULL fn: found) */
 	/*
-	 * Calls: the count argument of READ and READDIR (bytes the requester
+	 * Calls: the count argument of READ and READDIR, and READDIRPLUS's maxcount (bytes the requester
 	 * asks for), per op (NFSv4, parallel to ops[]) or in [0] (NFSv2/3);
 	 * 0 for other ops.  What a responder (the agent) sizes results by.
 	 */
