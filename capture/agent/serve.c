@@ -400,6 +400,8 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 	hdr_len = 4 * 4 + 4 + 4 + 4;
 	for (uint32_t k = 0; k < h->n_write_chunks; k++)
 		hdr_len += 8 + 16 * h->writes[k].count;
+	if (h->has_reply)
+		hdr_len += 4 + 16 * h->reply.count;   /* the Reply chunk comes back, used or not */
 	if (red->len + hdr_len > s->peer_inline) {
 		struct wseg_ret rr[RR_HDR_MAX_SEGS];
 		if (!h->has_reply) {
@@ -416,6 +418,18 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 		g_ptr_array_add(own, m.reply);
 	} else {
 		g_byte_array_append(m.inline_payload, red->data, red->len);
+		if (h->has_reply) {
+			/* RFC 8166 4.3.3: an offered Reply chunk is copied into the
+			 * reply even when the reply goes inline, every length zero */
+			struct wseg_ret rr[RR_HDR_MAX_SEGS];
+
+			for (uint32_t j = 0; j < h->reply.count; j++) {
+				rr[j].seg = *rr_hdr_wseg(h, &h->reply, j);
+				rr[j].used = 0;
+			}
+			m.reply = returned_chunk(rr, h->reply.count, false);
+			g_ptr_array_add(own, m.reply);
+		}
 	}
 	pg_rdmamsg_encode(&m);
 	/* misdirected results: the wire no longer conveys the message we meant */
