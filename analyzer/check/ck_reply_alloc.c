@@ -99,8 +99,8 @@ void ck_rr186(struct rr_checker *ck, const struct rr_fact *f)
 	ck_describe_call(m, what, sizeof(what));
 	describe_chunks(h, reply, writes, chunks, sizeof(chunks));
 	ck_report(ck, f, RR_186_MAX_RESOURCES, m->send_frame,
-		  "%s call XID 0x%08x asks for up to %" G_GUINT64_FORMAT " bytes of directory entries (a reply "
-		  "of at least %" G_GUINT64_FORMAT "), yet offered %" G_GUINT64_FORMAT " bytes of reply resources: "
-		  "%s, inline threshold %u (%s)",
-		  what, m->xid, asked, need, offered, chunks, t, ck_inline_source(m->conn.inline_source));
+		  "%s call XID 0x%08x asks for up to %" G_GUINT64_FORMAT " bytes of directory entries, yet "
+		  "offered %" G_GUINT64_FORMAT " bytes of reply resources. Inferred: a reply of at least %"
+		  G_GUINT64_FORMAT " bytes, against %s and an inline threshold of %u (%s)",
+		  what, m->xid, asked, offered, need, chunks, t, ck_inline_source(m->conn.inline_source));
 }
