@@ -143,6 +143,13 @@ static void check_read_length(struct rr_checker *ck, const struct rr_fact *f, en
 				  m->xid, rc[i].position, count, (unsigned)rr_xdr_pad(count));
 			return;
 		}
+		else if (rule == RR_063_NO_INLINE_PAD && call_pad_inline(m, &rc[i], count)) {
+			ck_report(ck, f, rule, m->send_frame,
+				  "call XID 0x%08x left the %u-byte XDR pad of the %u-byte item in the read chunk at "
+				  "Position %u inline: the call decodes only with those zero bytes taken out", m->xid,
+				  (unsigned)rr_xdr_pad(count), count, rc[i].position);
+			return;
+		}
 		else if (rule == RR_222_WHOLE_ITEM && rc[i].length > rr_xdr_roundup(count))
 			ck_report(ck, f, rule, m->send_frame,
 				  "call XID 0x%08x: the read chunk at Position %u holds %" G_GUINT64_FORMAT
@@ -196,22 +203,7 @@ void ck_rr071(struct rr_checker *ck, const struct rr_fact *f)
 
 void ck_rr063(struct rr_checker *ck, const struct rr_fact *f)
 {
-	const struct rr_message *m = f->msg;
-	struct ck_rchunk rc[RR_HDR_MAX_SEGS];
-	size_t n, i;
-	uint32_t count;
-
-	if (m->dir != RR_DIR_CALL || !m->has_rpc)
-		return;
-	n = ck_read_chunks(m->hdr, m->hdr->proc == RR_RDMA_NOMSG, rc, G_N_ELEMENTS(rc));
-	for (i = 0; i < n; i++)
-		if (chunk_count(m, &rc[i], &count) && call_pad_inline(m, &rc[i], count)) {
-			ck_report(ck, f, RR_063_NO_INLINE_PAD, m->send_frame,
-				  "call XID 0x%08x left the %u-byte XDR pad of the %u-byte item in the read chunk at "
-				  "Position %u inline: the call decodes only with those zero bytes taken out", m->xid,
-				  (unsigned)rr_xdr_pad(count), count, rc[i].position);
-			return;
-		}
+	check_read_length(ck, f, RR_063_NO_INLINE_PAD);
 }
 
 void ck_rr221(struct rr_checker *ck, const struct rr_fact *f)
