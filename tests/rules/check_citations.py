@@ -26,10 +26,6 @@ import sys
 DRAFT_BIS = "draft-ietf-nfsv4-rfc5666bis-04"
 DRAFT_IMPL = "draft-ietf-nfsv4-rfc5666-implementation-experience"
 
-# (path, citation) pairs known wrong and reported rather than failed, while
-# a fix is on its way; empty in a finished tree.
-PENDING_SED_FIXES = set()
-
 RULES_DEF = "analyzer/include/rpcrdma/rules.def"
 SCAN_DIRS = ("analyzer", "plugin", "capture", "bench", "tests")
 SCAN_EXT = (".c", ".h", ".py", ".sh", ".md", ".txt", ".def", ".cmake",
@@ -205,9 +201,9 @@ def scanned_files(root):
 class Verdicts:
     def __init__(self, kinds, sections):
         self.kinds, self.sections = kinds, sections
-        self.errors, self.unverified, self.pending, self.checked = [], [], [], 0
+        self.errors, self.unverified, self.checked = [], [], 0
 
-    def judge(self, where, doc, sec, quoted, pending=False):
+    def judge(self, where, doc, sec, quoted):
         self.checked += 1
         if doc is None:
             self.unverified.append("%s: %r names no RFC or draft" % (where, quoted))
@@ -220,8 +216,7 @@ class Verdicts:
         elif (doc, sec) in self.sections:
             return
         elif kind == "complete":
-            msg = "%s: %r: %s has no section %s" % (where, quoted, doc, sec)
-            (self.pending if pending else self.errors).append(msg)
+            self.errors.append("%s: %r: %s has no section %s" % (where, quoted, doc, sec))
         else:
             self.unverified.append("%s: %s §%s (%s)" % (where, doc, sec, kind))
 
@@ -242,7 +237,6 @@ def main():
             seen.add((RULES_DEF, line, doc, sec))
             v.judge("rules.def:%d %s ref %r" % (line, code, ref), doc, sec, ref)
     if not a.rules_only:
-        used = set()
         for rel in scanned_files(a.root):
             try:
                 text = open(os.path.join(a.root, rel), encoding="utf-8").read()
@@ -252,18 +246,13 @@ def main():
                 if (rel, n, doc, sec) in seen:
                     continue
                 where = "%s:%d" % (rel, n)
-                v.judge(where, doc, sec, quoted, (rel, quoted) in PENDING_SED_FIXES)
-                used.add((rel, quoted))
-        for rel, quoted in sorted(PENDING_SED_FIXES - used):
-            print("PENDING_SED_FIXES names %s %r, which the file no longer cites: remove it" % (rel, quoted))
+                v.judge(where, doc, sec, quoted)
     for u in v.unverified:
         print("unverified: " + u)
-    for p in v.pending:
-        print("pending cite-fixes.sed: " + p)
     for e in v.errors:
         print("FAIL: " + e)
-    print("%d citations checked: %d wrong, %d unverified, %d left to cite-fixes.sed"
-          % (v.checked, len(v.errors), len(v.unverified), len(v.pending)))
+    print("%d citations checked: %d wrong, %d unverified"
+          % (v.checked, len(v.errors), len(v.unverified)))
     return 1 if v.errors else 0
 
 
