@@ -17,20 +17,88 @@
 
 #include "pg_buf.h"
 
+#define KT_MAX_REPLY (1u << 20)
+
+/* Reads one record (RFC 5531 §11: fragments up to the last one) into out. */
+static enum kt_tcp_status read_record(int fd, GByteArray *out, char *err, size_t errlen)
+{
+	bool last = false;
+	uint8_t rm[4];
+	ssize_t r;
+
+	g_byte_array_set_size(out, 0);
+	while (!last) {
+		uint32_t n;
+		guint at = out->len;
+		r = recv(fd, rm, 4, MSG_WAITALL);
+		if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+			snprintf(err, errlen, "the server closed the connection");
+			return KT_TCP_CLOSED;
+		}
+		if (r != 4) {
+			snprintf(err, errlen, "no reply");
+			return KT_TCP_TIMEOUT;
+		}
+		n = pb_get_be32(rm) & 0x7fffffffu;
+		last = rm[0] & 0x80;
+		if (at + (uint64_t)n > KT_MAX_REPLY) {
+			snprintf(err, errlen, "a reply of more than %u bytes", KT_MAX_REPLY);
+			return KT_TCP_ERROR;
+		}
+		g_byte_array_set_size(out, at + n);
+		if (n && recv(fd, out->data + at, n, MSG_WAITALL) != (ssize_t)n) {
+			snprintf(err, errlen, "a short reply");
+			return KT_TCP_CLOSED;
+		}
+	}
+	return KT_TCP_OK;
+}
+
+enum kt_tcp_status kt_tcp_exchange(const char *server, uint16_t port, const uint8_t *wire,
+				   size_t len, GByteArray *reply, int timeout_ms, char *err,
+				   size_t errlen)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *ai;
+	struct timeval tv = { timeout_ms / 1000, (timeout_ms % 1000) * 1000 };
+	enum kt_tcp_status st = KT_TCP_ERROR;
+	char ports[8], why[128] = "";
+	int fd, r;
+
+	snprintf(ports, sizeof(ports), "%u", port);
+	if ((r = getaddrinfo(server, ports, &hints, &ai))) {
+		snprintf(err, errlen, "%s: %s", server, gai_strerror(r));
+		return KT_TCP_ERROR;
+	}
+	fd = socket(ai->ai_family, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+		snprintf(err, errlen, "TCP %s port %u: %s", server, port, strerror(errno));
+		freeaddrinfo(ai);
+		if (fd >= 0)
+			close(fd);
+		return KT_TCP_ERROR;
+	}
+	freeaddrinfo(ai);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (write(fd, wire, len) != (ssize_t)len)
+		snprintf(why, sizeof(why), "the call could not be written: %s", strerror(errno));
+	else
+		st = read_record(fd, reply, why, sizeof(why));
+	if (st != KT_TCP_OK)
+		snprintf(err, errlen, "TCP %s port %u: %s", server, port, why);
+	close(fd);
+	return st;
+}
+
 /* One RPC over TCP (record marking, one fragment); the reply's results in res. */
 static bool tcp_rpc(const char *server, uint16_t port, uint32_t prog, uint32_t vers, uint32_t proc,
 		    const GByteArray *args, GByteArray *res, char *err, size_t errlen)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *ai;
 	GByteArray *b = g_byte_array_new();
 	pg_nfs_state st;
-	char ports[8];
-	uint8_t rm[4];
-	uint32_t len, xid = (uint32_t)g_random_int();
+	uint32_t xid = (uint32_t)g_random_int();
 	struct rr_cursor c;
 	struct rr_rpc_reply rep;
 	bool ok = false;
-	int fd = -1, r;
 
 	pg_nfs_state_init(&st, 1);
 	g_strlcpy(st.machine, "rpcrdma-agent", sizeof(st.machine));
@@ -38,37 +106,8 @@ static bool tcp_rpc(const char *server, uint16_t port, uint32_t prog, uint32_t v
 	pg_rpc_call_hdr(b, &st, xid, prog, vers, proc, true);
 	g_byte_array_append(b, args->data, args->len);
 	pb_put_be32(b, 0, 0x80000000u | (b->len - 4));
-	snprintf(ports, sizeof(ports), "%u", port);
-	if ((r = getaddrinfo(server, ports, &hints, &ai))) {
-		snprintf(err, errlen, "%s: %s", server, gai_strerror(r));
+	if (kt_tcp_exchange(server, port, b->data, b->len, b, 10000, err, errlen) != KT_TCP_OK)
 		goto out;
-	}
-	fd = socket(ai->ai_family, SOCK_STREAM, 0);
-	if (fd < 0 || connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-		snprintf(err, errlen, "TCP %s port %u: %s", server, port, strerror(errno));
-		freeaddrinfo(ai);
-		goto out;
-	}
-	freeaddrinfo(ai);
-	{
-		struct timeval tv = { 10, 0 };
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	}
-	if (write(fd, b->data, b->len) != (ssize_t)b->len ||
-	    recv(fd, rm, 4, MSG_WAITALL) != 4) {
-		snprintf(err, errlen, "TCP %s port %u: no reply", server, port);
-		goto out;
-	}
-	len = pb_get_be32(rm) & 0x7fffffffu;
-	if (len > 65536) {
-		snprintf(err, errlen, "TCP %s port %u: a %u-byte reply", server, port, len);
-		goto out;
-	}
-	g_byte_array_set_size(b, len);
-	if (recv(fd, b->data, len, MSG_WAITALL) != (ssize_t)len) {
-		snprintf(err, errlen, "TCP %s port %u: short reply", server, port);
-		goto out;
-	}
 	rr_cursor_init(&c, b->data, b->len);
 	if (!rr_rpc_decode_reply(&c, &rep) || rep.xid != xid || rep.reply_stat || rep.accept_stat) {
 		snprintf(err, errlen, "program %u v%u proc %u at %s: the call was not accepted", prog,
@@ -79,8 +118,6 @@ static bool tcp_rpc(const char *server, uint16_t port, uint32_t prog, uint32_t v
 	g_byte_array_append(res, b->data + rr_cursor_pos(&c), b->len - (guint)rr_cursor_pos(&c));
 	ok = true;
 out:
-	if (fd >= 0)
-		close(fd);
 	g_byte_array_free(b, TRUE);
 	return ok;
 }
@@ -115,15 +152,14 @@ static bool lookup(const char *server, const uint8_t *dir, uint32_t dlen, const 
 	return ok;
 }
 
-bool kt_handles(const char *server, const char *export_path, struct kt_handles *kh, char *err,
-		size_t errlen)
+/* rpcbind v2 GETPORT of MOUNT v3 over TCP, then MNT of export_path: the root handle. */
+static bool mount_root(const char *server, const char *export_path, struct kt_handles *kh,
+		       char *err, size_t errlen)
 {
 	GByteArray *a = g_byte_array_new(), *res = g_byte_array_new();
 	uint32_t port = 0;
 	bool ok = false;
 
-	memset(kh, 0, sizeof(*kh));
-	/* rpcbind v2 GETPORT: MOUNT v3 over TCP */
 	pb_be32(a, 100005);
 	pb_be32(a, 3);
 	pb_be32(a, 6);
@@ -143,16 +179,55 @@ bool kt_handles(const char *server, const char *export_path, struct kt_handles *
 		snprintf(err, errlen, "MOUNT %s:%s refused", server, export_path);
 		goto out;
 	}
-	if (!lookup(server, kh->root, kh->root_len, KT_FILE, kh->file, &kh->file_len, err, errlen) ||
-	    !lookup(server, kh->root, kh->root_len, KT_LINK, kh->link, &kh->link_len, err, errlen))
-		goto out;
-	kh->valid = true;
 	ok = true;
-	fprintf(stderr, "rpcrdma-agent: %s:%s root handle %u bytes, %s %u bytes, %s %u bytes\n",
-		server, export_path, kh->root_len, KT_FILE, kh->file_len, KT_LINK, kh->link_len);
 out:
 	g_byte_array_free(a, TRUE);
 	g_byte_array_free(res, TRUE);
+	return ok;
+}
+
+bool kt_handles(const char *server, const char *export_path, struct kt_handles *kh, char *err,
+		size_t errlen)
+{
+	memset(kh, 0, sizeof(*kh));
+	if (!mount_root(server, export_path, kh, err, errlen) ||
+	    !lookup(server, kh->root, kh->root_len, KT_FILE, kh->file, &kh->file_len, err, errlen) ||
+	    !lookup(server, kh->root, kh->root_len, KT_LINK, kh->link, &kh->link_len, err, errlen))
+		return false;
+	kh->valid = true;
+	fprintf(stderr, "rpcrdma-agent: %s:%s root handle %u bytes, %s %u bytes, %s %u bytes\n",
+		server, export_path, kh->root_len, KT_FILE, kh->file_len, KT_LINK, kh->link_len);
+	return true;
+}
+
+bool kt_path_handle(const char *server, const char *export_path, const char *path, uint8_t *fh,
+		    uint32_t *len, char *err, size_t errlen)
+{
+	struct kt_handles kh;
+	size_t el = strlen(export_path);
+	gchar **parts;
+	bool ok = true;
+
+	memset(&kh, 0, sizeof(kh));
+	/* a path under the export may be given whole or relative to it */
+	while (el > 1 && export_path[el - 1] == '/')
+		el--;
+	if (!strncmp(path, export_path, el) && (path[el] == '/' || !path[el]))
+		path += el;
+	if (!mount_root(server, export_path, &kh, err, errlen))
+		return false;
+	memcpy(fh, kh.root, kh.root_len);
+	*len = kh.root_len;
+	parts = g_strsplit(path, "/", -1);
+	for (gchar **p = parts; ok && *p; p++) {
+		uint8_t dir[64];
+		uint32_t dl = *len;
+		if (!**p || !strcmp(*p, "."))
+			continue;
+		memcpy(dir, fh, dl);
+		ok = lookup(server, dir, dl, *p, fh, len, err, errlen);
+	}
+	g_strfreev(parts);
 	return ok;
 }
 
