@@ -200,7 +200,60 @@ static void plan_how(const struct rp_plan *p, char *how, size_t n)
 	g_string_free(s, TRUE);
 }
 
-/* Sends one variation and records it; returns whether the server carried the call out. */
+/* An answer that says nothing of the arguments: no answer, a disconnect, no connection. */
+static bool anomaly(const struct rp_answer *a)
+{
+	return a->result == RP_TIMEOUT || a->result == RP_DISCONNECT ||
+	       a->result == RP_BAD_REPLY || (a->result == RP_NOT_SENT && strstr(a->text, "connection"));
+}
+
+/* The plan of a variation for a message of len bytes; false (err) when it does not apply. */
+static bool plan_of(const struct replay *r, enum rp_kind kind, size_t len, struct rp_plan *p,
+		    char *err, size_t errlen)
+{
+	memset(p, 0, sizeof(*p));
+	if (kind == RP_V_CAPTURED)
+		return rp_plan_captured(&r->call, len, p, err, errlen);
+	if (kind == RP_V_PZRC)
+		rp_plan_pzrc(len, 1, p);
+	else if (kind == RP_V_INLINE)
+		return rp_plan_inline(len, r->inline_thresh, p, err, errlen);
+	return true;
+}
+
+/* One send of m (a copy gets the try's fresh XID), its line printed and recorded. */
+static void send_once(struct replay *r, struct rp_try *t, const GByteArray *m, bool planned,
+		      const struct rp_plan *p, const char *err)
+{
+	GByteArray *c = g_byte_array_sized_new(m->len);
+
+	g_byte_array_append(c, m->data, m->len);
+	t->xid = r->next_xid++;
+	rp_set_xid(c, t->xid);
+	memset(&t->ans, 0, sizeof(t->ans));
+	if (!planned) {
+		g_strlcpy(t->how, "-", sizeof(t->how));
+		t->ans.result = RP_NOT_SENT;
+		g_strlcpy(t->ans.text, err, sizeof(t->ans.text));
+	} else if (r->dry_run) {
+		t->ans.result = RP_NOT_SENT;
+		g_strlcpy(t->ans.text, "dry run", sizeof(t->ans.text));
+	} else if (t->kind == RP_V_TCP) {
+		rp_send_tcp(&r->tgt, c, t->xid, &t->ans);
+	} else {
+		rp_send_rdma(&r->tgt, p, c, t->xid, &t->ans);
+	}
+	g_byte_array_free(c, TRUE);
+	t->ok = t->ans.result == RP_SUCCESS;
+	rp_report_line(t);
+	g_array_append_val(r->rep.tries, *t);
+}
+
+/*
+ * Sends one variation and records it; returns whether the server carried
+ * the call out.  An anomaly (no answer, a disconnect) is sent once more on
+ * a new connection: both tries are kept, the second one counts.
+ */
 static bool try_one(struct replay *r, enum rp_kind kind, uint32_t named, bool probe)
 {
 	static const char *const kname[] = { "captured", "pzrc", "inline", "tcp" };
@@ -223,52 +276,63 @@ static bool try_one(struct replay *r, enum rp_kind kind, uint32_t named, bool pr
 	if (!m) {
 		t.ans.result = RP_NOT_SENT;
 		g_strlcpy(t.ans.text, err, sizeof(t.ans.text));
-		goto done;
+		rp_report_line(&t);
+		g_array_append_val(r->rep.tries, t);
+		return false;
 	}
 	t.bytes = m->len;
-	t.xid = r->next_xid++;
-	rp_set_xid(m, t.xid);
-	if (kind == RP_V_CAPTURED)
-		planned = rp_plan_captured(&r->call, m->len, &p, err, sizeof(err));
-	else if (kind == RP_V_PZRC)
-		rp_plan_pzrc(m->len, 1, &p);
-	else if (kind == RP_V_INLINE)
-		planned = rp_plan_inline(m->len, r->inline_thresh, &p, err, sizeof(err));
+	planned = plan_of(r, kind, m->len, &p, err, sizeof(err));
 	if (kind == RP_V_TCP)
 		snprintf(t.how, sizeof(t.how), "TCP port %u, one record", r->tgt.tcp_port);
 	else if (planned)
 		plan_how(&p, t.how, sizeof(t.how));
-	if (!planned) {
-		g_strlcpy(t.how, "-", sizeof(t.how));
-		t.ans.result = RP_NOT_SENT;
-		g_strlcpy(t.ans.text, err, sizeof(t.ans.text));
-	} else if (r->dry_run) {
-		t.ans.result = RP_NOT_SENT;
-		g_strlcpy(t.ans.text, "dry run", sizeof(t.ans.text));
-	} else if (kind == RP_V_TCP) {
-		rp_send_tcp(&r->tgt, m, t.xid, &t.ans);
-	} else {
-		rp_send_rdma(&r->tgt, &p, m, t.xid, &t.ans);
+	send_once(r, &t, m, planned, &p, err);
+	if (anomaly(&t.ans) && !agent_stop_signal) {
+		g_array_index(r->rep.tries, struct rp_try, r->rep.tries->len - 1).superseded = true;
+		g_strlcat(t.name, "+again", sizeof(t.name));
+		send_once(r, &t, m, planned, &p, err);
 	}
 	g_byte_array_unref(m);
-done:
-	t.ok = t.ans.result == RP_SUCCESS;
-	rp_report_line(&t);
-	g_array_append_val(r->rep.tries, t);
 	return t.ok;
+}
+
+enum size_verdict { SIZE_WORKS, SIZE_FAILS, SIZE_SPLIT };
+
+/* The answer the last counting try of this kind and size got. */
+static const struct rp_try *last_try(const struct replay *r, enum rp_kind kind, uint32_t named)
+{
+	for (guint i = r->rep.tries->len; i-- > 0;) {
+		const struct rp_try *t = &g_array_index(r->rep.tries, struct rp_try, i);
+		if (t->kind == kind && t->named == named && !t->superseded)
+			return t;
+	}
+	return NULL;
 }
 
 /*
  * One size in the captured shape and over TCP (and inline when it fits,
- * outside the bisection); true when it worked on both.
+ * outside the bisection): it works when both work, fails when both fail
+ * with an answer about the call; anything else splits (and is told).
  */
-static bool try_size(struct replay *r, uint32_t named, bool probe)
+static enum size_verdict try_size(struct replay *r, uint32_t named, bool probe)
 {
 	bool a = try_one(r, RP_V_CAPTURED, named, probe);
 	bool b = try_one(r, RP_V_TCP, named, probe);
+	const struct rp_try *c = last_try(r, RP_V_CAPTURED, named), *t = last_try(r, RP_V_TCP, named);
+
 	if (!probe && (r->want & W_INLINE))
 		try_one(r, RP_V_INLINE, named, probe);
-	return a && b;
+	if (a && b)
+		return SIZE_WORKS;
+	if (!a && !b && c && t && !anomaly(&c->ans) && !anomaly(&t->ans))
+		return SIZE_FAILS;
+	if (!r->rep.have_split) {
+		r->rep.have_split = true;
+		snprintf(r->rep.split, sizeof(r->rep.split), "at %u entries the captured shape got %s "
+			 "and TCP %s", named, c ? rp_result_name(c->ans.result) : "-",
+			 t ? rp_result_name(t->ans.result) : "-");
+	}
+	return SIZE_SPLIT;
 }
 
 static void set_bound(struct replay *r, bool works, uint32_t named)
@@ -306,14 +370,19 @@ static void run_sizes(struct replay *r, bool full_failed)
 			fprintf(stderr, AGENT_NAME ": replay: --entries %s: a count below %u\n", *p, full);
 			continue;
 		}
-		set_bound(r, try_size(r, n, false), n);
+		enum size_verdict sv = try_size(r, n, false);
+		if (sv != SIZE_SPLIT)
+			set_bound(r, sv == SIZE_WORKS, n);
 	}
 	g_strfreev(v);
 	for (unsigned steps = 0; !r->dry_run && !r->no_bisect && r->rep.have_works &&
 	     r->rep.have_fails && r->rep.works < r->rep.fails && r->rep.fails - r->rep.works > 1 &&
 	     steps < 12 && !agent_stop_signal; steps++) {
 		uint32_t mid = r->rep.works + (r->rep.fails - r->rep.works) / 2;
-		set_bound(r, try_size(r, mid, true), mid);
+		enum size_verdict sv = try_size(r, mid, true);
+		if (sv == SIZE_SPLIT)
+			break;      /* the boundary is not one size for both carriers */
+		set_bound(r, sv == SIZE_WORKS, mid);
 	}
 }
 
@@ -353,17 +422,18 @@ static bool load_call(struct replay *r)
 
 static void run_variations(struct replay *r)
 {
-	bool full_failed = false;
+	bool full_failed = true;
 	uint32_t full = r->rep.acl ? r->rep.acl_args.named : 0;
 
+	/* the full size is the bisection's failing end when every carrier tried there fails */
 	if (r->want & W_CAPTURED)
-		full_failed |= !try_one(r, RP_V_CAPTURED, full, false);
+		full_failed &= !try_one(r, RP_V_CAPTURED, full, false);
 	if (r->want & W_PZRC)
-		try_one(r, RP_V_PZRC, full, false);
+		full_failed &= !try_one(r, RP_V_PZRC, full, false);
 	if (r->want & W_INLINE)
 		try_one(r, RP_V_INLINE, full, false);
 	if (r->want & W_TCP)
-		full_failed |= !try_one(r, RP_V_TCP, full, false);
+		full_failed &= !try_one(r, RP_V_TCP, full, false);
 	if ((r->want & W_SIZES) && r->rep.acl && !agent_stop_signal)
 		run_sizes(r, full_failed);
 	rp_report_conclude(&r->rep);

@@ -25,7 +25,7 @@ static const struct rp_try *find(const struct rp_report *rep, enum rp_kind k, bo
 	for (guint i = 0; i < rep->tries->len; i++) {
 		const struct rp_try *t = &g_array_index(rep->tries, struct rp_try, i);
 		if (t->kind == k && t->full == full && (full || t->named == named) &&
-		    t->ans.result != RP_NOT_SENT)
+		    t->ans.result != RP_NOT_SENT && !t->superseded)
 			return t;
 	}
 	return NULL;
@@ -73,7 +73,7 @@ static void sizes(const struct rp_report *rep, GString *ok_list, GString *bad_li
 	for (guint i = 0; i < rep->tries->len; i++) {
 		const struct rp_try *t = &g_array_index(rep->tries, struct rp_try, i);
 		bool any_ok = false, any_bad = false, dup = false;
-		if (t->full || t->probe || t->ans.result == RP_NOT_SENT)
+		if (t->full || t->probe || t->superseded || t->ans.result == RP_NOT_SENT)
 			continue;
 		for (guint k = 0; k < seen->len; k++)
 			dup |= g_array_index(seen, uint32_t, k) == t->named;
@@ -82,7 +82,8 @@ static void sizes(const struct rp_report *rep, GString *ok_list, GString *bad_li
 		g_array_append_val(seen, t->named);
 		for (guint j = 0; j < rep->tries->len; j++) {
 			const struct rp_try *u = &g_array_index(rep->tries, struct rp_try, j);
-			if (u->full || u->named != t->named || u->ans.result == RP_NOT_SENT)
+			if (u->full || u->named != t->named || u->superseded ||
+			    u->ans.result == RP_NOT_SENT)
 				continue;
 			any_ok |= u->ok;
 			any_bad |= !u->ok;
@@ -106,7 +107,9 @@ void rp_report_conclude(struct rp_report *rep)
 	carriers(rep, via, sizeof(via), &all_fail, &all_ok, &split);
 	if (rep->acl)
 		sizes(rep, ok, bad, &mixed);
-	if (all_ok) {
+	if (!*via) {
+		g_string_printf(s, "nothing was sent to the server (a dry run, or no connection)");
+	} else if (all_ok) {
 		g_string_printf(s, "the failure does not reproduce: %s all succeed at the captured "
 				"size", via);
 	} else if (split) {
@@ -139,6 +142,8 @@ void rp_report_conclude(struct rp_report *rep)
 	} else {
 		g_string_printf(s, "undecided: see the tries");
 	}
+	if (rep->have_split)
+		g_string_append_printf(s, "; but %s", rep->split);
 	g_strlcpy(rep->conclusion, s->str, sizeof(rep->conclusion));
 	g_string_free(ok, TRUE);
 	g_string_free(bad, TRUE);
@@ -197,8 +202,9 @@ bool rp_report_json(const struct rp_report *rep, const char *path, char *err, si
 		g_string_append(j, "    {\"name\": ");
 		jstr(j, t->name);
 		g_string_append_printf(j, ", \"full_size\": %s, \"named\": %u, \"entries\": %u, "
-				       "\"bytes\": %zu, \"xid\": \"0x%08x\", \"how\": ",
-				       t->full ? "true" : "false", t->named, t->entries, t->bytes, t->xid);
+				       "\"bytes\": %zu, \"xid\": \"0x%08x\", \"sent_again\": %s, "
+				       "\"how\": ", t->full ? "true" : "false", t->named, t->entries,
+				       t->bytes, t->xid, t->superseded ? "true" : "false");
 		jstr(j, t->how);
 		g_string_append(j, ", \"result\": ");
 		jstr(j, rp_result_name(t->ans.result));
@@ -215,6 +221,11 @@ bool rp_report_json(const struct rp_report *rep, const char *path, char *err, si
 	if (rep->have_fails)
 		g_string_append_printf(j, "  \"smallest_failing\": {\"named\": %u, \"bytes\": %zu},\n",
 				       rep->fails, rep->fails_bytes);
+	if (rep->have_split) {
+		g_string_append(j, "  \"carriers_differ\": ");
+		jstr(j, rep->split);
+		g_string_append(j, ",\n");
+	}
 	g_string_append(j, "  \"conclusion\": ");
 	jstr(j, rep->conclusion);
 	g_string_append(j, "\n}\n");

@@ -20,6 +20,7 @@ struct rp_try {
 	enum rp_kind kind;
 	bool full;                /* the arguments as captured (not cut) */
 	bool probe;               /* a step of the bisection (the boundary sentence tells them) */
+	bool superseded;          /* an anomaly sent again: the next try counts, not this one */
 	uint32_t named, entries;  /* SETACL: named ACL entries and all access ACL entries sent */
 	size_t bytes;             /* the RPC call's length */
 	char how[160];            /* sent how, in words */
@@ -38,6 +39,8 @@ struct rp_report {
 	bool have_works, have_fails;
 	uint32_t works, fails;
 	size_t works_bytes, fails_bytes;
+	bool have_split;          /* a size the carriers answered differently (the bisection stops) */
+	char split[160];
 	char conclusion[1024];
 };
 
