@@ -3,7 +3,8 @@
  * replay_send.h - one variation of a replayed call sent to the server on
  * a connection of its own (RDMA-CM through verbs.h, or TCP through
  * kernel_target.h), and what came back, in the terms an outcome needs:
- * the RPC accept status, the NFS status, RDMA_ERROR, a disconnect, nothing.
+ * the RPC accept status, the NFS status, RDMA_ERROR, a disconnect, nothing
+ * (an RPC reply read by replay_answer.c).
  */
 #ifndef AGENT_REPLAY_SEND_H
 #define AGENT_REPLAY_SEND_H
