@@ -5,6 +5,7 @@
 # shellcheck shell=bash
 
 # the SETACL's XID in each capture (ulb-lint's RR-230 finding names it)
+# shellcheck disable=SC2034  # read through eval in replay_setacl
 REPLAY_XID_rxe=0x5aaab4aa
 REPLAY_XID_siw=0x39b8ac49
 
