@@ -9,6 +9,7 @@
 
 #include "agent.h"
 #include "common.h"
+#include "replay.h"
 #include "setup.h"
 
 static void usage(FILE *f)
@@ -20,6 +21,7 @@ static void usage(FILE *f)
 	      "                            an RPC-over-RDMA server, capture it, write its manifest\n"
 	      "  serve                     responder: in-memory NFSv3/NFSv4.1 server\n"
 	      "  verify  CAPTURE MANIFEST... check a capture against what the agent really sent\n"
+	      "  replay  CAPTURE --xid X --target SERVER  send a captured call again, in variations\n"
 	      "  setup   --rxe|--siw NETDEV create a soft-RoCE or soft-iWARP link\n"
 	      "  cleanup                   remove every link the agent created\n"
 	      "  list-injections           the rules --inject can break, and on which side\n"
@@ -61,6 +63,8 @@ int main(int argc, char **argv)
 		return agent_cmd_serve(argc - 1, argv + 1);
 	if (!strcmp(cmd, "verify"))
 		return agent_cmd_verify(argc - 1, argv + 1);
+	if (!strcmp(cmd, "replay"))
+		return agent_cmd_replay(argc - 1, argv + 1);
 	if (!strcmp(cmd, "setup"))
 		return agent_cmd_setup(argc - 1, argv + 1);
 	if (!strcmp(cmd, "cleanup"))
