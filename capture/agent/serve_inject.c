@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The injections serve makes on a reply, and the requester's reaction (serve_inject.h). */
+#include "serve_inject.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "pg_exch.h"
+
+void serve_inj_begin(struct agent_run *r, struct inj_live *lv, struct serve_inj *si, uint64_t k,
+		     uint32_t xid, const pg_item *it)
+{
+	const char *ops[32];
+	unsigned n = 0;
+	pg_item none;
+
+	memset(si, 0, sizeof(*si));
+	memset(&none, 0, sizeof(none));
+	if (it && it->nfsver == PG_V3 && it->ops && it->ops->len)
+		ops[n++] = pg_nfs_opname(PG_V3, false, g_array_index(it->ops, pg_nfsop, 0).op);
+	for (guint i = 0; it && it->nfsver != PG_V3 && it->ops && i < it->ops->len && n < 32; i++)
+		ops[n++] = pg_nfs_opname(it->nfsver, false, g_array_index(it->ops, pg_nfsop, i).op);
+	for (unsigned i = 0; i < r->inj.n; i++)
+		si->sel[i] = inj_selects(&r->inj.v[i], INJ_RESP, k, xid, ops, n);
+	si->ex = inj_live_exch(lv, it ? it : &none);
+}
+
+void serve_inj_stage(struct agent_run *r, struct inj_live *lv, struct serve_inj *si, unsigned stage,
+		     pg_rdmamsg *msg)
+{
+	for (unsigned i = 0; i < r->inj.n; i++) {
+		const struct inj_spec *sp = &r->inj.v[i];
+		if (!si->sel[i] || !sp->def->agent_only || stage != INJ_ST_HEADER || !msg)
+			continue;
+		if (!strcmp(sp->def->name, "grant-above")) {
+			msg->credit += sp->has_arg ? (uint32_t)strtoul(sp->arg, NULL, 0) : 32;
+			si->applied[i] = true;
+		}
+	}
+	if (si->ex)
+		inj_live_stage(lv, si->ex, &r->inj, si->sel, stage, false, msg, NULL, si->applied,
+			       si->failed);
+}
+
+bool serve_inj_agent(struct agent_run *r, struct serve_inj *si, const char *name)
+{
+	for (unsigned i = 0; si && i < r->inj.n; i++)
+		if (si->sel[i] && !strcmp(r->inj.v[i].def->name, name)) {
+			si->applied[i] = true;
+			return true;
+		}
+	return false;
+}
+
+uint32_t serve_inj_overfill(const struct serve_inj *si)
+{
+	return si && si->ex ? si->ex->plan.knobs.overfill : 0;
+}
+
+/* Rules a conforming engine may add to a broken reply's finding: the
+ * returned chunks' other rules, the grant's, an answer no call matches. */
+#define ALSO_REPLY "RR-003,RR-080,RR-086,RR-087,RR-088,RR-091,RR-092,RR-101,RR-102,RR-106," \
+		   "RR-162,RR-164,RR-166,RR-243"
+
+void serve_inj_sent(struct agent_run *r, struct serve_inj *si, struct serve_pending *p, uint32_t xid,
+		    uint32_t credit)
+{
+	bool any = false;
+	for (unsigned i = 0; i < r->inj.n; i++) {
+		const struct inj_spec *sp = &r->inj.v[i];
+		const char *rules = inj_def_rules(sp->def);
+		char rule[16], note[256], also[128];
+		size_t n = strcspn(rules, " ");
+		if (!si->applied[i])
+			continue;
+		any = true;
+		if (!n)
+			continue;
+		g_strlcpy(rule, rules, MIN(sizeof(rule), n + 1));
+		snprintf(note, sizeof(note), "%s: %s", sp->def->name, inj_def_help(sp->def));
+		*also = 0;
+		inj_add_rules(also, sizeof(also), rules, rule);
+		inj_add_rules(also, sizeof(also), ALSO_REPLY, rule);
+		agent_mf_inject(r, rule, xid, true, also, note);
+	}
+	if (!any)
+		return;
+	p->on = true;
+	p->xid = xid;
+	p->credit = credit;
+	memcpy(p->applied, si->applied, sizeof(p->applied));
+	p->t0 = g_get_monotonic_time();
+}
+
+void serve_inj_react(struct agent_run *r, struct serve_pending *p, enum jd_answer a)
+{
+	if (!p->on)
+		return;
+	p->on = false;
+	for (unsigned i = 0; i < r->inj.n; i++) {
+		const struct inj_spec *sp = &r->inj.v[i];
+		struct mf_reaction mr;
+		struct mf_verdict v;
+		struct jd_verdict jv;
+		char rule[16];
+		const char *rules = inj_def_rules(sp->def);
+		if (!p->applied[i])
+			continue;
+		g_strlcpy(rule, *rules ? rules : sp->def->name, MIN(sizeof(rule), strcspn(rules, " ") + 1));
+		memset(&mr, 0, sizeof(mr));
+		mr.xid = p->xid;
+		mr.reply = true;
+		g_strlcpy(mr.inject, sp->def->name, sizeof(mr.inject));
+		g_strlcpy(mr.answer, jd_answer_name(a), sizeof(mr.answer));
+		mr.credit = p->credit;
+		mr.elapsed_ms = (uint32_t)((g_get_monotonic_time() - p->t0) / 1000);
+		mr.retransmits = a == JD_RETRANSMIT;
+		g_strlcpy(mr.error, a == JD_ACCESS_ERROR ? "the RDMA Write failed: remote access error" : "",
+			  sizeof(mr.error));
+		if (r->mf)
+			mf_write_reaction(r->mf, &mr);
+		{
+			struct jd_reaction jr = { .answer = a, .credit = p->credit };
+			jd_judge(sp->def->name, INJ_RESP, rule, &jr, &jv);
+		}
+		memset(&v, 0, sizeof(v));
+		g_strlcpy(v.rule, jv.rule, sizeof(v.rule));
+		v.xid = p->xid;
+		g_strlcpy(v.result, jv.result, sizeof(v.result));
+		g_strlcpy(v.text, jv.why, sizeof(v.text));
+		fprintf(stderr, AGENT_NAME ": reaction %s xid 0x%08x: %s; verdict %s %s\n", sp->def->name,
+			p->xid, mr.answer, v.rule, v.result);
+		if (r->mf)
+			mf_write_verdict(r->mf, &v);
+	}
+}
+
+void serve_inj_end(struct serve_inj *si)
+{
+	pg_exch_free(si->ex);
+	si->ex = NULL;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * serve_inject.h - the injections serve makes on a reply: the generator's
+ * hooks (inject_live.h) on the reply it builds, and what the requester did
+ * next (its reaction: another call, the same XID again, a disconnect, an
+ * RDMA access error), judged by judge.c.
+ */
+#ifndef AGENT_SERVE_INJECT_H
+#define AGENT_SERVE_INJECT_H
+
+#include "common.h"
+#include "inject_live.h"
+#include "judge.h"
+
+struct serve_inj {
+	pg_exch *ex;                 /* the reply's live exchange; its rp is the RPC reply */
+	bool sel[INJ_MAX_SPECS], applied[INJ_MAX_SPECS], failed[INJ_MAX_SPECS];
+};
+
+/* A broken reply waiting for the requester's next move. */
+struct serve_pending {
+	bool on;
+	uint32_t xid, credit;
+	bool applied[INJ_MAX_SPECS];
+	gint64 t0;
+};
+
+/* The k-th reply (XID xid) to the call described as it (NULL: not described). */
+void serve_inj_begin(struct agent_run *r, struct inj_live *lv, struct serve_inj *si, uint64_t k,
+		     uint32_t xid, const pg_item *it);
+/* One stage of the selected items on the reply msg (NULL before the header). */
+void serve_inj_stage(struct agent_run *r, struct inj_live *lv, struct serve_inj *si, unsigned stage,
+		     pg_rdmamsg *msg);
+/* Is the agent's own item name asked for on this reply? (marks it applied) */
+bool serve_inj_agent(struct agent_run *r, struct serve_inj *si, const char *name);
+/* Bytes to write past the first segment of the first used Write chunk (write-beyond's knob). */
+uint32_t serve_inj_overfill(const struct serve_inj *si);
+/* The reply went out: its inject lines, and the reaction to wait for. */
+void serve_inj_sent(struct agent_run *r, struct serve_inj *si, struct serve_pending *p, uint32_t xid,
+		    uint32_t credit);
+/* The requester's next move after a broken reply: reaction and verdict lines. */
+void serve_inj_react(struct agent_run *r, struct serve_pending *p, enum jd_answer a);
+void serve_inj_end(struct serve_inj *si);
+
+#endif
