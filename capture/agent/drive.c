@@ -393,6 +393,13 @@ static void run_items(struct drive *d)
 			}
 			if (!exchange(d, it))
 				goto done;
+			/* resend-xid, retry-xid: the call RDMA_ERROR ended goes again with its XID
+			 * (the table's prep hook reuses it), once */
+			if (d->prev_rdma_error && (inj_find(&d->run.inj, NULL, "resend-xid") ||
+						   inj_find(&d->run.inj, NULL, "retry-xid")) &&
+			    !exchange(d, it))
+				goto done;
+			d->prev_rdma_error = false;
 		}
 	}
 done:

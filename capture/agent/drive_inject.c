@@ -130,6 +130,23 @@ static void broke_rule(const struct inj_spec *sp, const char *expected, char *ou
 	g_strlcpy(out, src, MIN(len, n + 1));
 }
 
+/* What the agent's inject lines for the rule codes it always took tolerated. */
+static const char *legacy_also(const char *name)
+{
+	static const struct { const char *name, *also; } t[] = {
+		{ "bad-vers", "RR-110,RR-111,RR-003,RR-113,RR-001" },
+		{ "xid-mismatch", "RR-003,RR-004,RR-113,RR-110" },
+		{ "msgp", "RR-131,RR-173" },
+		{ "ineligible-chunk", "RR-140,RR-142,RR-024,RR-222,RR-023,RR-065,RR-173,RR-116" },
+		{ "resend-xid", "RR-004,RR-180,RR-181,RR-131,RR-130" },
+		{ "retry-xid", "RR-004,RR-116,RR-181,RR-131,RR-130" },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(t); i++)
+		if (!strcmp(t[i].name, name))
+			return t[i].also;
+	return "";
+}
+
 void drive_inj_record(struct drive *d, const struct drive_inj *di, uint32_t xid)
 {
 	for (unsigned i = 0; i < d->run.inj.n; i++) {
@@ -141,6 +158,7 @@ void drive_inj_record(struct drive *d, const struct drive_inj *di, uint32_t xid)
 		if (!*rule)
 			continue;   /* an entry that breaks no rule (legal on purpose) */
 		inj_add_rules(also, sizeof(also), di->expected[i], rule);
+		inj_add_rules(also, sizeof(also), legacy_also(sp->def->name), rule);
 		inj_add_rules(also, sizeof(also), inj_def_rules(sp->def), rule);
 		inj_add_rules(also, sizeof(also), ALSO_ANSWER, rule);
 		snprintf(note, sizeof(note), "%s: %s", sp->def->name, inj_def_help(sp->def));

@@ -9,7 +9,8 @@
  * header hooks run as in the generator; the responder (serve) answers with
  * a pg_rdmamsg and its own RDMA operations, so its hooks are those that
  * work on the reply's RPC message (plan: pg_rpc_pair), on the knobs serve
- * honours (overfill) and on the reply's header.  A wire hook runs only
+ * honours (overfill, fill_short, write_pad, reply_inline_despite_write)
+ * and on the reply's header.  A wire hook runs only
  * where it rewrites the Send's own bytes; wire hooks that damage a CRC or
  * make the receiving RNIC refuse a Send, and capture hooks, belong to
  * synthetic frames.
@@ -33,7 +34,8 @@
 #define WHY_REFUSE "the receiving RNIC refuses a Send when no Receive fits; the agent keeps its Receives posted and sized (verbs.c)"
 #define WHY_BACK "the agent sends no backward calls (serve has no backchannel client)"
 #define WHY_OPS "an RDMA operation the responder adds: serve posts its own Reads and Writes, not the generator's op list"
-#define WHY_KNOB "a reply knob of pg_plan serve does not honour: serve lays out its replies itself"
+#define WHY_KNOB "a reply knob of pg_plan serve does not honour: serve lays out its replies itself" \
+	" (it honours overfill, fill_short, write_pad and reply_inline_despite_write)"
 #define WHY_SHAPE "the reply's shape (Long or Short) is serve's own choice from the requester's inline size, not the scenario line's"
 #define WHY_SYNC "drive keeps one call outstanding (synchronous verbs): a reused XID is never outstanding"
 #define WHY_HANDLE "the agent registers memory per call; a fixed or made-up handle names no region of the requester"
@@ -69,15 +71,15 @@ static const struct inj_def defs[] = {
 	E("extra-read", 0, 0, WHY_OPS),
 	E("read-after-reply", 0, 0, WHY_OPS),
 	E("reply-read-list", 0, 0, WHY_KNOB),
-	E("inline-despite-write", 0, 0, WHY_KNOB),
+	E("inline-despite-write", 0, L | H, NULL),
 	E("misdirected-write", 0, L, NULL),
 	E("segcount-changed", 0, H, NULL),
 	E("handle-changed", 0, H, NULL),
 	E("write-beyond", 0, L, NULL),
-	E("fill-order", 0, 0, WHY_KNOB),
+	E("fill-order", 0, L | H, NULL),
 	E("phantom-length", 0, H, NULL),
 	E("unused-nonzero", 0, H, NULL),
-	E("pad-written", 0, 0, WHY_KNOB),
+	E("pad-written", 0, L | H, NULL),
 	E("pad-segment", L | H, 0, NULL),
 	E("write-length-lie", 0, H, NULL),
 	E("write-after-reply", 0, 0, WHY_OPS),
@@ -113,12 +115,12 @@ static const struct inj_def defs[] = {
 	E("small-write-chunk", O, 0, NULL),
 	E("readdir-count", H, 0, NULL),
 	E("empty-chunk-used", 0, 0, "the responder writing into a chunk offered with length 0 is serve's fault to make, and serve writes only what was offered"),
-	E("hidden-short-fill", 0, 0, WHY_KNOB),
-	E("pad-written-exact", 0, 0, WHY_KNOB),
+	E("hidden-short-fill", 0, L | H, NULL),
+	E("pad-written-exact", 0, L | H, NULL),
 	E("long-unpadded", L | H, 0, NULL),
 	E("pad-inline", H, 0, NULL),
 	E("count-in-chunk", L | H, 0, NULL),
-	E("part-pad-read", O, 0, NULL),
+	E("part-pad-read", 0, 0, "the hook lengthens the responder's Read in the generator's op list, which drive does not build (the responder reads what the segment says)"),
 	E("pad-room", L, 0, NULL),
 	E("unaligned-payload", H, H, NULL),
 	E("write-late", 0, 0, WHY_OPS),

@@ -306,9 +306,13 @@ static bool push(struct serve *s, uint32_t xid, const struct rr_hdr *h,
 		 struct wseg_ret *ret, uint64_t *pushed)
 {
 	struct vb_mr m;
-	uint32_t done = 0, over = serve_inj_overfill(s->cur);
+	pg_knobs *kn = serve_inj_knobs(s->cur);
+	uint32_t done = 0, over = kn ? kn->overfill : 0;
 	char err[512];
 	bool ok = true;
+
+	if (kn)
+		kn->overfill = 0;   /* once: the first chunk written */
 
 	if (!vb_reg(s->conn, &m, (size_t)len + over, false, false))
 		return false;
@@ -322,6 +326,13 @@ static bool push(struct serve *s, uint32_t xid, const struct rr_hdr *h,
 		ret[k].used = n;
 		if (!n)
 			continue;
+		if (kn && kn->fill_short && k == 0 && wc->count > 1 && n > kn->fill_short) {
+			/* fill-order: the first segment short, the rest goes on */
+			n -= kn->fill_short;
+			ret[k].used = n;
+			kn->fill_short = 0;
+			serve_inj_done(s->cur, PG_DONE_SHORT);
+		}
 		if (over && done == 0) {
 			/* write-beyond (pg_inject_write.c): the first Write ends `over` bytes past
 			 * its segment, whose returned length is that much longer than offered */
@@ -378,6 +389,8 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 	unsigned moved = 0;
 	size_t hdr_len;
 	bool misdirected = false;
+	pg_knobs *kn = serve_inj_knobs(s->cur);
+	uint32_t item_len[RR_HDR_MAX_WRITE_CHUNKS] = { 0 }, sent[RR_HDR_MAX_WRITE_CHUNKS] = { 0 };
 
 	pg_rdmamsg_simple(&m, h->xid, RDMA_MSG, grant(s));
 	m.returned = true;
@@ -387,9 +400,12 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 		int k = d->slot;
 		if (k < 0 || (uint32_t)k >= h->n_write_chunks || !d->len)
 			continue;
-		if (used[k])
-			continue;
-		if (!push(s, h->xid, h, &h->writes[k], full->data + d->off, d->len,
+		if (used[k] || (kn && kn->reply_inline_despite_write))
+			continue;   /* inline-despite-write: the result stays in the Payload */
+		/* pad-written: the XDR pad goes into the chunk too */
+		sent[k] = kn && kn->write_pad ? pg_round4(d->len) : d->len;
+		item_len[k] = d->len;
+		if (!push(s, h->xid, h, &h->writes[k], full->data + d->off, sent[k],
 			  &ret[h->writes[k].first], &pushed))
 			goto cannot;
 		used[k] = true;
@@ -408,6 +424,9 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 			}
 		g_ptr_array_add(own, returned_chunk(&ret[wc->first], wc->count, nonzero));
 		g_ptr_array_add(m.writes, own->pdata[own->len - 1]);
+		/* the header hooks compare what was written with the item */
+		((pg_chunk *)own->pdata[own->len - 1])->item_len = item_len[k];
+		g_byte_array_set_size(((pg_chunk *)own->pdata[own->len - 1])->data, sent[k]);
 	}
 	/*
 	 * The reply's transport header: 4 fixed words, the read list's end,

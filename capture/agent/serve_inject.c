@@ -54,9 +54,15 @@ bool serve_inj_agent(struct agent_run *r, struct serve_inj *si, const char *name
 	return false;
 }
 
-uint32_t serve_inj_overfill(const struct serve_inj *si)
+pg_knobs *serve_inj_knobs(struct serve_inj *si)
 {
-	return si && si->ex ? si->ex->plan.knobs.overfill : 0;
+	return si && si->ex ? &si->ex->plan.knobs : NULL;
+}
+
+void serve_inj_done(struct serve_inj *si, unsigned done)
+{
+	if (si && si->ex)
+		si->ex->plan.done |= done;
 }
 
 /* Rules a conforming engine may add to a broken reply's finding: the

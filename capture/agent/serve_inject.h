@@ -33,8 +33,11 @@ void serve_inj_stage(struct agent_run *r, struct inj_live *lv, struct serve_inj 
 		     pg_rdmamsg *msg);
 /* Is the agent's own item name asked for on this reply? (marks it applied) */
 bool serve_inj_agent(struct agent_run *r, struct serve_inj *si, const char *name);
-/* Bytes to write past the first segment of the first used Write chunk (write-beyond's knob). */
-uint32_t serve_inj_overfill(const struct serve_inj *si);
+/* The reply knobs (pg_rpcrdma.h) the table's plan hooks set, which serve honours:
+ * overfill, fill_short, write_pad, reply_inline_despite_write; NULL without any. */
+pg_knobs *serve_inj_knobs(struct serve_inj *si);
+/* What a knob changed (PG_DONE_*), for the header hooks that check it. */
+void serve_inj_done(struct serve_inj *si, unsigned done);
 /* The reply went out: its inject lines, and the reaction to wait for. */
 void serve_inj_sent(struct agent_run *r, struct serve_inj *si, struct serve_pending *p, uint32_t xid,
 		    uint32_t credit);
