@@ -53,18 +53,7 @@ static void agent_only(struct drive *d, struct drive_inj *di, pg_exch *ex, unsig
 
 		if (!di->sel[i] || !sp->def->agent_only)
 			continue;
-		if (stage == INJ_ST_PREP && !strcmp(nm, "msgp")) {
-			it->msgp = true;
-			it->align = 4;
-			it->thresh = 4096;
-			di->applied[i] = true;
-		} else if (stage == INJ_ST_PREP && !strcmp(nm, "oversize-send")) {
-			/* every argument inline: the Send is as long as the call */
-			it->call.chunked = false;
-			it->call.long_segs = 0;
-			it->call.n = 0;
-			di->applied[i] = true;
-		} else if (stage == INJ_ST_PREP && !strcmp(nm, "small-reply-chunk")) {
+		if (stage == INJ_ST_PREP && !strcmp(nm, "small-reply-chunk")) {
 			if (!it->reply.long_segs)
 				ex->plan.knobs.offer_unused_reply_chunk = true;
 		} else if (stage == INJ_ST_OPS && !strcmp(nm, "small-reply-chunk") &&

@@ -219,8 +219,10 @@ void inj_list_print(void *file)
 			if (!s)
 				continue;
 			stage_names(s, st, sizeof(st));
+			/* the agent's own way of breaking a table entry's rule in this role */
 			fprintf(f, "%s\t%s\t%s\t%s\t%s%s [breaks %s]\n", rule, d->name, role_name(role), st,
-				d->agent_only ? "(agent only) " : "", inj_def_help(d), inj_def_rules(d));
+				d->agent_only ? "(agent only) " : "",
+				s == INJ_ST_AGENT && d->help ? d->help : inj_def_help(d), inj_def_rules(d));
 			any = true;
 		}
 		if (!any)

@@ -130,13 +130,15 @@ static const struct inj_def defs[] = {
 	E("small-receive", 0, 0, WHY_REFUSE),
 	E("bad-mpa-crc", 0, 0, WHY_CRC),
 	E("truncate-snaplen", 0, 0, WHY_CAPTURE),
+	E("msgp", P, 0, NULL),
+	/* serve's own reply goes inline past the requester's size (the hook is the call's) */
+	{ .name = "oversize-send", .req_stages = P, .resp_stages = A,
+	  .help = "serve's reply goes inline (RDMA_MSG) however long it is: past the requester's "
+		  "inline size (no Reply chunk used)" },
 	/* the agent's own: what the generator makes with a scenario option or
 	 * a sequence of lines rather than an injector */
-	X("msgp", A, 0, "RR-130", "the call is sent as RDMA_MSGP (align 4, threshold 4096)"),
 	X("small-reply-chunk", A, 0, "RR-044", "the call offers a Reply chunk of ARG bytes (default 64), "
 	  "too small for its reply"),
-	X("oversize-send", A, A, "RR-040", "the message goes inline (RDMA_MSG) however long it is: "
-	  "past the peer's inline threshold"),
 	X("reconnect-xid", A, 0, "RR-004", "after the reply, drive disconnects, connects again and "
 	  "sends the same call with the same XID (a retransmission)"),
 	X("grant-above", 0, A, "RR-102", "the reply grants ARG (default 32) credits more than the "
