@@ -39,9 +39,16 @@ void serve_inj_stage(struct agent_run *r, struct inj_live *lv, struct serve_inj 
 			si->applied[i] = true;
 		}
 	}
-	if (si->ex)
-		inj_live_stage(lv, si->ex, &r->inj, si->sel, stage, false, msg, NULL, si->applied,
-			       si->failed);
+	/* one item at a time, so that each inject line names its own findings */
+	for (unsigned i = 0; si->ex && i < r->inj.n; i++) {
+		bool one[INJ_MAX_SPECS] = { false };
+		if (!si->sel[i] || r->inj.v[i].def->agent_only)
+			continue;
+		one[i] = true;
+		*lv->expected = 0;
+		inj_live_stage(lv, si->ex, &r->inj, one, stage, false, msg, NULL, si->applied, si->failed);
+		inj_add_rules(si->expected[i], sizeof(si->expected[i]), lv->expected, "");
+	}
 }
 
 bool serve_inj_agent(struct agent_run *r, struct serve_inj *si, const char *name)
@@ -76,18 +83,21 @@ void serve_inj_sent(struct agent_run *r, struct serve_inj *si, struct serve_pend
 	bool any = false;
 	for (unsigned i = 0; i < r->inj.n; i++) {
 		const struct inj_spec *sp = &r->inj.v[i];
-		const char *rules = inj_def_rules(sp->def);
+		/* the first finding the hook named, else the first rule of the entry */
+		const char *rules = *si->expected[i] ? si->expected[i] : inj_def_rules(sp->def);
 		char rule[16], note[256], also[128];
-		size_t n = strcspn(rules, " ");
+		size_t n = strcspn(rules, " ,");
 		if (!si->applied[i])
 			continue;
 		any = true;
+		g_strlcpy(p->rule[i], n ? rules : sp->def->name, MIN(sizeof(p->rule[i]), n ? n + 1 : 16));
 		if (!n)
-			continue;
+			continue;   /* an entry that breaks no rule (legal on purpose) */
 		g_strlcpy(rule, rules, MIN(sizeof(rule), n + 1));
 		snprintf(note, sizeof(note), "%s: %s", sp->def->name, inj_def_help(sp->def));
 		*also = 0;
 		inj_add_rules(also, sizeof(also), rules, rule);
+		inj_add_rules(also, sizeof(also), inj_def_rules(sp->def), rule);
 		inj_add_rules(also, sizeof(also), ALSO_REPLY, rule);
 		agent_mf_inject(r, rule, xid, true, also, note);
 	}
@@ -110,11 +120,9 @@ void serve_inj_react(struct agent_run *r, struct serve_pending *p, enum jd_answe
 		struct mf_reaction mr;
 		struct mf_verdict v;
 		struct jd_verdict jv;
-		char rule[16];
-		const char *rules = inj_def_rules(sp->def);
+		const char *rule = p->rule[i];
 		if (!p->applied[i])
 			continue;
-		g_strlcpy(rule, *rules ? rules : sp->def->name, MIN(sizeof(rule), strcspn(rules, " ") + 1));
 		memset(&mr, 0, sizeof(mr));
 		mr.xid = p->xid;
 		mr.reply = true;

@@ -15,6 +15,7 @@
 struct serve_inj {
 	pg_exch *ex;                 /* the reply's live exchange; its rp is the RPC reply */
 	bool sel[INJ_MAX_SPECS], applied[INJ_MAX_SPECS], failed[INJ_MAX_SPECS];
+	char expected[INJ_MAX_SPECS][160];   /* the findings each hook named */
 };
 
 /* A broken reply waiting for the requester's next move. */
@@ -22,6 +23,7 @@ struct serve_pending {
 	bool on;
 	uint32_t xid, credit;
 	bool applied[INJ_MAX_SPECS];
+	char rule[INJ_MAX_SPECS][16];   /* the rule each inject line named */
 	gint64 t0;
 };
 
