@@ -33,7 +33,8 @@
 #define WHY_CAPTURE "a capture artefact (the snap length), not a message"
 #define WHY_REFUSE "the receiving RNIC refuses a Send when no Receive fits; the agent keeps its Receives posted and sized (verbs.c)"
 #define WHY_BACK "the agent sends no backward calls (serve has no backchannel client)"
-#define WHY_OPS "an RDMA operation the responder adds: serve posts its own Reads and Writes, not the generator's op list"
+#define WHY_OPS "the hook changes an RDMA operation of the generator's op list; serve posts its own " \
+	"Reads and Writes and runs only the operations hooks add (extra-read, read-after-reply, write-after-reply)"
 #define WHY_KNOB "a reply knob of pg_plan serve does not honour: serve lays out its replies itself" \
 	" (it honours overfill, fill_short, write_pad and reply_inline_despite_write)"
 #define WHY_SHAPE "the reply's shape (Long or Short) is serve's own choice from the requester's inline size, not the scenario line's"
@@ -68,8 +69,8 @@ static const struct inj_def defs[] = {
 	E("long-reply-inline", 0, 0, WHY_SHAPE),
 	E("msg-writes-reply-chunk", 0, 0, "serve keeps no copy of what it wrote into the Reply chunk for the hook to put inline"),
 	E("short-read-chunk", L | H, 0, NULL),
-	E("extra-read", 0, 0, WHY_OPS),
-	E("read-after-reply", 0, 0, WHY_OPS),
+	E("extra-read", 0, O, NULL),
+	E("read-after-reply", 0, O, NULL),
 	E("reply-read-list", 0, 0, WHY_KNOB),
 	E("inline-despite-write", 0, L | H, NULL),
 	E("misdirected-write", 0, L, NULL),
@@ -82,7 +83,7 @@ static const struct inj_def defs[] = {
 	E("pad-written", 0, L | H, NULL),
 	E("pad-segment", L | H, 0, NULL),
 	E("write-length-lie", 0, H, NULL),
-	E("write-after-reply", 0, 0, WHY_OPS),
+	E("write-after-reply", 0, O, NULL),
 	E("zero-credit", H, H, NULL),
 	E("err-range", 0, H, NULL),
 	E("resend-xid", P, 0, NULL),

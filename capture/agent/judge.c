@@ -111,6 +111,15 @@ static const struct duty duties[] = {
 	  "(RFC 8166 §3.4.6, §7.1)" },
 	{ "grant-above", INJ_RESP, "RR-102", B(JD_NEXT_CALL) | B(JD_TIMEOUT), 0,
 	  "the requester keeps to min(requested, granted) outstanding calls (RFC 8166 §3.3.1)" },
+	{ "extra-read", INJ_RESP, "RR-066", B(JD_ACCESS_ERROR) | B(JD_DISCONNECT), 0,
+	  "the requester's memory outside an advertised segment is not readable: the Read fails "
+	  "(RFC 8166 §3.4.5, §7.1)" },
+	{ "read-after-reply", INJ_RESP, "RR-068", B(JD_ACCESS_ERROR) | B(JD_DISCONNECT),
+	  B(JD_NEXT_CALL) | B(JD_TIMEOUT), "a requester that invalidated its chunks when the reply "
+	  "came refuses the late Read; one that had not yet owes nothing (RFC 8166 §3.4.5, §7.1)" },
+	{ "write-after-reply", INJ_RESP, "RR-092", B(JD_ACCESS_ERROR) | B(JD_DISCONNECT),
+	  B(JD_NEXT_CALL) | B(JD_TIMEOUT), "a requester that invalidated its chunks when the reply "
+	  "came refuses the late Write; one that had not yet owes nothing (RFC 8166 §3.4.6, §7.1)" },
 	{ "bad-vers", INJ_RESP, "RR-001", B(JD_RETRANSMIT) | B(JD_DISCONNECT) | B(JD_TIMEOUT),
 	  B(JD_NEXT_CALL), "a reply of another version is not taken as the answer (RFC 8166 §4.2.2)" },
 };

@@ -355,6 +355,33 @@ static bool push(struct serve *s, uint32_t xid, const struct rr_hdr *h,
 	return ok && done == len;
 }
 
+/* The RDMA operations the table's ops hooks added (serve_inj_added); a
+ * refused one breaks the connection, as any failed RDMA operation does. */
+static void run_added(struct serve *s, uint32_t xid, int when)
+{
+	GArray *ops = serve_inj_added(s->cur, when);
+	char err[512];
+
+	for (guint i = 0; ops && i < ops->len && !s->broken; i++) {
+		const pg_op *op = &g_array_index(ops, pg_op, i);
+		struct vb_mr m;
+		int st;
+		if ((op->kind != PG_OP_READ && op->kind != PG_OP_WRITE) || !op->len ||
+		    !vb_reg(s->conn, &m, op->len, false, false))
+			continue;
+		if (op->kind == PG_OP_WRITE && op->data)
+			memcpy(m.buf, op->data, op->len);
+		if (!vb_rdma(s->conn, op->kind == PG_OP_WRITE, &m, 0, op->len, op->rkey, op->va, &st, err,
+			     sizeof(err))) {
+			agent_mf_event(&s->run, "remote-access-error", xid, "injected RDMA %s of %u bytes: %s",
+				       op->kind == PG_OP_WRITE ? "Write" : "Read", op->len, err);
+			s->access_error = true;
+			s->broken = true;
+		}
+		vb_dereg(&m);
+	}
+}
+
 static pg_chunk *returned_chunk(const struct wseg_ret *r, uint32_t n, bool full)
 {
 	pg_chunk *c = pg_chunk_new();
@@ -468,6 +495,15 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 			g_ptr_array_add(own, m.reply);
 		}
 	}
+	/* the operations the table's ops hooks add: before the reply, or after it */
+	serve_inj_ops(&s->run, &s->lv, s->cur, h, m.writes);
+	run_added(s, h->xid, PG_OPS_READS);
+	if (s->broken) {
+		/* the reply never goes: the injection still happened, its reaction is the refusal */
+		if (s->cur)
+			serve_inj_sent(&s->run, s->cur, &s->pending, h->xid, m.credit);
+		goto out;
+	}
 	encode_reply(s, &m);
 	/* misdirected results: the wire no longer conveys the message we meant */
 	misdirected = s->cur && inj_find(&s->run.inj, s->cur->applied, "misdirected-write");
@@ -475,6 +511,7 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 		record(s, m.wire->data, m.wire->len, true, full, !misdirected && m.vers == 1,
 		       m.inline_payload->len, pushed);
 		reply_sent(s, &m);
+		run_added(s, h->xid, PG_OPS_AFTER_REPLY);
 	}
 	goto out;
 cannot:

@@ -61,6 +61,51 @@ bool serve_inj_agent(struct agent_run *r, struct serve_inj *si, const char *name
 	return false;
 }
 
+static void chunk_del(gpointer p)
+{
+	pg_chunk *c = p;
+	g_array_free(c->segs, TRUE);
+	g_array_free(c->ret, TRUE);
+	g_byte_array_free(c->data, TRUE);
+	g_free(c);
+}
+
+void serve_inj_ops(struct agent_run *r, struct inj_live *lv, struct serve_inj *si,
+		   const struct rr_hdr *h, GPtrArray *writes)
+{
+	pg_plan *p;
+	if (!si || !si->ex)
+		return;
+	p = &si->ex->plan;
+	if (!p->read_chunks) {
+		/* one chunk per Position, its segments as offered (RFC 8166 3.4.5) */
+		p->read_chunks = g_ptr_array_new_with_free_func(chunk_del);
+		for (uint32_t i = 0; i < h->n_reads; i++) {
+			pg_seg sg = { h->reads[i].seg.handle, h->reads[i].seg.length, h->reads[i].seg.offset };
+			pg_chunk *c = p->read_chunks->len ? p->read_chunks->pdata[p->read_chunks->len - 1] : NULL;
+			if (!c || c->position != h->reads[i].position) {
+				c = pg_chunk_new();
+				c->position = h->reads[i].position;
+				g_ptr_array_add(p->read_chunks, c);
+			}
+			g_array_append_val(c->segs, sg);
+		}
+		/* the reply's chunks belong to serve's own list: the plan only points at them */
+		p->write_chunks = g_ptr_array_new();
+		for (guint i = 0; i < writes->len; i++)
+			g_ptr_array_add(p->write_chunks, writes->pdata[i]);
+		p->reply.proc = RDMA_MSG;
+	}
+	serve_inj_stage(r, lv, si, INJ_ST_OPS, NULL);
+}
+
+GArray *serve_inj_added(struct serve_inj *si, int when)
+{
+	if (!si || !si->ex)
+		return NULL;
+	return when == PG_OPS_READS ? si->ex->reads : when == PG_OPS_WRITES ? si->ex->writes : si->ex->after;
+}
+
 pg_knobs *serve_inj_knobs(struct serve_inj *si)
 {
 	return si && si->ex ? &si->ex->plan.knobs : NULL;

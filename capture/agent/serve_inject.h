@@ -8,6 +8,8 @@
 #ifndef AGENT_SERVE_INJECT_H
 #define AGENT_SERVE_INJECT_H
 
+#include <rpcrdma/hdr.h>
+
 #include "common.h"
 #include "inject_live.h"
 #include "judge.h"
@@ -33,6 +35,14 @@ void serve_inj_begin(struct agent_run *r, struct inj_live *lv, struct serve_inj 
 /* One stage of the selected items on the reply msg (NULL before the header). */
 void serve_inj_stage(struct agent_run *r, struct inj_live *lv, struct serve_inj *si, unsigned stage,
 		     pg_rdmamsg *msg);
+/* The call's read chunks (h) and the reply's Write chunks (writes, not owned)
+ * as the exchange's plan lists, then the ops stage: the RDMA operations the
+ * table's hooks add (extra-read, read-after-reply, write-after-reply). */
+void serve_inj_ops(struct agent_run *r, struct inj_live *lv, struct serve_inj *si,
+		   const struct rr_hdr *h, GPtrArray *writes);
+/* The operations added for when (PG_OPS_READS: before the reply, PG_OPS_AFTER_REPLY: after). */
+GArray *serve_inj_added(struct serve_inj *si, int when);
+
 /* Is the agent's own item name asked for on this reply? (marks it applied) */
 bool serve_inj_agent(struct agent_run *r, struct serve_inj *si, const char *name);
 /* The reply knobs (pg_rpcrdma.h) the table's plan hooks set, which serve honours:
