@@ -183,20 +183,34 @@ static bool reconnect(struct drive *d, pg_exch *ex, struct call_mem *cm, struct 
 
 /* Sends the encoded call and takes its answer (d->last); false when the connection is gone. */
 static bool send_take(struct drive *d, const pg_item *it, pg_exch *ex, const struct call_mem *cm,
-		      const struct rr_ulp_info *callinfo, bool rebuilt, bool *err_reply)
+		      const struct rr_ulp_info *callinfo, bool rebuilt, bool *err_reply, bool twice)
 {
 	struct rr_hdr h;
+	enum jd_answer first;
+	bool alive;
 
-	drive_record_call(d, &ex->plan, &ex->rp, rebuilt);
-	d->exchanges++;
-	d->last = JD_NONE;
-	if (!agent_send(&d->run, d->conn, ex->plan.call.wire)) {
-		d->last = JD_DISCONNECT;
-		return false;
+	for (int n = twice ? 2 : 1; n > 0; n--) {
+		drive_record_call(d, &ex->plan, &ex->rp, rebuilt);
+		d->exchanges++;
+		d->last = JD_NONE;
+		if (!agent_send(&d->run, d->conn, ex->plan.call.wire)) {
+			d->last = JD_DISCONNECT;
+			return false;
+		}
 	}
 	if (it->reply.none)
 		return true;
-	return drive_take_reply(d, ex->plan.call.xid, callinfo, cm, &h, err_reply);
+	alive = drive_take_reply(d, ex->plan.call.xid, callinfo, cm, &h, err_reply);
+	if (!twice || !alive)
+		return alive;
+	/* dup-xid: the second answer, if any, is the reaction (a responder may
+	 * drop the duplicate of a call it is still working on) */
+	first = d->last;
+	alive = drive_take_reply(d, ex->plan.call.xid, callinfo, cm, &h, err_reply);
+	if (d->last == JD_TIMEOUT)
+		agent_mf_event(&d->run, "duplicate-dropped", ex->plan.call.xid,
+			       "one answer to two calls of the same XID (the first: %s)", jd_answer_text(first));
+	return alive || d->last == JD_TIMEOUT;
 }
 
 /*
@@ -222,7 +236,8 @@ static bool send_call(struct drive *d, const pg_item *it, pg_exch *ex, struct ca
 	rebuilt = drive_inj_rebuildable(di, ex);
 	pl_describe_call(ex->rp.call.msg->data, ex->rp.call.msg->len, &call, &callinfo);
 	drive_inj_record(d, di, xid);
-	alive = send_take(d, it, ex, cm, &callinfo, rebuilt, &err_reply);
+	alive = send_take(d, it, ex, cm, &callinfo, rebuilt, &err_reply,
+			  drive_inj_on(d, di, "dup-xid") != NULL);
 	if (it->reply.none)
 		return alive;
 	memset(&r, 0, sizeof(r));
@@ -236,14 +251,14 @@ static bool send_call(struct drive *d, const pg_item *it, pg_exch *ex, struct ca
 		r.retransmits++;
 		agent_mf_event(&d->run, "retransmit", xid, "sent again on a new connection (%u of %u)",
 			       r.retransmits, d->retries);
-		alive = send_take(d, it, ex, cm, &callinfo, rebuilt, &err_reply);
+		alive = send_take(d, it, ex, cm, &callinfo, rebuilt, &err_reply, false);
 	}
 	if (alive && drive_inj_on(d, di, "reconnect-xid") && reconnect(d, ex, cm, di)) {
 		/* the same call, the same XID, on a new connection: what is judged is its answer */
 		r.reconnects++;
 		r.retransmits++;
 		agent_mf_event(&d->run, "retransmit", xid, "the same XID again after a reconnect");
-		alive = send_take(d, it, ex, cm, &callinfo, rebuilt, &err_reply);
+		alive = send_take(d, it, ex, cm, &callinfo, rebuilt, &err_reply, false);
 		r.answer = d->last;
 		r.credit = d->last_credit;
 	}

@@ -51,7 +51,7 @@ static void agent_only(struct drive *d, struct drive_inj *di, pg_exch *ex, unsig
 		const char *nm = sp->def->name;
 		pg_item *it = &ex->itc;
 
-		if (!di->sel[i] || !sp->def->agent_only)
+		if (!di->sel[i] || !(inj_def_stages(sp->def, INJ_REQ) & INJ_ST_AGENT))
 			continue;
 		if (stage == INJ_ST_PREP && !strcmp(nm, "small-reply-chunk")) {
 			if (!it->reply.long_segs)
@@ -64,7 +64,7 @@ static void agent_only(struct drive *d, struct drive_inj *di, pg_exch *ex, unsig
 				g_array_index(sg, pg_seg, k).length = each;
 			di->applied[i] = true;
 		} else if (stage == INJ_ST_PREP && (!strcmp(nm, "reconnect-xid") ||
-						    !strcmp(nm, "credit-overrun"))) {
+						    !strcmp(nm, "credit-overrun") || !strcmp(nm, "dup-xid"))) {
 			di->applied[i] = true;   /* drive.c does it around the exchange */
 		}
 	}

@@ -38,7 +38,6 @@
 #define WHY_KNOB "a reply knob of pg_plan serve does not honour: serve lays out its replies itself" \
 	" (it honours overfill, fill_short, write_pad and reply_inline_despite_write)"
 #define WHY_SHAPE "the reply's shape (Long or Short) is serve's own choice from the requester's inline size, not the scenario line's"
-#define WHY_SYNC "drive keeps one call outstanding (synchronous verbs): a reused XID is never outstanding"
 #define WHY_HANDLE "the agent registers memory per call; a fixed or made-up handle names no region of the requester"
 #define WHY_SWI "the agent advertises no Send With Invalidate (RFC 8797 private data) and never posts one"
 
@@ -50,7 +49,9 @@ static const struct inj_def defs[] = {
 	E("bad-vers", H, H, NULL),
 	E("xid-mismatch", H, H, NULL),
 	E("orphan-reply", 0, L | H, NULL),
-	E("dup-xid", 0, 0, WHY_SYNC),
+	/* drive has one call outstanding: it sends the call twice, back to back */
+	{ .name = "dup-xid", .req_stages = A, .help = "drive sends the call twice, back to back, "
+	  "before any answer: the second has the XID of a call still outstanding" },
 	E("bad-proc", H, H, NULL),
 	E("record-mark", H, H, NULL),
 	E("bad-msg-type", L, L, NULL),

@@ -94,6 +94,9 @@ static const struct duty duties[] = {
 	  "a reply that fitted owes nothing" },
 	{ "reconnect-xid", INJ_REQ, "RR-004", B(JD_REPLY) | B(JD_NFS_ERROR), 0,
 	  "a retransmission on a new connection is answered (RFC 8166 §3.3.1, RFC 5531 §9)" },
+	{ "dup-xid", INJ_REQ, "RR-004", B(JD_REPLY) | B(JD_NFS_ERROR), B(JD_TIMEOUT),
+	  "a call whose XID is still outstanding is a retransmission: answered, or dropped by a "
+	  "duplicate reply cache while the first is in progress (RFC 5531 §9, RFC 8167 §2.4)" },
 	{ "resend-xid", INJ_REQ, "RR-116", 0, ANSWERED | B(JD_ERR_VERS),
 	  "the requester broke it; a responder answers the new call as it sees fit (RFC 8166 §4.5)" },
 	{ "retry-xid", INJ_REQ, "RR-180", 0, ANSWERED,
