@@ -515,6 +515,9 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 	}
 	goto out;
 cannot:
+	/* an injected Write the requester refused: the injection happened, the refusal is its reaction */
+	if (s->broken && s->cur)
+		serve_inj_sent(&s->run, s->cur, &s->pending, h->xid, m.credit);
 	/* a chunk too small for what goes in it (RFC 8166 4.5: ERR_CHUNK), unless the QP is gone */
 	if (!s->broken) {
 		agent_mf_event(&s->run, "chunk-too-small", h->xid,
