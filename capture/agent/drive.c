@@ -206,7 +206,10 @@ static bool send_take(struct drive *d, const pg_item *it, pg_exch *ex, const str
 	/* dup-xid: the second answer, if any, is the reaction (a responder may
 	 * drop the duplicate of a call it is still working on) */
 	first = d->last;
+	/* its Writes land in the chunks the first answer filled: not compared */
+	d->reply_unrebuilt = true;
 	alive = drive_take_reply(d, ex->plan.call.xid, callinfo, cm, &h, err_reply);
+	d->reply_unrebuilt = false;
 	if (d->last == JD_TIMEOUT)
 		agent_mf_event(&d->run, "duplicate-dropped", ex->plan.call.xid,
 			       "one answer to two calls of the same XID (the first: %s)", jd_answer_text(first));
@@ -253,7 +256,11 @@ static bool send_call(struct drive *d, const pg_item *it, pg_exch *ex, struct ca
 			       r.retransmits, d->retries);
 		alive = send_take(d, it, ex, cm, &callinfo, rebuilt, &err_reply, false);
 	}
-	if (alive && drive_inj_on(d, di, "reconnect-xid") && reconnect(d, ex, cm, di)) {
+	if (alive && drive_inj_on(d, di, "reconnect-xid") && !reconnect(d, ex, cm, di)) {
+		r.answer = JD_DISCONNECT;
+		snprintf(r.app_error, sizeof(r.app_error), "could not connect again to retransmit");
+		alive = false;
+	} else if (alive && drive_inj_on(d, di, "reconnect-xid")) {
 		/* the same call, the same XID, on a new connection: what is judged is its answer */
 		r.reconnects++;
 		r.retransmits++;
@@ -263,7 +270,7 @@ static bool send_call(struct drive *d, const pg_item *it, pg_exch *ex, struct ca
 		r.credit = d->last_credit;
 	}
 	r.elapsed_ms = (uint32_t)((g_get_monotonic_time() - t0) / 1000);
-	if (d->last != JD_REPLY)
+	if (d->last != JD_REPLY && !*r.app_error)
 		snprintf(r.app_error, sizeof(r.app_error), "%s%s", jd_answer_text(d->last),
 			 r.retransmits ? " after retransmitting" : "");
 	if (di->any)

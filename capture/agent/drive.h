@@ -33,6 +33,7 @@ struct drive {
 	uint64_t msg_index;
 	uint64_t ddp_bytes;         /* moved by RDMA Read and Write, both ways */
 	bool prev_rdma_error;       /* the previous call was answered RDMA_ERROR */
+	bool reply_unrebuilt;       /* the reply being taken is not to be compared (rebuilt=no) */
 	struct kt_handles kh;
 	enum jd_answer last;
 	uint32_t last_credit;

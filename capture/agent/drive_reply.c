@@ -108,7 +108,7 @@ bool drive_take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *c
 	memset(&m, 0, sizeof(m));
 	m.xid = h->xid;
 	m.reply = true;
-	m.rebuilt = true;
+	m.rebuilt = !d->reply_unrebuilt;
 	if (st == RR_HDR_E_NOT_V1 && h->proc == RR_RDMA_ERROR && h->err == RR_ERR_VERS) {
 		/* ERR_VERS keeps the failing message's version (RFC 8166 4.5) */
 		*err_reply = true;

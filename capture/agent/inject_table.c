@@ -143,8 +143,9 @@ static const struct inj_def defs[] = {
 	  "too small for its reply"),
 	X("reconnect-xid", A, 0, "RR-004", "after the reply, drive disconnects, connects again and "
 	  "sends the same call with the same XID (a retransmission)"),
-	X("grant-above", 0, A, "RR-102", "the reply grants ARG (default 32) credits more than the "
-	  "call requested"),
+	/* legal: a grant above the request breaks no rule of the catalogue */
+	X("grant-above", 0, A, "", "the reply grants ARG (default 32) credits more than the "
+	  "call requested (legal: what the requester then keeps to is judged)"),
 	X("credit-overrun", A, 0, "RR-102", "drive goes on sending after a grant of 0 credits"),
 };
 

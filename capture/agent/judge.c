@@ -16,13 +16,14 @@
 
 static const char *const names[JD_N_ANSWERS] = {
 	"none", "reply", "nfs-error", "garbage-args", "rpc-error", "err-chunk", "err-vers",
-	"bad-reply", "disconnect", "timeout", "next-call", "retransmit", "access-error",
+	"bad-reply", "disconnect", "timeout", "next-call", "retransmit", "access-error", "refused",
 };
 
 static const char *const texts[JD_N_ANSWERS] = {
 	"nothing", "a normal reply", "an NFS error", "GARBAGE_ARGS", "an RPC error",
 	"RDMA_ERROR ERR_CHUNK", "RDMA_ERROR ERR_VERS", "a malformed reply", "a disconnect",
 	"no answer (timeout)", "another call", "the same XID again", "a remote access error",
+	"its RNIC refusing the Send",
 };
 
 const char *jd_answer_name(enum jd_answer a)
@@ -112,8 +113,12 @@ static const struct duty duties[] = {
 	{ "write-beyond", INJ_RESP, "RR-085", B(JD_ACCESS_ERROR) | B(JD_DISCONNECT), 0,
 	  "the requester's memory outside a segment is not writable: the Write fails "
 	  "(RFC 8166 §3.4.6, §7.1)" },
-	{ "grant-above", INJ_RESP, "RR-102", B(JD_NEXT_CALL) | B(JD_TIMEOUT), 0,
-	  "the requester keeps to min(requested, granted) outstanding calls (RFC 8166 §3.3.1)" },
+	{ "grant-above", INJ_RESP, "RR-102", B(JD_NEXT_CALL) | B(JD_TIMEOUT) | B(JD_DISCONNECT), 0,
+	  "the requester keeps to min(requested, granted) outstanding calls (RFC 8166 §3.3.1); "
+	  "one call at a time never exceeds it" },
+	{ "oversize-send", INJ_RESP, "RR-040", B(JD_REFUSED) | B(JD_DISCONNECT),
+	  B(JD_NEXT_CALL) | B(JD_RETRANSMIT), "a Send longer than the requester's Receive fails at "
+	  "its RNIC; a requester with larger Receives may take it (RFC 8166 §3.3.2)" },
 	{ "extra-read", INJ_RESP, "RR-066", B(JD_ACCESS_ERROR) | B(JD_DISCONNECT), 0,
 	  "the requester's memory outside an advertised segment is not readable: the Read fails "
 	  "(RFC 8166 §3.4.5, §7.1)" },

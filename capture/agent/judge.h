@@ -25,6 +25,7 @@ enum jd_answer {
 	JD_NEXT_CALL,     /* responder's view: the requester sent another call */
 	JD_RETRANSMIT,    /* responder's view: the requester sent the same XID again */
 	JD_ACCESS_ERROR,  /* responder's view: the requester's RNIC refused an RDMA operation */
+	JD_REFUSED,       /* responder's view: the requester's RNIC refused the reply's Send */
 	JD_N_ANSWERS
 };
 

@@ -54,7 +54,11 @@ struct serve {
 	struct serve_inj *cur;    /* the reply being answered, or NULL */
 	struct serve_pending pending;   /* a broken reply waiting for the requester's next move */
 	uint64_t replies;
-	bool access_error;        /* an RDMA Write into the requester's memory was refused */
+	bool access_error;        /* an RDMA operation on the requester's memory was refused */
+	bool refused;             /* the requester's RNIC refused a broken reply's Send */
+	bool dup;                 /* this call has the XID of the one before (dup-xid): its
+				   * reply writes where that one's did, not compared */
+	uint32_t last_xid;
 };
 
 /*
@@ -343,7 +347,7 @@ static bool push(struct serve *s, uint32_t xid, const struct rr_hdr *h,
 		}
 		if (!vb_rdma(s->conn, true, &m, done, n, sg->handle, at, &st, err, sizeof(err))) {
 			agent_mf_event(&s->run, "remote-access-error", xid, "%s", err);
-			s->access_error = true;
+			s->access_error = st == IBV_WC_REM_ACCESS_ERR;
 			s->broken = true;
 			ok = false;
 			break;
@@ -375,7 +379,7 @@ static void run_added(struct serve *s, uint32_t xid, int when)
 			     sizeof(err))) {
 			agent_mf_event(&s->run, "remote-access-error", xid, "injected RDMA %s of %u bytes: %s",
 				       op->kind == PG_OP_WRITE ? "Write" : "Read", op->len, err);
-			s->access_error = true;
+			s->access_error = st == IBV_WC_REM_ACCESS_ERR;
 			s->broken = true;
 		}
 		vb_dereg(&m);
@@ -508,10 +512,17 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 	/* misdirected results: the wire no longer conveys the message we meant */
 	misdirected = s->cur && inj_find(&s->run.inj, s->cur->applied, "misdirected-write");
 	if (agent_send(&s->run, s->conn, m.wire)) {
-		record(s, m.wire->data, m.wire->len, true, full, !misdirected && m.vers == 1,
+		record(s, m.wire->data, m.wire->len, true, full, !misdirected && m.vers == 1 && !s->dup,
 		       m.inline_payload->len, pushed);
 		reply_sent(s, &m);
 		run_added(s, h->xid, PG_OPS_AFTER_REPLY);
+	} else if (s->cur && serve_inj_any(s->cur)) {
+		/* a broken reply the requester's RNIC refused (oversize-send): it was on the
+		 * wire all the same, and the refusal is the reaction */
+		record(s, m.wire->data, m.wire->len, true, full, m.vers == 1, m.inline_payload->len, pushed);
+		reply_sent(s, &m);
+		s->refused = true;
+		s->broken = true;
 	}
 	goto out;
 cannot:
@@ -552,6 +563,8 @@ static void handle(struct serve *s, const struct vb_msg *msg)
 	if (s->pending.on)
 		serve_inj_react(&s->run, &s->pending, h.xid == s->pending.xid ? JD_RETRANSMIT : JD_NEXT_CALL);
 	serve_inj_begin(&s->run, &s->lv, &si, ++s->replies, h.xid, NULL);
+	s->dup = s->replies > 1 && h.xid == s->last_xid;
+	s->last_xid = h.xid;
 	s->cur = &si;
 	if (st == RR_HDR_E_NOT_V1) {
 		record(s, msg->data, msg->len, false, NULL, false, 0, 0);
@@ -728,8 +741,9 @@ int agent_cmd_serve(int argc, char **argv)
 			if (s.broken || agent_stop_signal)
 				break;
 		}
-		serve_inj_react(&s.run, &s.pending, s.access_error ? JD_ACCESS_ERROR : JD_DISCONNECT);
-		s.access_error = false;
+		serve_inj_react(&s.run, &s.pending, s.access_error ? JD_ACCESS_ERROR :
+				s.refused ? JD_REFUSED : JD_DISCONNECT);
+		s.access_error = s.refused = false;
 		vb_disconnect(s.conn);
 		vb_dereg(&s.pull);
 		vb_free(s.conn);

@@ -51,6 +51,14 @@ void serve_inj_stage(struct agent_run *r, struct inj_live *lv, struct serve_inj 
 	}
 }
 
+bool serve_inj_any(const struct serve_inj *si)
+{
+	for (unsigned i = 0; i < INJ_MAX_SPECS; i++)
+		if (si->applied[i])
+			return true;
+	return false;
+}
+
 bool serve_inj_agent(struct agent_run *r, struct serve_inj *si, const char *name)
 {
 	for (unsigned i = 0; si && i < r->inj.n; i++)
@@ -119,7 +127,7 @@ void serve_inj_done(struct serve_inj *si, unsigned done)
 
 /* Rules a conforming engine may add to a broken reply's finding: the
  * returned chunks' other rules, the grant's, an answer no call matches. */
-#define ALSO_REPLY "RR-003,RR-080,RR-086,RR-087,RR-088,RR-091,RR-092,RR-101,RR-102,RR-106," \
+#define ALSO_REPLY "RR-001,RR-003,RR-045,RR-080,RR-086,RR-087,RR-088,RR-091,RR-092,RR-101,RR-102,RR-106," \
 		   "RR-162,RR-164,RR-166,RR-243"
 
 void serve_inj_sent(struct agent_run *r, struct serve_inj *si, struct serve_pending *p, uint32_t xid,
@@ -136,9 +144,12 @@ void serve_inj_sent(struct agent_run *r, struct serve_inj *si, struct serve_pend
 			continue;
 		any = true;
 		g_strlcpy(p->rule[i], n ? rules : sp->def->name, MIN(sizeof(p->rule[i]), n ? n + 1 : 16));
+		/* a reply of another version: the engine reports the version itself (as drive's call) */
+		if (!strcmp(sp->def->name, "bad-vers"))
+			g_strlcpy(p->rule[i], "ENG-NOT-V1", sizeof(p->rule[i]));
 		if (!n)
 			continue;   /* an entry that breaks no rule (legal on purpose) */
-		g_strlcpy(rule, rules, MIN(sizeof(rule), n + 1));
+		g_strlcpy(rule, p->rule[i], sizeof(rule));
 		snprintf(note, sizeof(note), "%s: %s", sp->def->name, inj_def_help(sp->def));
 		*also = 0;
 		inj_add_rules(also, sizeof(also), rules, rule);
@@ -165,7 +176,7 @@ void serve_inj_react(struct agent_run *r, struct serve_pending *p, enum jd_answe
 		struct mf_reaction mr;
 		struct mf_verdict v;
 		struct jd_verdict jv;
-		const char *rule = p->rule[i];
+		const char *rule = strcmp(p->rule[i], "ENG-NOT-V1") ? p->rule[i] : "RR-001";
 		if (!p->applied[i])
 			continue;
 		memset(&mr, 0, sizeof(mr));
@@ -176,8 +187,9 @@ void serve_inj_react(struct agent_run *r, struct serve_pending *p, enum jd_answe
 		mr.credit = p->credit;
 		mr.elapsed_ms = (uint32_t)((g_get_monotonic_time() - p->t0) / 1000);
 		mr.retransmits = a == JD_RETRANSMIT;
-		g_strlcpy(mr.error, a == JD_ACCESS_ERROR ? "the RDMA Write failed: remote access error" : "",
-			  sizeof(mr.error));
+		g_strlcpy(mr.error, a == JD_ACCESS_ERROR ? "an RDMA operation on the requester's memory failed: "
+			  "remote access error" : a == JD_REFUSED ? "the reply's Send failed: the requester "
+			  "refused it" : "", sizeof(mr.error));
 		if (r->mf)
 			mf_write_reaction(r->mf, &mr);
 		{

@@ -43,6 +43,8 @@ void serve_inj_ops(struct agent_run *r, struct inj_live *lv, struct serve_inj *s
 /* The operations added for when (PG_OPS_READS: before the reply, PG_OPS_AFTER_REPLY: after). */
 GArray *serve_inj_added(struct serve_inj *si, int when);
 
+/* Did any item change this reply? */
+bool serve_inj_any(const struct serve_inj *si);
 /* Is the agent's own item name asked for on this reply? (marks it applied) */
 bool serve_inj_agent(struct agent_run *r, struct serve_inj *si, const char *name);
 /* The reply knobs (pg_rpcrdma.h) the table's plan hooks set, which serve honours:
