@@ -172,19 +172,25 @@ static pg_exch *build(struct inj_live *lv, pg_scenario **sp, const char *line, p
 	return ex;
 }
 
-static void run(struct inj_live *lv, pg_exch *ex, const char *items, unsigned st, pg_rdmamsg *m,
-		bool *applied)
+static void run_as(struct inj_live *lv, pg_exch *ex, const char *items, int role, unsigned st,
+		   pg_rdmamsg *m, bool *applied)
 {
 	struct inj_list l;
 	char err[256];
 	bool sel[INJ_MAX_SPECS], failed[INJ_MAX_SPECS] = { false };
 
-	assert_true(inj_parse(items, INJ_REQ, &l, err, sizeof(err)));
+	assert_true(inj_parse(items, role, &l, err, sizeof(err)));
 	for (unsigned i = 0; i < INJ_MAX_SPECS; i++)
 		sel[i] = true;
 	*lv->expected = 0;
-	inj_live_stage(lv, ex, &l, sel, st, true, m, NULL, applied, failed);
+	inj_live_stage(lv, ex, &l, sel, st, role == INJ_REQ, m, NULL, applied, failed);
 	g_strlcpy(seen, lv->expected, sizeof(seen));
+}
+
+static void run(struct inj_live *lv, pg_exch *ex, const char *items, unsigned st, pg_rdmamsg *m,
+		bool *applied)
+{
+	run_as(lv, ex, items, INJ_REQ, st, m, applied);
 }
 
 /* The generator's ineligible-chunk hooks on a live NFSv3 GETATTR: the file
@@ -227,6 +233,124 @@ static void test_live_hooks(void **state)
 	pg_scenario_free(s);
 }
 
+/* Every injector live for the requester, alone, on calls built as drive
+ * builds them (prep, plan, plan build, ops, header, encode, wire): none
+ * crashes or leaves a call that does not encode (ASan runs this test). */
+static void test_every_requester_hook(void **state)
+{
+	static const char *const lines[] = {
+		"rpc 3 READ len=1000 reply=write:1",
+		"rpc 3 WRITE len=5000 call=read:1",
+		"rpc 4.1 COMPOUND ops=SEQUENCE,PUTFH,READ(len=512),READ(len=100,offset=4096) reply=write:1,1",
+		"rpc 3 READDIR len=250 reply=reply:2",
+	};
+	unsigned ran = 0;
+
+	(void)state;
+	for (size_t i = 0; inj_def_at(i); i++) {
+		const struct inj_def *d = inj_def_at(i);
+		if (!(inj_def_stages(d, INJ_REQ) & ~(unsigned)INJ_ST_AGENT))
+			continue;
+		for (size_t k = 0; k < sizeof(lines) / sizeof(lines[0]); k++) {
+			struct inj_live lv;
+			pg_nfs_state nfs;
+			pg_scenario *s;
+			pg_exch *ex = build(&lv, &s, lines[k], &nfs);
+			pg_plan_opts o = { 0x1000, 32, 32, 4096, false };
+			bool applied[INJ_MAX_SPECS] = { false };
+			uint32_t xid = 0x1000;
+			char *err = NULL;
+
+			inj_live_prev_xid(&lv, 0x0fff);
+			if (getenv("TEST_INJECT_TRACE"))
+				fprintf(stderr, "%s on %s\n", d->name, lines[k]);
+			{
+				struct inj_list l;
+				char e[256];
+				bool sel[INJ_MAX_SPECS] = { true }, failed[INJ_MAX_SPECS] = { false };
+				assert_true(inj_parse(d->name, INJ_REQ, &l, e, sizeof(e)));
+				inj_live_stage(&lv, ex, &l, sel, INJ_ST_PREP, true, NULL, &xid, applied, failed);
+			}
+			run(&lv, ex, d->name, INJ_ST_PLAN, NULL, applied);
+			if (!pg_plan_build(&ex->plan, &ex->itc, &ex->rp, &o, &lv.env.mem, &err)) {
+				g_free(err);   /* a shape the hook made that the planner refuses: said, not crashed */
+			} else {
+				run(&lv, ex, d->name, INJ_ST_OPS, NULL, applied);
+				run(&lv, ex, d->name, INJ_ST_HEADER, &ex->plan.call, applied);
+				pg_plan_encode(&ex->plan);
+				run(&lv, ex, d->name, INJ_ST_WIRE, &ex->plan.call, applied);
+				assert_true(ex->plan.call.wire->len >= 16);
+			}
+			pg_exch_free(ex);
+			pg_scenario_free(s);
+			ran++;
+		}
+	}
+	assert_true(ran >= 4 * 30);
+}
+
+/* Every injector live for the responder, alone, on replies built as serve
+ * builds them (the RPC reply by the generator's encoders, a header with the
+ * offered Write chunk returned), and on an RDMA_ERROR with no RPC reply. */
+static void test_every_responder_hook(void **state)
+{
+	unsigned ran = 0;
+
+	(void)state;
+	for (size_t i = 0; inj_def_at(i); i++) {
+		const struct inj_def *d = inj_def_at(i);
+		if (!(inj_def_stages(d, INJ_RESP) & ~(unsigned)INJ_ST_AGENT))
+			continue;
+		for (int err_reply = 0; err_reply < 2; err_reply++) {
+			struct inj_live lv;
+			pg_nfs_state nfs;
+			pg_scenario *s;
+			pg_exch *ex = build(&lv, &s, "rpc 3 READ len=1000 reply=write:1", &nfs);
+			pg_rdmamsg m;
+			bool applied[INJ_MAX_SPECS] = { false };
+			pg_chunk *w = pg_chunk_new();
+			pg_seg sg = { 0x1234, 1024, 0x10000 };
+
+			if (err_reply) {
+				pg_rpc_pair_clear(&ex->rp);   /* serve's error answers have no RPC reply */
+				memset(&ex->rp, 0, sizeof(ex->rp));
+			}
+			g_array_append_val(w->segs, sg);
+			sg.length = err_reply ? 0 : 1000;
+			g_array_append_val(w->ret, sg);
+			pg_rdmamsg_simple(&m, 0x1000, err_reply ? RDMA_ERROR : RDMA_MSG, 32);
+			m.returned = true;
+			m.err = 2;
+			m.low = m.high = 1;
+			if (!err_reply) {
+				g_ptr_array_add(m.writes, w);
+				g_byte_array_append(m.inline_payload, ex->rp.reply.msg->data, 100);
+				run_as(&lv, ex, d->name, INJ_RESP, INJ_ST_PLAN, NULL, applied);
+			}
+			/* the roles differ: run as serve does, is_call false */
+			{
+				struct inj_list l;
+				char e[256];
+				bool sel[INJ_MAX_SPECS] = { true }, failed[INJ_MAX_SPECS] = { false };
+				assert_true(inj_parse(d->name, INJ_RESP, &l, e, sizeof(e)));
+				inj_live_stage(&lv, ex, &l, sel, INJ_ST_HEADER, false, &m, NULL, applied, failed);
+				pg_rdmamsg_encode(&m);
+				inj_live_stage(&lv, ex, &l, sel, INJ_ST_WIRE, false, &m, NULL, applied, failed);
+			}
+			assert_true(m.wire->len >= 16);
+			pg_rdmamsg_clear(&m);
+			g_array_free(w->segs, TRUE);
+			g_array_free(w->ret, TRUE);
+			g_byte_array_free(w->data, TRUE);
+			g_free(w);
+			pg_exch_free(ex);
+			pg_scenario_free(s);
+			ran++;
+		}
+	}
+	assert_true(ran >= 2 * 20);
+}
+
 static void judged(const char *name, int role, enum jd_answer a, const char *rule, const char *result)
 {
 	struct jd_reaction r = { .answer = a, .credit = 1 };
@@ -263,6 +387,8 @@ int main(void)
 		cmocka_unit_test(test_selects),
 		cmocka_unit_test(test_table_covers_generator),
 		cmocka_unit_test(test_live_hooks),
+		cmocka_unit_test(test_every_requester_hook),
+		cmocka_unit_test(test_every_responder_hook),
 		cmocka_unit_test(test_judge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
