@@ -190,10 +190,12 @@ static bool send_take(struct drive *d, const pg_item *it, pg_exch *ex, const str
 	bool alive;
 
 	for (int n = twice ? 2 : 1; n > 0; n--) {
-		drive_record_call(d, &ex->plan, &ex->rp, rebuilt);
+		bool sent = agent_send(&d->run, d->conn, ex->plan.call.wire);
+		/* a Send that failed may be in the capture in part or not at all: not compared */
+		drive_record_call(d, &ex->plan, &ex->rp, rebuilt && sent);
 		d->exchanges++;
 		d->last = JD_NONE;
-		if (!agent_send(&d->run, d->conn, ex->plan.call.wire)) {
+		if (!sent) {
 			d->last = JD_DISCONNECT;
 			return false;
 		}

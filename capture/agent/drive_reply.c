@@ -121,8 +121,10 @@ bool drive_take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *c
 		m.rebuilt = false;
 	}
 	agent_mf_from_hdr(&m, h);
-	if (h->xid != xid)
+	if (h->xid != xid) {
 		agent_mf_event(&d->run, "reply", h->xid, "reply XID 0x%08x for call 0x%08x", h->xid, xid);
+		m.rebuilt = false;   /* what RDMA wrote for the call is not this reply's to a checker */
+	}
 	d->granted = h->credit;
 	d->last_credit = h->credit;
 	if (st == RR_HDR_OK && h->proc == RR_RDMA_ERROR) {

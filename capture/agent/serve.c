@@ -131,7 +131,9 @@ static void send_error(struct serve *s, uint32_t xid, uint32_t vers, uint32_t er
 	encode_reply(s, &m);
 	/* the engine rebuilds no message from a header of another version */
 	if (agent_send(&s->run, s->conn, m.wire)) {
-		record(s, m.wire->data, m.wire->len, true, NULL, m.vers == RR_RPCRDMA_VERSION, 0, 0);
+		/* nor one whose error code it does not know */
+		record(s, m.wire->data, m.wire->len, true, NULL,
+		       m.vers == RR_RPCRDMA_VERSION && (m.err == RR_ERR_VERS || m.err == RR_ERR_CHUNK), 0, 0);
 		reply_sent(s, &m);
 	}
 	pg_rdmamsg_clear(&m);
@@ -305,6 +307,15 @@ struct wseg_ret {
 };
 
 /* Push len bytes into a chunk's segments in order (RFC 8166 3.4.6). */
+/* The bytes a chunk's segments after segment k hold. */
+static uint64_t room_after(const struct rr_hdr *h, const struct rr_write_chunk *wc, uint32_t k)
+{
+	uint64_t n = 0;
+	for (uint32_t j = k + 1; j < wc->count; j++)
+		n += rr_hdr_wseg(h, wc, j)->length;
+	return n;
+}
+
 static bool push(struct serve *s, uint32_t xid, const struct rr_hdr *h,
 		 const struct rr_write_chunk *wc, const uint8_t *data, uint32_t len,
 		 struct wseg_ret *ret, uint64_t *pushed)
@@ -330,7 +341,8 @@ static bool push(struct serve *s, uint32_t xid, const struct rr_hdr *h,
 		ret[k].used = n;
 		if (!n)
 			continue;
-		if (kn && kn->fill_short && k == 0 && wc->count > 1 && n > kn->fill_short) {
+		if (kn && kn->fill_short && k == 0 && wc != &h->reply && n > kn->fill_short &&
+		    room_after(h, wc, 0) >= len - (n - kn->fill_short)) {
 			/* fill-order: the first segment short, the rest goes on */
 			n -= kn->fill_short;
 			ret[k].used = n;
@@ -510,7 +522,8 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 	}
 	encode_reply(s, &m);
 	/* misdirected results: the wire no longer conveys the message we meant */
-	misdirected = s->cur && inj_find(&s->run.inj, s->cur->applied, "misdirected-write");
+	misdirected = s->cur && (inj_find(&s->run.inj, s->cur->applied, "misdirected-write") ||
+				 inj_find(&s->run.inj, s->cur->applied, "orphan-reply"));
 	if (agent_send(&s->run, s->conn, m.wire)) {
 		record(s, m.wire->data, m.wire->len, true, full, !misdirected && m.vers == 1 && !s->dup,
 		       m.inline_payload->len, pushed);
