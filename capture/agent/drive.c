@@ -202,14 +202,17 @@ static bool send_take(struct drive *d, const pg_item *it, pg_exch *ex, const str
 	}
 	if (it->reply.none)
 		return true;
+	/* dup-xid: both answers write into the same chunks, which of them a
+	 * checker pairs with which reply is its own choice: neither is compared */
+	d->reply_unrebuilt = twice;
 	alive = drive_take_reply(d, ex->plan.call.xid, callinfo, cm, &h, err_reply);
-	if (!twice || !alive)
+	if (!twice || !alive) {
+		d->reply_unrebuilt = false;
 		return alive;
+	}
 	/* dup-xid: the second answer, if any, is the reaction (a responder may
 	 * drop the duplicate of a call it is still working on) */
 	first = d->last;
-	/* its Writes land in the chunks the first answer filled: not compared */
-	d->reply_unrebuilt = true;
 	alive = drive_take_reply(d, ex->plan.call.xid, callinfo, cm, &h, err_reply);
 	d->reply_unrebuilt = false;
 	if (d->last == JD_TIMEOUT)

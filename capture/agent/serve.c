@@ -135,6 +135,10 @@ static void send_error(struct serve *s, uint32_t xid, uint32_t vers, uint32_t er
 		record(s, m.wire->data, m.wire->len, true, NULL,
 		       m.vers == RR_RPCRDMA_VERSION && (m.err == RR_ERR_VERS || m.err == RR_ERR_CHUNK), 0, 0);
 		reply_sent(s, &m);
+	} else if (s->cur && serve_inj_any(s->cur)) {
+		/* the connection went down under an injection (iWARP tells a Write that left
+		 * its segment by a Terminate, after the Write completed here): it still happened */
+		reply_sent(s, &m);
 	}
 	pg_rdmamsg_clear(&m);
 	s->errors++;
