@@ -363,7 +363,7 @@ static bool push(struct serve *s, uint32_t xid, const struct rr_hdr *h,
 		}
 		if (!vb_rdma(s->conn, true, &m, done, n, sg->handle, at, &st, err, sizeof(err))) {
 			agent_mf_event(&s->run, "remote-access-error", xid, "%s", err);
-			s->access_error = st == IBV_WC_REM_ACCESS_ERR;
+			s->access_error = st != -1;   /* a completion error (the QP died at this operation), not a disconnect */
 			s->broken = true;
 			ok = false;
 			break;
@@ -395,7 +395,7 @@ static void run_added(struct serve *s, uint32_t xid, int when)
 			     sizeof(err))) {
 			agent_mf_event(&s->run, "remote-access-error", xid, "injected RDMA %s of %u bytes: %s",
 				       op->kind == PG_OP_WRITE ? "Write" : "Read", op->len, err);
-			s->access_error = st == IBV_WC_REM_ACCESS_ERR;
+			s->access_error = st != -1;   /* a completion error (the QP died at this operation), not a disconnect */
 			s->broken = true;
 		}
 		vb_dereg(&m);
