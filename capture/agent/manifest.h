@@ -32,7 +32,7 @@
  * (injector NAME, inject.h), one line per broken message, before its
  * verdict line: ANSWER is one of judge.h's (none, reply, nfs-error,
  * garbage-args, rpc-error, err-chunk, err-vers, bad-reply, disconnect,
- * timeout, next-call, retransmit, access-error); credit the answer's grant;
+ * timeout, next-call, retransmit, access-error, refused); credit the answer's grant;
  * reconnects and retransmits what followed; error what the agent, as an
  * application, was told ("-" for nothing).
  *
