@@ -375,31 +375,11 @@ static bool push(struct serve *s, uint32_t xid, const struct rr_hdr *h,
 	return ok && done == len;
 }
 
-/* The RDMA operations the table's ops hooks added (serve_inj_added); a
- * refused one breaks the connection, as any failed RDMA operation does. */
+/* The operations the table's ops hooks added; a refused one breaks the connection. */
 static void run_added(struct serve *s, uint32_t xid, int when)
 {
-	GArray *ops = serve_inj_added(s->cur, when);
-	char err[512];
-
-	for (guint i = 0; ops && i < ops->len && !s->broken; i++) {
-		const pg_op *op = &g_array_index(ops, pg_op, i);
-		struct vb_mr m;
-		int st;
-		if ((op->kind != PG_OP_READ && op->kind != PG_OP_WRITE) || !op->len ||
-		    !vb_reg(s->conn, &m, op->len, false, false))
-			continue;
-		if (op->kind == PG_OP_WRITE && op->data)
-			memcpy(m.buf, op->data, op->len);
-		if (!vb_rdma(s->conn, op->kind == PG_OP_WRITE, &m, 0, op->len, op->rkey, op->va, &st, err,
-			     sizeof(err))) {
-			agent_mf_event(&s->run, "remote-access-error", xid, "injected RDMA %s of %u bytes: %s",
-				       op->kind == PG_OP_WRITE ? "Write" : "Read", op->len, err);
-			s->access_error = st != -1;   /* a completion error (the QP died at this operation), not a disconnect */
-			s->broken = true;
-		}
-		vb_dereg(&m);
-	}
+	if (!serve_inj_run_ops(&s->run, s->cur, s->conn, xid, when, &s->access_error))
+		s->broken = true;
 }
 
 static pg_chunk *returned_chunk(const struct wseg_ret *r, uint32_t n, bool full)

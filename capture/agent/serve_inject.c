@@ -8,6 +8,7 @@
 
 #include "agent.h"
 #include "pg_exch.h"
+#include "verbs.h"
 
 void serve_inj_begin(struct agent_run *r, struct inj_live *lv, struct serve_inj *si, uint64_t k,
 		     uint32_t xid, const pg_item *it)
@@ -107,11 +108,36 @@ void serve_inj_ops(struct agent_run *r, struct inj_live *lv, struct serve_inj *s
 	serve_inj_stage(r, lv, si, INJ_ST_OPS, NULL);
 }
 
-GArray *serve_inj_added(struct serve_inj *si, int when)
+bool serve_inj_run_ops(struct agent_run *r, struct serve_inj *si, struct vb_conn *c, uint32_t xid,
+		       int when, bool *refused)
 {
+	GArray *ops;
+	char err[512];
+
 	if (!si || !si->ex)
-		return NULL;
-	return when == PG_OPS_READS ? si->ex->reads : when == PG_OPS_WRITES ? si->ex->writes : si->ex->after;
+		return true;
+	ops = when == PG_OPS_READS ? si->ex->reads : si->ex->after;
+	for (guint i = 0; i < ops->len; i++) {
+		const pg_op *op = &g_array_index(ops, pg_op, i);
+		struct vb_mr m;
+		bool ok;
+		int st;
+		if ((op->kind != PG_OP_READ && op->kind != PG_OP_WRITE) || !op->len ||
+		    !vb_reg(c, &m, op->len, false, false))
+			continue;
+		if (op->kind == PG_OP_WRITE && op->data)
+			memcpy(m.buf, op->data, op->len);
+		ok = vb_rdma(c, op->kind == PG_OP_WRITE, &m, 0, op->len, op->rkey, op->va, &st, err,
+			     sizeof(err));
+		vb_dereg(&m);
+		if (!ok) {
+			agent_mf_event(r, "remote-access-error", xid, "injected RDMA %s of %u bytes: %s",
+				       op->kind == PG_OP_WRITE ? "Write" : "Read", op->len, err);
+			*refused = st != -1;   /* a completion error, not a disconnect */
+			return false;
+		}
+	}
+	return true;
 }
 
 pg_knobs *serve_inj_knobs(struct serve_inj *si)

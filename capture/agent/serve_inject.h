@@ -40,8 +40,13 @@ void serve_inj_stage(struct agent_run *r, struct inj_live *lv, struct serve_inj 
  * table's hooks add (extra-read, read-after-reply, write-after-reply). */
 void serve_inj_ops(struct agent_run *r, struct inj_live *lv, struct serve_inj *si,
 		   const struct rr_hdr *h, GPtrArray *writes);
-/* The operations added for when (PG_OPS_READS: before the reply, PG_OPS_AFTER_REPLY: after). */
-GArray *serve_inj_added(struct serve_inj *si, int when);
+/* Posts the operations added for when (PG_OPS_READS: before the reply,
+ * PG_OPS_AFTER_REPLY: after it) on c; false when one failed, *refused set
+ * when it completed in error (the QP died at it) rather than the peer
+ * having gone. */
+struct vb_conn;
+bool serve_inj_run_ops(struct agent_run *r, struct serve_inj *si, struct vb_conn *c, uint32_t xid,
+		       int when, bool *refused);
 
 /* Did any item change this reply? */
 bool serve_inj_any(const struct serve_inj *si);
