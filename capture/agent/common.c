@@ -14,78 +14,19 @@
 #include <rpcrdma/rules.h>
 
 #include "agent.h"
+#include "inject.h"
 #include "netdev.h"
 #include "runscope.h"
 #include "verbs.h"
 
-/*
- * The rules each side can break on a real verbs path, with what the other
- * side is then expected to do.  Rules a passive capture cannot see, or that
- * only a damaged capture shows, are not here.
- */
-struct inj_def {
-	const char *rule;
-	const char *side;       /* "drive" or "serve" */
-	const char *how;
-	const char *expect;     /* what a conforming peer does */
-};
-
-static const struct inj_def injections[] = {
-	{ "RR-001", "drive", "the call's header says version 2", "RDMA_ERROR ERR_VERS (RR-110, RR-111)" },
-	{ "RR-002", "drive", "the transport header's XID differs from the RPC XID", "ERR_CHUNK or a reply" },
-	{ "RR-130", "drive", "the call is sent as RDMA_MSGP", "RDMA_ERROR ERR_CHUNK (RR-131)" },
-	{ "RR-141", "drive", "an NFSv3 argument that is not DDP-eligible (the file handle) goes in a read chunk", "ERR_CHUNK (RR-065)" },
-	{ "RR-143", "drive", "an NFSv4 argument that is not DDP-eligible (a GETATTR bitmap or file handle) goes in a read chunk", "ERR_CHUNK (RR-065)" },
-	{ "RR-116", "drive", "after RDMA_ERROR, the same XID is sent again", "another RDMA_ERROR or a reply" },
-	{ "RR-081", "serve", "DDP-eligible results go into the write chunks in reverse order (the second into the first)", "-" },
-	{ "RR-088", "serve", "an unused write chunk is returned with its segments' full lengths", "-" },
-	{ "RR-100", "serve", "every reply grants 0 credits", "-" },
-	{ "RR-085", "serve", "a result is RDMA-written past the end of its segment", "remote access error" },
-	{ NULL, NULL, NULL, NULL },
-};
-
 void agent_list_injections(void)
 {
-	printf("%-7s %-6s %-s\n", "rule", "side", "what the agent does on the wire [what a conforming peer does]");
-	for (const struct inj_def *d = injections; d->rule; d++) {
-		const struct rr_rule *r = rr_rule_get(rr_rule_find(d->rule));
-		printf("%-7s %-6s %s [%s]  (%s %s)\n", d->rule, d->side, d->how, d->expect,
-		       r ? r->name : "?", r ? r->section : "");
-	}
+	inj_list_print(stdout);
 }
 
-bool agent_inject_check(const char *list, const char *side, char *err, size_t errlen)
+bool agent_inject_parse(struct agent_run *r, int role, char *err, size_t errlen)
 {
-	gchar **v = g_strsplit(list, ",", -1);
-	bool ok = true;
-	for (gchar **p = v; *p && ok; p++) {
-		const struct inj_def *d;
-		if (!**p)
-			continue;
-		for (d = injections; d->rule; d++)
-			if (!strcmp(d->rule, *p))
-				break;
-		if (!d->rule) {
-			snprintf(err, errlen, "--inject %s: not a rule the agent can break on the wire "
-				 "(see `rpcrdma-agent list-injections`)", *p);
-			ok = false;
-		} else if (strcmp(d->side, side)) {
-			snprintf(err, errlen, "--inject %s: that rule is broken by `%s`, not `%s`",
-				 *p, d->side, side);
-			ok = false;
-		}
-	}
-	g_strfreev(v);
-	return ok;
-}
-
-bool agent_inject_has(const struct agent_run *r, const char *rule)
-{
-	size_t n = strlen(rule);
-	for (const char *p = r->inject; (p = strstr(p, rule)); p += n)
-		if ((p == r->inject || p[-1] == ',') && (p[n] == ',' || !p[n]))
-			return true;
-	return false;
+	return inj_parse(r->inject, role, &r->inj, err, errlen);
 }
 
 void agent_rfc8797(uint8_t out[8])

@@ -15,6 +15,7 @@
 
 #include <rpcrdma/hdr.h>
 
+#include "inject.h"
 #include "live_capture.h"
 #include "manifest.h"
 
@@ -31,6 +32,7 @@ struct agent_run {
 	uint32_t credits;
 	int timeout_ms;
 	char inject[256];               /* comma list as given */
+	struct inj_list inj;            /* ... parsed (inject.h) */
 	struct lc_capture *cap;
 	struct mf_writer *mf;
 	struct mf_run info;
@@ -54,10 +56,9 @@ void agent_rfc8797(uint8_t out[8]);
 /* The peer's receive size from its private data (RR_DEFAULT_INLINE_THRESHOLD when absent). */
 uint32_t agent_peer_inline(const uint8_t *pd, uint8_t len);
 
-/* Injections: which ones a side implements, and whether one is asked for. */
-bool agent_inject_has(const struct agent_run *r, const char *rule);
-/* false (and a sentence) when a rule is not one this side can inject. */
-bool agent_inject_check(const char *list, const char *side, char *err, size_t errlen);
+/* --inject for role (INJ_REQ drive, INJ_RESP serve) into r->inj; false and a sentence when an
+ * item is not one this side can inject. */
+bool agent_inject_parse(struct agent_run *r, int role, char *err, size_t errlen);
 void agent_list_injections(void);
 
 /* Manifest helpers: segments of a decoded header into mf lists. */

@@ -14,56 +14,20 @@
 
 #include <glib.h>
 
-#include <rpcrdma/cursor.h>
 #include <rpcrdma/engine.h>
-#include <rpcrdma/hdr.h>
 #include <rpcrdma/rpc.h>
 
 #include "agent.h"
-#include "common.h"
-#include "kernel_target.h"
+#include "drive.h"
 #include "payload.h"
-#include "pg_nfs.h"
-#include "pg_rpcrdma.h"
-#include "pg_scenario.h"
-#include "verbs.h"
-
-struct drive {
-	struct agent_run run;
-	const char *server, *scenario_path, *target;
-	const char *export_path;
-	pg_scenario *s;
-	pg_nfs_state nfs;
-	pg_mem mem;
-	struct vb_conn *conn;
-	uint32_t next_xid, granted;
-	unsigned exchanges, failures;
-	uint64_t msg_index;
-	uint64_t ddp_bytes;         /* moved by RDMA Read and Write, both ways */
-	struct kt_handles kh;
-	enum outcome { OUT_NONE, OUT_REPLY, OUT_NFS_ERROR, OUT_GARBAGE, OUT_RPC_ERROR, OUT_ERR_CHUNK,
-		       OUT_ERR_VERS, OUT_BAD_REPLY, OUT_DISCONNECT, OUT_TIMEOUT } last;
-};
-
-static const char *const outcome_text[] = {
-	"nothing", "a normal reply", "an NFS error", "GARBAGE_ARGS", "an RPC error",
-	"RDMA_ERROR ERR_CHUNK", "RDMA_ERROR ERR_VERS", "a malformed reply", "a disconnect",
-	"no answer (timeout)",
-};
-
-/* The regions behind one chunk: one per segment, or one for all (cover=coalesce). */
-struct chunk_mem {
-	struct vb_mr mr[PG_MAX_SEGS];
-	unsigned n_mr;
-	pg_chunk *c;
-};
 
 static void usage(FILE *f)
 {
 	fputs("usage: rpcrdma-agent drive [-d DEV] [-p PORT] [-w CAPTURE] [-m MANIFEST] [-F pcap|pcapng]\n"
-	      "                           [--inject RULE[,RULE...]] [--target agent|kernel]\n"
+	      "                           [--inject NAME[=ARG][:WHEN...][,...]] [--target agent|kernel]\n"
 	      "                           [--export PATH] [--rxe NETDEV|--siw NETDEV] [--netdev IF]\n"
-	      "                           [--timeout SEC] [--force] [--overwrite] SERVER SCENARIO\n"
+	      "                           [--timeout SEC] [--retries N] [--force] [--overwrite]\n"
+	      "                           SERVER SCENARIO\n"
 	      "Runs SCENARIO (rpcrdma-pcapgen's format) against the RPC-over-RDMA server SERVER.\n", f);
 }
 
@@ -114,289 +78,68 @@ static void unmap_chunk(struct chunk_mem *cm)
 	cm->n_mr = 0;
 }
 
-/* What came back in one of our chunks: its segments filled in order, as returned. */
-static GByteArray *gather(const struct chunk_mem *cm, const struct rr_hdr *h,
-			  const struct rr_write_chunk *wc)
+/* A new connection to the server: RFC 8797 private data, our Receive size. */
+static bool conn_open(struct drive *d)
 {
-	GByteArray *b = g_byte_array_new();
-	for (uint32_t k = 0; k < wc->count && k < cm->c->segs->len; k++) {
-		const pg_seg *s = &g_array_index(cm->c->segs, pg_seg, k);
-		uint32_t n = h->wsegs[wc->first + k].length;
-		if (n > s->length)
-			n = s->length;   /* beyond what we registered nothing can have landed */
-		g_byte_array_append(b, (const uint8_t *)(uintptr_t)s->offset, n);
-	}
-	return b;
-}
+	char err[512] = "";
+	uint8_t pd[8];
+	struct vb_opts vo;
 
-/* An argument that is not DDP-eligible is handed to the reduction as if it were. */
-static bool inject_ineligible(pg_item *it, pg_rpc_pair *rp)
-{
-	pg_ddp bulk, *d;
-	guint at;
-	uint8_t old[PG_MAX_CHUNKS];
-	unsigned oldn = it->call.n;
-
-	if (!rp->call.bulk->len)
+	agent_rfc8797(pd);
+	memset(&vo, 0, sizeof(vo));
+	vo.depth = 64;
+	vo.recv_size = AGENT_INLINE;
+	vo.timeout_ms = d->run.timeout_ms;
+	vo.private_data = pd;
+	vo.private_len = sizeof(pd);
+	d->conn = vb_connect(d->server, d->run.port, &vo, err, sizeof(err));
+	if (!d->conn) {
+		fprintf(stderr, AGENT_NAME ": connect to %s port %u: %s\n", d->server, d->run.port, err);
 		return false;
-	bulk = g_array_index(rp->call.bulk, pg_ddp, 0);
-	bulk.slot = -1;
-	for (at = 0; at < rp->call.ddp->len; at++)
-		if (g_array_index(rp->call.ddp, pg_ddp, at).off > bulk.off)
-			break;
-	memcpy(old, it->call.nseg, sizeof(old));
-	g_array_insert_val(rp->call.ddp, at, bulk);
-	for (guint j = 0; j < rp->call.ddp->len && j < PG_MAX_CHUNKS; j++) {
-		unsigned src = j < at ? j : j - 1;
-		uint8_t v = oldn ? old[src < oldn ? src : oldn - 1] : 0;
-		it->call.nseg[j] = j == at ? 1 : v;
 	}
-	it->call.n = (uint8_t)MIN(rp->call.ddp->len, PG_MAX_CHUNKS);
-	d = &g_array_index(rp->call.ddp, pg_ddp, at);
-	(void)d;
+	d->granted = 1;   /* RFC 8166 3.3.3: one credit until a reply grants more */
+	fprintf(stderr, AGENT_NAME ": connected to %s port %u on %s\n", d->server, d->run.port,
+		vb_device_name(d->conn));
 	return true;
 }
 
-
-static void record_call(struct drive *d, const pg_plan *p, const pg_rpc_pair *rp, bool rebuilt)
+static void conn_close(struct drive *d)
 {
-	struct mf_rpc m;
-	struct rr_hdr h;
-
-	memset(&m, 0, sizeof(m));
-	rr_hdr_decode(p->call.wire->data, p->call.wire->len, &h);
-	agent_mf_from_hdr(&m, &h);
-	m.xid = p->call.xid;
-	m.reply = false;
-	m.vers = p->call.vers;
-	m.credit = p->call.credit;
-	m.len = rp->call.msg->len;
-	if (d->run.mf)
-		rr_sha256_hex(rp->call.msg->data, rp->call.msg->len, m.sha256);
-	m.rebuilt = rebuilt;
-	m.inline_bytes = p->call.inline_payload->len;
-	m.rdma_bytes = 0;
-	for (guint i = 0; i < p->read_chunks->len; i++)
-		m.rdma_bytes += ((pg_chunk *)p->read_chunks->pdata[i])->data->len;
-	d->ddp_bytes += m.rdma_bytes;
-	if (d->run.mf)
-		mf_write_rpc(d->run.mf, &m);
-}
-
-/* What the RPC reply in payload says (GARBAGE_ARGS, an RPC or NFS error): d->last and an event. */
-static void rpc_outcome(struct drive *d, uint32_t xid, const GByteArray *payload)
-{
-	struct rr_cursor c;
-	struct rr_rpc_reply rep;
-	uint32_t nst = 0;
-
-	rr_cursor_init(&c, payload->data, payload->len);
-	if (!rr_rpc_decode_reply(&c, &rep))
+	if (!d->conn)
 		return;
-	if (rep.reply_stat == 0 && rep.accept_stat == 4)
-		d->last = OUT_GARBAGE;
-	else if (rep.reply_stat || rep.accept_stat)
-		d->last = OUT_RPC_ERROR;
-	if (rep.reply_stat == 0 && rep.accept_stat == 4) {
-		agent_mf_event(&d->run, "garbage-args", xid, "RPC GARBAGE_ARGS");
-	} else if (rep.reply_stat == 0 && rep.accept_stat == 0) {
-		if (rr_get_be32(&c, &nst) && nst)
-			d->last = OUT_NFS_ERROR;
-		if (nst)
-			agent_mf_event(&d->run, "nfs-error", xid, "NFS status %u", nst);
-	} else {
-		agent_mf_event(&d->run, "rpc-error", xid, "reply_stat %u accept_stat %u", rep.reply_stat,
-			       rep.accept_stat);
-	}
+	vb_disconnect(d->conn);
+	vb_free(d->conn);
+	d->conn = NULL;
 }
-
-/* The reply as it arrived; returns its decoded header in *h. */
-static bool take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *callinfo,
-		       struct chunk_mem *wmem, unsigned n_w, struct chunk_mem *rmem,
-		       struct rr_hdr *h, bool *err_reply)
-{
-	struct vb_msg msg;
-	bool disc;
-	char err[512];
-	struct mf_rpc m;
-	GByteArray *payload = g_byte_array_new(), *base = NULL;
-	struct pl_chunk wr[RR_HDR_MAX_WRITE_CHUNKS];
-	GByteArray *wdata[RR_HDR_MAX_WRITE_CHUNKS];
-	unsigned nw = 0;
-	enum rr_hdr_status st;
-
-	*err_reply = false;
-	if (!vb_recv(d->conn, &msg, d->run.timeout_ms, &disc, err, sizeof(err))) {
-		agent_mf_event(&d->run, disc ? "disconnect" : "timeout", xid, "%s", err);
-		d->last = disc ? OUT_DISCONNECT : OUT_TIMEOUT;
-		g_byte_array_free(payload, TRUE);
-		return false;
-	}
-	st = rr_hdr_decode(msg.data, msg.len, h);
-	d->last = st == RR_HDR_OK ? OUT_REPLY : OUT_BAD_REPLY;
-	memset(&m, 0, sizeof(m));
-	m.xid = h->xid;
-	m.reply = true;
-	m.rebuilt = true;
-	if (st == RR_HDR_E_NOT_V1 && h->proc == RR_RDMA_ERROR && h->err == RR_ERR_VERS) {
-		/* ERR_VERS keeps the failing message's version (RFC 8166 4.5) */
-		*err_reply = true;
-		d->last = OUT_ERR_VERS;
-		agent_mf_event(&d->run, "err-vers", h->xid, "RDMA_ERROR ERR_VERS (versions %u-%u), "
-			       "rdma_vers %u", h->vers_low, h->vers_high, h->vers);
-		m.rebuilt = false;
-	} else if (st != RR_HDR_OK) {
-		agent_mf_event(&d->run, "bad-reply", h->xid, "reply header: %s", rr_hdr_status_text(st));
-		m.rebuilt = false;
-	}
-	agent_mf_from_hdr(&m, h);
-	if (h->xid != xid)
-		agent_mf_event(&d->run, "reply", h->xid, "reply XID 0x%08x for call 0x%08x", h->xid, xid);
-	d->granted = h->credit;
-	if (st == RR_HDR_OK && h->proc == RR_RDMA_ERROR) {
-		*err_reply = true;
-		d->last = h->err == RR_ERR_VERS ? OUT_ERR_VERS : OUT_ERR_CHUNK;
-		agent_mf_event(&d->run, h->err == RR_ERR_VERS ? "err-vers" : "err-chunk", h->xid,
-			       "RDMA_ERROR %s", h->err == RR_ERR_VERS ? "ERR_VERS" : "ERR_CHUNK");
-	} else if (st == RR_HDR_OK && (h->proc == RR_RDMA_MSG || h->proc == RR_RDMA_NOMSG)) {
-		if (h->proc == RR_RDMA_NOMSG && h->has_reply && rmem->c)
-			base = gather(rmem, h, &h->reply);
-		else
-			base = g_byte_array_new();
-		if (h->proc == RR_RDMA_MSG)
-			g_byte_array_append(base, msg.data + h->hdr_len, msg.len - (guint)h->hdr_len);
-		for (uint32_t k = 0; k < h->n_write_chunks && k < n_w; k++) {
-			wdata[nw] = gather(&wmem[k], h, &h->writes[k]);
-			wr[nw].data = wdata[nw]->data;
-			wr[nw].len = wdata[nw]->len;
-			nw++;
-		}
-		/* without a manifest (a benchmark) nothing is put back together */
-		if (d->run.mf &&
-		    !pl_reply(callinfo, base->data, base->len, wr, nw, payload, err, sizeof(err)))
-			agent_mf_event(&d->run, "bad-reply", h->xid, "%s", err);
-		m.inline_bytes = h->proc == RR_RDMA_MSG ? msg.len - h->hdr_len : 0;
-		m.rdma_bytes = 0;
-		for (unsigned k = 0; k < nw; k++)
-			m.rdma_bytes += wr[k].len;
-		if (rmem->c && h->proc == RR_RDMA_NOMSG)
-			m.rdma_bytes += base->len;
-		d->ddp_bytes += m.rdma_bytes;
-		rpc_outcome(d, h->xid, payload);
-	}
-	m.len = payload->len;
-	if (d->run.mf)
-		rr_sha256_hex(payload->data, payload->len, m.sha256);
-	if (d->run.mf)
-		mf_write_rpc(d->run.mf, &m);
-	for (unsigned k = 0; k < nw; k++)
-		g_byte_array_free(wdata[k], TRUE);
-	if (base)
-		g_byte_array_free(base, TRUE);
-	g_byte_array_free(payload, TRUE);
-	return true;
-}
-
-
-/*
- * What the responder should have done with a call we broke on purpose
- * (responder-side rules), judged from what it did.
- */
-static void judge(struct drive *d, const char *inj, uint32_t xid)
-{
-	struct mf_verdict v;
-	const char *rule = NULL;
-	bool pass = false, na = false;
-	enum outcome o = d->last;
-
-	if (!inj)
-		return;
-	if (!strcmp(inj, "RR-001")) {
-		rule = "RR-110";
-		pass = o == OUT_ERR_VERS;
-	} else if (!strcmp(inj, "RR-130")) {
-		rule = "RR-131";
-		pass = o == OUT_ERR_CHUNK;
-	} else if (!strcmp(inj, "RR-141") || !strcmp(inj, "RR-143")) {
-		rule = "RR-065";
-		pass = o == OUT_ERR_CHUNK || o == OUT_GARBAGE;
-	} else if (!strcmp(inj, "RR-002")) {
-		rule = "RR-113";
-		pass = o == OUT_ERR_CHUNK;
-		na = o == OUT_REPLY;   /* it may take the RPC XID; the rule asks nothing then */
-	} else if (!strcmp(inj, "RR-116")) {
-		rule = "RR-116";
-		na = true;
-	}
-	if (!rule)
-		return;
-	memset(&v, 0, sizeof(v));
-	g_strlcpy(v.rule, rule, sizeof(v.rule));
-	v.xid = xid;
-	g_strlcpy(v.result, na ? "n/a" : pass ? "pass" : "fail", sizeof(v.result));
-	snprintf(v.text, sizeof(v.text), "injected %s; the server answered with %s", inj,
-		 outcome_text[o]);
-	fprintf(stderr, AGENT_NAME ": verdict %s %s: %s\n", v.rule, v.result, v.text);
-	if (d->run.mf)
-		mf_write_verdict(d->run.mf, &v);
-}
-
-/* A rule the call breaks on purpose: the manifest's inject line. */
-struct injection {
-	const char *rule, *also, *note;
-};
-
-/* The memory behind one call's chunks. */
-#define DRIVE_MAX_READ_CHUNKS (PG_MAX_CHUNKS + 1)
-struct call_mem {
-	struct chunk_mem r[DRIVE_MAX_READ_CHUNKS], w[PG_MAX_CHUNKS], reply;
-	unsigned n_r, n_w;
-};
 
 /*
  * The call for one scenario item, encoded by the generator and reduced
- * into chunks, with the injections that change what it carries.  false:
- * a scenario error (said and counted), nothing left to clear.
+ * into chunks, with the injections that change what it carries (prep has
+ * run).  false: a scenario error (said and counted).
  */
-static bool build_call(struct drive *d, pg_item *it, bool inject, uint32_t xid, pg_rng *rng,
-		       pg_rpc_pair *rp, pg_plan *plan, struct injection *inj)
+static bool build_call(struct drive *d, pg_exch *ex, uint32_t xid, pg_rng *rng, struct drive_inj *di)
 {
-	bool v4 = pg_item_is_v4(it);
+	pg_item *it = &ex->itc;
 	pg_plan_opts o;
 	char *perr = NULL;
 
-	if (inject && agent_inject_has(&d->run, "RR-130")) {
-		it->msgp = true;
-		it->align = 4;
-		it->thresh = 4096;
-	}
-	pg_nfs_build(&d->nfs, it, xid, rng, rp);
-	if (inject && ((agent_inject_has(&d->run, "RR-141") && !v4) ||
-		       (agent_inject_has(&d->run, "RR-143") && v4))) {
-		it->call.chunked = true;
-		if (inject_ineligible(it, rp)) {
-			inj->rule = v4 ? "RR-143" : "RR-141";
-			inj->also = "RR-140,RR-142,RR-024,RR-222,RR-023,RR-065,RR-173,RR-116";
-			inj->note = "an argument that is not DDP-eligible travels in a read chunk";
-		}
-	}
+	pg_nfs_build(&d->nfs, it, xid, rng, &ex->rp);
+	drive_inj_stage(d, di, ex, INJ_ST_PLAN, NULL, NULL);
 	o = (pg_plan_opts){ xid, d->s->credits, d->s->credits, d->s->inline_max, false };
-	if (!pg_plan_build(plan, it, rp, &o, &d->mem, &perr)) {
+	if (!pg_plan_build(&ex->plan, it, &ex->rp, &o, &d->lv.env.mem, &perr)) {
 		fprintf(stderr, AGENT_NAME ": %s line %d: %s\n", d->scenario_path, it->line, perr);
 		g_free(perr);
-		pg_rpc_pair_clear(rp);
-		pg_plan_clear(plan);
 		d->failures++;
 		return false;
 	}
-	if (plan->read_chunks->len > DRIVE_MAX_READ_CHUNKS) {
+	if (ex->plan.read_chunks->len > DRIVE_MAX_READ_CHUNKS) {
 		fprintf(stderr, AGENT_NAME ": %s line %d: %u read chunks; the agent takes at most %zu\n",
-			d->scenario_path, it->line, plan->read_chunks->len, (size_t)DRIVE_MAX_READ_CHUNKS);
+			d->scenario_path, it->line, ex->plan.read_chunks->len, (size_t)DRIVE_MAX_READ_CHUNKS);
 		d->failures++;
-		pg_plan_clear(plan);
-		pg_rpc_pair_clear(rp);
 		return false;
 	}
+	/* before the chunks are registered: these hooks reshape what is offered */
+	drive_inj_stage(d, di, ex, INJ_ST_OPS, NULL, NULL);
 	return true;
 }
 
@@ -423,107 +166,152 @@ static void unmap_call(struct call_mem *cm)
 	for (unsigned i = 0; i < cm->n_w; i++)
 		unmap_chunk(&cm->w[i]);
 	unmap_chunk(&cm->reply);
+	cm->n_r = cm->n_w = 0;
 }
 
-/* The injections in the transport header, made on the plan before it is encoded. */
-static void break_header(struct drive *d, bool inject, pg_plan *plan, bool *rebuilt,
-			 struct injection *inj)
+/* A new connection, the call's memory registered on it again, the call re-encoded. */
+static bool reconnect(struct drive *d, pg_exch *ex, struct call_mem *cm, struct drive_inj *di)
 {
-	if (inject && agent_inject_has(&d->run, "RR-130")) {
-		inj->rule = "RR-130";
-		inj->also = "RR-131,RR-173";
-		inj->note = "the call is RDMA_MSGP";
+	unmap_call(cm);
+	conn_close(d);
+	if (!conn_open(d) || !map_call(d, &ex->plan, cm))
+		return false;
+	pg_plan_encode(&ex->plan);
+	drive_inj_stage(d, di, ex, INJ_ST_WIRE, &ex->plan.call, NULL);
+	return true;
+}
+
+/* Sends the encoded call and takes its answer (d->last); false when the connection is gone. */
+static bool send_take(struct drive *d, const pg_item *it, pg_exch *ex, const struct call_mem *cm,
+		      const struct rr_ulp_info *callinfo, bool rebuilt, bool *err_reply, bool twice)
+{
+	struct rr_hdr h;
+	enum jd_answer first;
+	bool alive;
+
+	for (int n = twice ? 2 : 1; n > 0; n--) {
+		bool sent = agent_send(&d->run, d->conn, ex->plan.call.wire);
+		/* a Send that failed may be in the capture in part or not at all: not compared */
+		drive_record_call(d, &ex->plan, &ex->rp, rebuilt && sent);
+		d->exchanges++;
+		d->last = JD_NONE;
+		if (!sent) {
+			d->last = JD_DISCONNECT;
+			return false;
+		}
 	}
-	if (inject && agent_inject_has(&d->run, "RR-001")) {
-		/* a conforming engine reports the version (ENG-NOT-V1) and
-		 * RR-001 only if the responder then answers anything but ERR_VERS */
-		plan->call.vers = 2;
-		*rebuilt = false;
-		inj->rule = "RR-001";
-		inj->also = "RR-110,RR-111,RR-003,RR-113,RR-001";
-		inj->note = "the call's header says version 2";
+	if (it->reply.none)
+		return true;
+	/* dup-xid: both answers write into the same chunks, which of them a
+	 * checker pairs with which reply is its own choice: neither is compared */
+	d->reply_unrebuilt = twice;
+	alive = drive_take_reply(d, ex->plan.call.xid, callinfo, cm, &h, err_reply);
+	if (!twice || !alive) {
+		d->reply_unrebuilt = false;
+		return alive;
 	}
-	if (inject && agent_inject_has(&d->run, "RR-002")) {
-		plan->call.xid ^= 0x00010000u;
-		inj->rule = "RR-002";
-		inj->also = "RR-003,RR-004,RR-113,RR-110";
-		inj->note = "the transport XID differs from the RPC XID";
-	}
+	/* dup-xid: the second answer, if any, is the reaction (a responder may
+	 * drop the duplicate of a call it is still working on) */
+	first = d->last;
+	alive = drive_take_reply(d, ex->plan.call.xid, callinfo, cm, &h, err_reply);
+	d->reply_unrebuilt = false;
+	if (d->last == JD_TIMEOUT)
+		agent_mf_event(&d->run, "duplicate-dropped", ex->plan.call.xid,
+			       "one answer to two calls of the same XID (the first: %s)", jd_answer_text(first));
+	return alive || d->last == JD_TIMEOUT;
 }
 
 /*
- * Encodes, records and sends the call, then takes and judges its reply
- * (and, for RR-116, sends it again after an RDMA_ERROR).  false when the
- * connection is gone.
+ * Encodes, records and sends the call, takes its answer; after a
+ * disconnect or a timeout connects again and sends the call again, as a
+ * client does, at most --retries times; records the reaction to every
+ * injection.  false when the connection is gone.
  */
-static bool send_call(struct drive *d, const pg_item *it, pg_plan *plan, const pg_rpc_pair *rp,
-		      struct call_mem *cm, bool rebuilt, bool inject, const struct injection *inj)
+static bool send_call(struct drive *d, const pg_item *it, pg_exch *ex, struct call_mem *cm,
+		      struct drive_inj *di)
 {
 	struct rr_rpc_call call;
 	struct rr_ulp_info callinfo;
-	struct rr_hdr h;
-	bool alive, err_reply = false;
+	struct jd_reaction r;
+	bool alive, err_reply = false, rebuilt;
+	gint64 t0 = g_get_monotonic_time();
+	uint32_t xid;
 
-	pg_plan_encode(plan);
-	pl_describe_call(rp->call.msg->data, rp->call.msg->len, &call, &callinfo);
-	record_call(d, plan, rp, rebuilt);
-	if (inj->rule)
-		agent_mf_inject(&d->run, strcmp(inj->rule, "RR-001") ? inj->rule : "ENG-NOT-V1",
-				plan->call.xid, false, inj->also, inj->note);
-	d->exchanges++;
-	if (!agent_send(&d->run, d->conn, plan->call.wire))
-		return false;
+	drive_inj_stage(d, di, ex, INJ_ST_HEADER, &ex->plan.call, NULL);
+	pg_plan_encode(&ex->plan);
+	drive_inj_stage(d, di, ex, INJ_ST_WIRE, &ex->plan.call, NULL);
+	xid = ex->plan.call.xid;
+	rebuilt = drive_inj_rebuildable(di, ex);
+	pl_describe_call(ex->rp.call.msg->data, ex->rp.call.msg->len, &call, &callinfo);
+	drive_inj_record(d, di, xid);
+	alive = send_take(d, it, ex, cm, &callinfo, rebuilt, &err_reply,
+			  drive_inj_on(d, di, "dup-xid") != NULL);
 	if (it->reply.none)
-		return true;
-	d->last = OUT_NONE;
-	alive = take_reply(d, plan->call.xid, &callinfo, cm->w, cm->n_w, &cm->reply, &h, &err_reply);
-	judge(d, inj->rule, plan->call.xid);
-	if (alive && err_reply && inject && agent_inject_has(&d->run, "RR-116")) {
-		/* the same XID again, after the responder said it cannot take it */
-		record_call(d, plan, rp, rebuilt);
-		agent_mf_inject(&d->run, "RR-116", plan->call.xid, false, "RR-004,RR-180,RR-181,RR-131,RR-130",
-				"XID retried after RDMA_ERROR");
-		if (!agent_send(&d->run, d->conn, plan->call.wire))
-			alive = false;
-		else
-			alive = take_reply(d, plan->call.xid, &callinfo, cm->w, cm->n_w, &cm->reply, &h,
-					   &err_reply);
-		judge(d, "RR-116", plan->call.xid);
+		return alive;
+	memset(&r, 0, sizeof(r));
+	r.answer = d->last;
+	r.credit = d->last_credit;
+	while ((d->last == JD_DISCONNECT || d->last == JD_TIMEOUT) && r.retransmits < d->retries &&
+	       !agent_stop_signal) {
+		if (!reconnect(d, ex, cm, di))
+			break;
+		r.reconnects++;
+		r.retransmits++;
+		agent_mf_event(&d->run, "retransmit", xid, "sent again on a new connection (%u of %u)",
+			       r.retransmits, d->retries);
+		alive = send_take(d, it, ex, cm, &callinfo, rebuilt, &err_reply, false);
 	}
-	return alive;
+	if (alive && drive_inj_on(d, di, "reconnect-xid") && !reconnect(d, ex, cm, di)) {
+		r.answer = JD_DISCONNECT;
+		snprintf(r.app_error, sizeof(r.app_error), "could not connect again to retransmit");
+		alive = false;
+	} else if (alive && drive_inj_on(d, di, "reconnect-xid")) {
+		/* the same call, the same XID, on a new connection: what is judged is its answer */
+		r.reconnects++;
+		r.retransmits++;
+		agent_mf_event(&d->run, "retransmit", xid, "the same XID again after a reconnect");
+		alive = send_take(d, it, ex, cm, &callinfo, rebuilt, &err_reply, false);
+		r.answer = d->last;
+		r.credit = d->last_credit;
+	}
+	r.elapsed_ms = (uint32_t)((g_get_monotonic_time() - t0) / 1000);
+	if (d->last != JD_REPLY && !*r.app_error)
+		snprintf(r.app_error, sizeof(r.app_error), "%s%s", jd_answer_text(d->last),
+			 r.retransmits ? " after retransmitting" : "");
+	if (di->any)
+		drive_inj_react(d, di, xid, &r);
+	d->prev_rdma_error = d->last == JD_ERR_CHUNK || d->last == JD_ERR_VERS;
+	return alive && d->conn;
 }
 
 /* One RPC of the scenario: false when the connection is gone. */
 static bool exchange(struct drive *d, const pg_item *orig)
 {
-	pg_item it = *orig;
-	pg_rpc_pair rp;
-	pg_plan plan;
 	pg_rng rng = pg_rng_derive(d->s->seed, 0x444154, d->msg_index++);
 	struct call_mem cm;
-	struct injection inj = { NULL, NULL, NULL };
-	bool alive, rebuilt = true, inject;
+	struct drive_inj di;
 	uint32_t xid = d->next_xid++;
+	pg_exch *ex = inj_live_exch(&d->lv, orig);
+	bool alive = true;
 
-	memset(&plan, 0, sizeof(plan));
-	/*
-	 * The first exchange stays clean: a capture has to show the connection
-	 * carrying RPC-over-RDMA version 1 before a broken message can be told
-	 * from traffic that is not RPC-over-RDMA at all.
-	 */
-	inject = d->exchanges > 0;
-	if (!build_call(d, &it, inject, xid, &rng, &rp, &plan, &inj))
-		return true;
-	alive = map_call(d, &plan, &cm);
-	if (!alive) {
-		fprintf(stderr, AGENT_NAME ": cannot register chunk memory\n");
-	} else {
-		break_header(d, inject, &plan, &rebuilt, &inj);
-		alive = send_call(d, &it, &plan, &rp, &cm, rebuilt, inject, &inj);
+	/* by default the first call stays clean (inject.h) */
+	drive_inj_select(d, &di, (uint64_t)d->exchanges + 1, xid, orig);
+	if (d->prev_rdma_error)
+		inj_live_prev_xid(&d->lv, d->lv.env.prev_xid);
+	else
+		d->lv.env.have_prev = false;
+	drive_inj_stage(d, &di, ex, INJ_ST_PREP, NULL, &xid);
+	memset(&cm, 0, sizeof(cm));
+	if (build_call(d, ex, xid, &rng, &di)) {
+		alive = map_call(d, &ex->plan, &cm);
+		if (!alive)
+			fprintf(stderr, AGENT_NAME ": cannot register chunk memory\n");
+		else
+			alive = send_call(d, orig, ex, &cm, &di);
 	}
 	unmap_call(&cm);
-	pg_plan_clear(&plan);
-	pg_rpc_pair_clear(&rp);
+	d->lv.env.prev_xid = xid;
+	pg_exch_free(ex);
 	return alive;
 }
 
@@ -545,6 +333,14 @@ static int parse_args(struct drive *d, int argc, char **argv)
 			d->target = argv[++i];
 			if (strcmp(d->target, "agent") && strcmp(d->target, "kernel"))
 				bad = 1;
+		} else if (!strcmp(a, "--retries") && i + 1 < argc) {
+			char *end;
+			unsigned long n = strtoul(argv[++i], &end, 10);
+			if (*end || n > 16) {
+				fprintf(stderr, AGENT_NAME ": --retries: 0 to 16\n");
+				bad = 1;
+			}
+			d->retries = (unsigned)n;
 		} else if (!strcmp(a, "--export") && i + 1 < argc) {
 			d->export_path = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
@@ -564,7 +360,7 @@ static int parse_args(struct drive *d, int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (*d->run.inject && !agent_inject_check(d->run.inject, "drive", err, sizeof(err))) {
+	if (!agent_inject_parse(&d->run, INJ_REQ, err, sizeof(err))) {
 		fprintf(stderr, AGENT_NAME ": %s\n", err);
 		return 2;
 	}
@@ -588,8 +384,6 @@ static bool load_scenario(struct drive *d)
 static bool drive_connect(struct drive *d)
 {
 	char err[512] = "";
-	uint8_t pd[8];
-	struct vb_opts vo;
 
 	if (!strcmp(d->target, "kernel") &&
 	    !kt_handles(d->server, d->export_path ? d->export_path : "/srv/export", &d->kh, err,
@@ -598,21 +392,7 @@ static bool drive_connect(struct drive *d)
 		return false;
 	}
 	kt_apply(&d->kh, &d->nfs);
-	agent_rfc8797(pd);
-	memset(&vo, 0, sizeof(vo));
-	vo.depth = 64;
-	vo.recv_size = AGENT_INLINE;
-	vo.timeout_ms = d->run.timeout_ms;
-	vo.private_data = pd;
-	vo.private_len = sizeof(pd);
-	d->conn = vb_connect(d->server, d->run.port, &vo, err, sizeof(err));
-	if (!d->conn) {
-		fprintf(stderr, AGENT_NAME ": connect to %s port %u: %s\n", d->server, d->run.port, err);
-		return false;
-	}
-	fprintf(stderr, AGENT_NAME ": connected to %s port %u on %s\n", d->server, d->run.port,
-		vb_device_name(d->conn));
-	return true;
+	return conn_open(d);
 }
 
 /* Every rpc item of the scenario, its repeats included, until a signal, no credit or no connection. */
@@ -621,7 +401,6 @@ static void run_items(struct drive *d)
 	gint64 t0 = g_get_monotonic_time();
 	double secs;
 
-	d->granted = 1;
 	for (guint i = 0; i < d->s->items->len; i++) {
 		const pg_item *it = d->s->items->pdata[i];
 		uint32_t rep = it->repeat ? it->repeat : 1;
@@ -633,7 +412,7 @@ static void run_items(struct drive *d)
 		for (uint32_t r = 0; r < rep; r++) {
 			if (agent_stop_signal)
 				goto done;
-			if (d->exchanges && !d->granted) {
+			if (d->exchanges && !d->granted && !inj_find(&d->run.inj, NULL, "credit-overrun")) {
 				/* RFC 8166 3.3.1: no credit, no call */
 				agent_mf_event(&d->run, "no-credit", 0, "the server granted 0 credits; "
 					       "no further call is sent");
@@ -641,6 +420,13 @@ static void run_items(struct drive *d)
 			}
 			if (!exchange(d, it))
 				goto done;
+			/* resend-xid, retry-xid: the call RDMA_ERROR ended goes again with its XID
+			 * (the table's prep hook reuses it), once */
+			if (d->prev_rdma_error && (inj_find(&d->run.inj, NULL, "resend-xid") ||
+						   inj_find(&d->run.inj, NULL, "retry-xid")) &&
+			    !exchange(d, it))
+				goto done;
+			d->prev_rdma_error = false;
 		}
 	}
 done:
@@ -672,13 +458,12 @@ int agent_cmd_drive(int argc, char **argv)
 	if (d.run.mf)
 		mf_write_run(d.run.mf, &d.run.info);
 	pg_nfs_state_init(&d.nfs, d.s->seed);
-	pg_mem_init(&d.mem, d.s->seed);
+	inj_live_init(&d.lv, d.s, d.s->seed);
 	d.next_xid = (uint32_t)(g_get_real_time() / 1000) * 2654435761u;
 	d.next_xid &= 0x7fffff00u;
 	if (drive_connect(&d)) {
 		run_items(&d);
-		vb_disconnect(d.conn);
-		vb_free(d.conn);
+		conn_close(&d);
 	} else {
 		ok = false;
 	}

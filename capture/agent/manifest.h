@@ -16,6 +16,8 @@
  *   event    kind=remote-access-error|disconnect|err-chunk|err-vers|garbage-args|
  *                 nfs-error|timeout|reply xid=0x%08x text=TEXT
  *   verdict  rule=RR-xxx xid=0x%08x result=pass|fail|n/a text=TEXT
+ *   reaction xid=0x%08x dir=call|reply inject=NAME answer=ANSWER credit=N
+ *            reconnects=N retransmits=N elapsed_ms=N error=TEXT
  *
  * "rpc": payload as the engine defines it (engine.h): the RPC message as
  * it would travel on TCP without the record mark, chunk data in place, XDR
@@ -25,6 +27,14 @@
  *
  * "inject": the agent broke rule on purpose in that message; verify wants
  * a finding of that rule for it, and tolerates the rules in also=.
+ *
+ * "reaction": what the peer did after a message the agent broke on purpose
+ * (injector NAME, inject.h), one line per broken message, before its
+ * verdict line: ANSWER is one of judge.h's (none, reply, nfs-error,
+ * garbage-args, rpc-error, err-chunk, err-vers, bad-reply, disconnect,
+ * timeout, next-call, retransmit, access-error, refused); credit the answer's grant;
+ * reconnects and retransmits what followed; error what the agent, as an
+ * application, was told ("-" for nothing).
  *
  * Values never contain tabs or newlines (the writer replaces them).
  */
@@ -86,6 +96,15 @@ struct mf_verdict {
 	char text[256];
 };
 
+struct mf_reaction {
+	uint32_t xid;
+	bool reply;                    /* the broken message was a reply */
+	char inject[48];               /* the injector */
+	char answer[16];
+	uint32_t credit, reconnects, retransmits, elapsed_ms;
+	char error[128];
+};
+
 struct mf_run {
 	char role[16], transport[16], device[32], netdev[32];
 	char local[64], remote[64], target[16], scenario[256], inject[256];
@@ -108,6 +127,7 @@ void mf_write_rpc(struct mf_writer *w, const struct mf_rpc *m);
 void mf_write_inject(struct mf_writer *w, const struct mf_inject *i);
 void mf_write_event(struct mf_writer *w, const struct mf_event *e);
 void mf_write_verdict(struct mf_writer *w, const struct mf_verdict *v);
+void mf_write_reaction(struct mf_writer *w, const struct mf_reaction *r);
 /* Flushes and closes; false (with err) when any write failed. */
 bool mf_close(struct mf_writer *w, char *err, size_t errlen);
 
@@ -119,6 +139,7 @@ struct mf_manifest {
 	struct mf_inject *injects; size_t n_injects;
 	struct mf_event *events; size_t n_events;
 	struct mf_verdict *verdicts; size_t n_verdicts;
+	struct mf_reaction *reactions; size_t n_reactions;
 };
 /* Reads a manifest; on error returns false with "FILE:LINE: reason" in err. */
 bool mf_read(const char *path, struct mf_manifest *out, char *err, size_t errlen);

@@ -317,8 +317,11 @@ static bool rec_run(struct pctx *p, struct field *f, int nf, struct mf_run *r)
 		if (k == 6)
 			ok = parse_dec32(p, "port", f[i].val, &r->port) &&
 			     (r->port <= 65535 || p_fail(p, "port=%" PRIu32 " is not a port", r->port));
+		else if (k == 9 && !strcmp(f[i].val, "-"))
+			ok = (r->inject[0] = 0, true);
 		else if (k == 9)
-			ok = copy_token(p, "inject", f[i].val, dst[k], len[k], true);
+			/* --inject as given: NAME[=ARG][:WHEN...] items (inject.h) */
+			ok = copy_text(p, "inject", f[i].val, dst[k], len[k]);
 		else
 			ok = copy_text(p, keys[k], f[i].val, dst[k], len[k]);
 		if (!ok)
@@ -473,8 +476,38 @@ static bool rec_verdict(struct pctx *p, struct field *f, int nf, struct mf_verdi
 	return require(p, "verdict", keys, seen, 1u << 0 | 1u << 2);
 }
 
+static bool rec_reaction(struct pctx *p, struct field *f, int nf, struct mf_reaction *r)
+{
+	static const char *const keys[] = { "xid", "dir", "inject", "answer", "credit", "reconnects",
+					    "retransmits", "elapsed_ms", "error", NULL };
+	int idx[MF_MAX_FIELDS], i;
+	uint32_t seen;
+
+	if (!index_fields(p, "reaction", keys, f, nf, idx, &seen))
+		return false;
+	for (i = 0; i < nf; i++) {
+		char *v = f[i].val;
+		bool ok = true;
+
+		switch (idx[i]) {
+		case 0: ok = parse_hex32(p, "xid", v, &r->xid); break;
+		case 1: ok = parse_choice(p, "dir", v, "call", "reply", &r->reply); break;
+		case 2: ok = copy_token(p, "inject", v, r->inject, sizeof(r->inject), false); break;
+		case 3: ok = copy_token(p, "answer", v, r->answer, sizeof(r->answer), false); break;
+		case 4: ok = parse_dec32(p, "credit", v, &r->credit); break;
+		case 5: ok = parse_dec32(p, "reconnects", v, &r->reconnects); break;
+		case 6: ok = parse_dec32(p, "retransmits", v, &r->retransmits); break;
+		case 7: ok = parse_dec32(p, "elapsed_ms", v, &r->elapsed_ms); break;
+		case 8: ok = copy_text(p, "error", v, r->error, sizeof(r->error)); break;
+		}
+		if (!ok)
+			return false;
+	}
+	return require(p, "reaction", keys, seen, 1u << 0 | 1u << 2 | 1u << 3);
+}
+
 struct acc {
-	GArray *rpcs, *injects, *events, *verdicts;
+	GArray *rpcs, *injects, *events, *verdicts, *reactions;
 	bool have_run;
 };
 
@@ -532,6 +565,10 @@ static bool parse_line(struct pctx *p, char *line, struct mf_manifest *m, struct
 		slot = grow(p, a->verdicts, MF_MAX_OTHER, "verdict");
 		return slot && rec_verdict(p, f, nf, slot);
 	}
+	if (!strcmp(rec, "reaction")) {
+		slot = grow(p, a->reactions, MF_MAX_OTHER, "reaction");
+		return slot && rec_reaction(p, f, nf, slot);
+	}
 	if (!strcmp(rec, "run")) {
 		if (a->have_run)
 			return p_fail(p, "a second run line (one manifest records one run)");
@@ -543,7 +580,7 @@ static bool parse_line(struct pctx *p, char *line, struct mf_manifest *m, struct
 			return p_fail(p, "a second capture line (one manifest describes one capture)");
 		return rec_capture(p, f, nf, &m->capture);
 	}
-	return p_fail(p, "unknown record '%s' (run, capture, rpc, inject, event or verdict)",
+	return p_fail(p, "unknown record '%s' (run, capture, rpc, inject, event, verdict or reaction)",
 		      shown(rec, b, sizeof(b)));
 }
 
@@ -656,6 +693,7 @@ bool mf_read(const char *path, struct mf_manifest *out, char *err, size_t errlen
 	a.injects = g_array_new(FALSE, TRUE, sizeof(struct mf_inject));
 	a.events = g_array_new(FALSE, TRUE, sizeof(struct mf_event));
 	a.verdicts = g_array_new(FALSE, TRUE, sizeof(struct mf_verdict));
+	a.reactions = g_array_new(FALSE, TRUE, sizeof(struct mf_reaction));
 	a.have_run = false;
 	ok = read_all(&p, f, out, &a);
 	fclose(f);
@@ -663,6 +701,7 @@ bool mf_read(const char *path, struct mf_manifest *out, char *err, size_t errlen
 	out->injects = take(a.injects, &out->n_injects);
 	out->events = take(a.events, &out->n_events);
 	out->verdicts = take(a.verdicts, &out->n_verdicts);
+	out->reactions = take(a.reactions, &out->n_reactions);
 	if (!ok)
 		mf_free(out);
 	return ok;
@@ -674,5 +713,6 @@ void mf_free(struct mf_manifest *m)
 	g_free(m->injects);
 	g_free(m->events);
 	g_free(m->verdicts);
+	g_free(m->reactions);
 	memset(m, 0, sizeof(*m));
 }

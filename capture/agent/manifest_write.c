@@ -205,6 +205,18 @@ void mf_write_verdict(struct mf_writer *w, const struct mf_verdict *v)
 	fputc('\n', w->f);
 }
 
+void mf_write_reaction(struct mf_writer *w, const struct mf_reaction *r)
+{
+	fputs("reaction", w->f);
+	fprintf(w->f, "\txid=0x%08" PRIx32 "\tdir=%s", r->xid, r->reply ? "reply" : "call");
+	w_text(w, "inject", r->inject);
+	w_text(w, "answer", r->answer);
+	fprintf(w->f, "\tcredit=%" PRIu32 "\treconnects=%" PRIu32 "\tretransmits=%" PRIu32
+		"\telapsed_ms=%" PRIu32, r->credit, r->reconnects, r->retransmits, r->elapsed_ms);
+	w_text(w, "error", *r->error ? r->error : "-");
+	fputc('\n', w->f);
+}
+
 bool mf_close(struct mf_writer *w, char *err, size_t errlen)
 {
 	bool ok = true;

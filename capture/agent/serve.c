@@ -28,6 +28,7 @@
 #include "agent.h"
 #include "common.h"
 #include "payload.h"
+#include "serve_inject.h"
 #include "pg_buf.h"
 #include "pg_nfs.h"
 #include "pg_rpcrdma.h"
@@ -49,6 +50,15 @@ struct serve {
 	unsigned calls, errors;
 	bool broken;              /* the QP is in error (an injected fault) */
 	struct vb_mr pull;        /* where read chunks land: registered once per connection, grown */
+	struct inj_live lv;       /* the generator's injectors on our replies */
+	struct serve_inj *cur;    /* the reply being answered, or NULL */
+	struct serve_pending pending;   /* a broken reply waiting for the requester's next move */
+	uint64_t replies;
+	bool access_error;        /* an RDMA operation on the requester's memory was refused */
+	bool refused;             /* the requester's RNIC refused a broken reply's Send */
+	bool dup;                 /* this call has the XID of the one before (dup-xid): its
+				   * reply writes where that one's did, not compared */
+	uint32_t last_xid;
 };
 
 /*
@@ -61,14 +71,31 @@ struct serve {
 static void usage(FILE *f)
 {
 	fputs("usage: rpcrdma-agent serve [-d DEV] [-p PORT] [-c CREDITS] [-w CAPTURE] [-m MANIFEST]\n"
-	      "                           [-F pcap|pcapng] [--bind ADDR] [--inject RULE[,RULE...]]\n"
+	      "                           [-F pcap|pcapng] [--bind ADDR] [--inject NAME[=ARG][:WHEN...][,...]]\n"
 	      "                           [--once] [--timeout SEC] [--force] [--overwrite]\n"
 	      "In-memory NFSv3/NFSv4.1 server over RPC-over-RDMA version 1.\n", f);
 }
 
 static uint32_t grant(const struct serve *s)
 {
-	return agent_inject_has(&s->run, "RR-100") ? 0 : s->run.credits;
+	return s->run.credits;   /* zero-credit and grant-above change it in the header stage */
+}
+
+/* The reply's header is final: the table's header hooks, encode, the wire hooks. */
+static void encode_reply(struct serve *s, pg_rdmamsg *m)
+{
+	if (s->cur)
+		serve_inj_stage(&s->run, &s->lv, s->cur, INJ_ST_HEADER, m);
+	pg_rdmamsg_encode(m);
+	if (s->cur)
+		serve_inj_stage(&s->run, &s->lv, s->cur, INJ_ST_WIRE, m);
+}
+
+/* The reply went out: inject lines and the reaction to wait for. */
+static void reply_sent(struct serve *s, const pg_rdmamsg *m)
+{
+	if (s->cur)
+		serve_inj_sent(&s->run, s->cur, &s->pending, m->xid, m->credit);
 }
 
 
@@ -101,10 +128,18 @@ static void send_error(struct serve *s, uint32_t xid, uint32_t vers, uint32_t er
 	m.vers = vers;
 	m.err = err;
 	m.low = m.high = 1;
-	pg_rdmamsg_encode(&m);
+	encode_reply(s, &m);
 	/* the engine rebuilds no message from a header of another version */
-	if (agent_send(&s->run, s->conn, m.wire))
-		record(s, m.wire->data, m.wire->len, true, NULL, vers == RR_RPCRDMA_VERSION, 0, 0);
+	if (agent_send(&s->run, s->conn, m.wire)) {
+		/* nor one whose error code it does not know */
+		record(s, m.wire->data, m.wire->len, true, NULL,
+		       m.vers == RR_RPCRDMA_VERSION && (m.err == RR_ERR_VERS || m.err == RR_ERR_CHUNK), 0, 0);
+		reply_sent(s, &m);
+	} else if (s->cur && serve_inj_any(s->cur)) {
+		/* the connection went down under an injection (iWARP tells a Write that left
+		 * its segment by a Terminate, after the Write completed here): it still happened */
+		reply_sent(s, &m);
+	}
 	pg_rdmamsg_clear(&m);
 	s->errors++;
 }
@@ -276,16 +311,29 @@ struct wseg_ret {
 };
 
 /* Push len bytes into a chunk's segments in order (RFC 8166 3.4.6). */
+/* The bytes a chunk's segments after segment k hold. */
+static uint64_t room_after(const struct rr_hdr *h, const struct rr_write_chunk *wc, uint32_t k)
+{
+	uint64_t n = 0;
+	for (uint32_t j = k + 1; j < wc->count; j++)
+		n += rr_hdr_wseg(h, wc, j)->length;
+	return n;
+}
+
 static bool push(struct serve *s, uint32_t xid, const struct rr_hdr *h,
 		 const struct rr_write_chunk *wc, const uint8_t *data, uint32_t len,
 		 struct wseg_ret *ret, uint64_t *pushed)
 {
 	struct vb_mr m;
-	uint32_t done = 0;
+	pg_knobs *kn = serve_inj_knobs(s->cur);
+	uint32_t done = 0, over = kn ? kn->overfill : 0;
 	char err[512];
 	bool ok = true;
 
-	if (!vb_reg(s->conn, &m, len, false, false))
+	if (kn)
+		kn->overfill = 0;   /* once: the first chunk written */
+
+	if (!vb_reg(s->conn, &m, (size_t)len + over, false, false))
 		return false;
 	memcpy(m.buf, data, len);
 	for (uint32_t k = 0; k < wc->count && ok; k++) {
@@ -297,14 +345,25 @@ static bool push(struct serve *s, uint32_t xid, const struct rr_hdr *h,
 		ret[k].used = n;
 		if (!n)
 			continue;
-		if (agent_inject_has(&s->run, "RR-085") && done == 0 && n >= 2) {
-			/* start inside the segment and run half the write past its end */
-			at = sg->offset + sg->length - n / 2;
-			agent_mf_inject(&s->run, "RR-085", xid, true, "RR-086,RR-087,RR-091,RR-092,RR-003",
-				     "an RDMA Write runs past the end of its segment");
+		if (kn && kn->fill_short && k == 0 && wc != &h->reply && n > kn->fill_short &&
+		    room_after(h, wc, 0) >= len - (n - kn->fill_short)) {
+			/* fill-order: the first segment short, the rest goes on */
+			n -= kn->fill_short;
+			ret[k].used = n;
+			kn->fill_short = 0;
+			serve_inj_done(s->cur, PG_DONE_SHORT);
+		}
+		if (over && done == 0) {
+			/* write-beyond (pg_inject_write.c): the first Write ends `over` bytes past
+			 * its segment, whose returned length is that much longer than offered */
+			at = sg->offset + (sg->length - n);
+			ret[k].used = sg->length + over;
+			n += over;
+			over = 0;
 		}
 		if (!vb_rdma(s->conn, true, &m, done, n, sg->handle, at, &st, err, sizeof(err))) {
 			agent_mf_event(&s->run, "remote-access-error", xid, "%s", err);
+			s->access_error = st != -1;   /* a completion error (the QP died at this operation), not a disconnect */
 			s->broken = true;
 			ok = false;
 			break;
@@ -316,12 +375,21 @@ static bool push(struct serve *s, uint32_t xid, const struct rr_hdr *h,
 	return ok && done == len;
 }
 
+/* The operations the table's ops hooks added; a refused one breaks the connection. */
+static void run_added(struct serve *s, uint32_t xid, int when)
+{
+	if (!serve_inj_run_ops(&s->run, s->cur, s->conn, xid, when, &s->access_error))
+		s->broken = true;
+}
+
 static pg_chunk *returned_chunk(const struct wseg_ret *r, uint32_t n, bool full)
 {
 	pg_chunk *c = pg_chunk_new();
 	for (uint32_t k = 0; k < n; k++) {
 		pg_seg sg = { r[k].seg.handle, full ? r[k].seg.length : r[k].used, r[k].seg.offset };
+		pg_seg offered = { r[k].seg.handle, r[k].seg.length, r[k].seg.offset };
 		g_array_append_val(c->ret, sg);
+		g_array_append_val(c->segs, offered);
 	}
 	return c;
 }
@@ -348,25 +416,23 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 	unsigned moved = 0;
 	size_t hdr_len;
 	bool misdirected = false;
+	pg_knobs *kn = serve_inj_knobs(s->cur);
+	uint32_t item_len[RR_HDR_MAX_WRITE_CHUNKS] = { 0 }, sent[RR_HDR_MAX_WRITE_CHUNKS] = { 0 };
 
 	pg_rdmamsg_simple(&m, h->xid, RDMA_MSG, grant(s));
 	m.returned = true;
-	if (agent_inject_has(&s->run, "RR-100"))
-		agent_mf_inject(&s->run, "RR-100", h->xid, true, "RR-101,RR-102,RR-106", "the reply grants 0 credits");
 	/* results into the write chunks they pair with, excised from the inline stream */
 	for (guint i = 0; i < rp->reply.ddp->len; i++) {
 		const pg_ddp *d = &g_array_index(rp->reply.ddp, pg_ddp, i);
 		int k = d->slot;
 		if (k < 0 || (uint32_t)k >= h->n_write_chunks || !d->len)
 			continue;
-		if (agent_inject_has(&s->run, "RR-081") && h->n_write_chunks > 1) {
-			/* results into the write chunks in reverse order */
-			k = (int)h->n_write_chunks - 1 - k;
-			misdirected |= k != d->slot;
-		}
-		if (used[k])
-			continue;
-		if (!push(s, h->xid, h, &h->writes[k], full->data + d->off, d->len,
+		if (used[k] || (kn && kn->reply_inline_despite_write))
+			continue;   /* inline-despite-write: the result stays in the Payload */
+		/* pad-written: the XDR pad goes into the chunk too */
+		sent[k] = kn && kn->write_pad ? pg_round4(d->len) : d->len;
+		item_len[k] = d->len;
+		if (!push(s, h->xid, h, &h->writes[k], full->data + d->off, sent[k],
 			  &ret[h->writes[k].first], &pushed))
 			goto cannot;
 		used[k] = true;
@@ -375,22 +441,19 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 		at = d->off + pg_round4(d->len);
 	}
 	g_byte_array_append(red, full->data + at, (guint)(full->len - at));
-	if (misdirected)
-		agent_mf_inject(&s->run, "RR-081", h->xid, true, "RR-080,RR-088,RR-091,RR-162,RR-164,RR-243",
-			     "results went into the write chunks in reverse order");
 	for (uint32_t k = 0; k < h->n_write_chunks; k++) {
 		const struct rr_write_chunk *wc = &h->writes[k];
-		bool nonzero = !used[k] && agent_inject_has(&s->run, "RR-088");
+		bool nonzero = false;   /* unused-nonzero's header hook returns the offered lengths */
 		if (!used[k])
 			for (uint32_t j = 0; j < wc->count; j++) {
 				ret[wc->first + j].seg = *rr_hdr_wseg(h, wc, j);
 				ret[wc->first + j].used = 0;
 			}
-		if (nonzero)
-			agent_mf_inject(&s->run, "RR-088", h->xid, true, "RR-164,RR-166,RR-243,RR-087,RR-091",
-				     "an unused write chunk came back with its full lengths");
 		g_ptr_array_add(own, returned_chunk(&ret[wc->first], wc->count, nonzero));
 		g_ptr_array_add(m.writes, own->pdata[own->len - 1]);
+		/* the header hooks compare what was written with the item */
+		((pg_chunk *)own->pdata[own->len - 1])->item_len = item_len[k];
+		g_byte_array_set_size(((pg_chunk *)own->pdata[own->len - 1])->data, sent[k]);
 	}
 	/*
 	 * The reply's transport header: 4 fixed words, the read list's end,
@@ -402,7 +465,8 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 		hdr_len += 8 + 16 * h->writes[k].count;
 	if (h->has_reply)
 		hdr_len += 4 + 16 * h->reply.count;   /* the Reply chunk comes back, used or not */
-	if (red->len + hdr_len > s->peer_inline) {
+	/* oversize-send: inline however long, past the requester's inline size */
+	if (red->len + hdr_len > s->peer_inline && !serve_inj_agent(&s->run, s->cur, "oversize-send")) {
 		struct wseg_ret rr[RR_HDR_MAX_SEGS];
 		if (!h->has_reply) {
 			agent_mf_event(&s->run, "no-reply-chunk", h->xid,
@@ -431,13 +495,37 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 			g_ptr_array_add(own, m.reply);
 		}
 	}
-	pg_rdmamsg_encode(&m);
+	/* the operations the table's ops hooks add: before the reply, or after it */
+	serve_inj_ops(&s->run, &s->lv, s->cur, h, m.writes);
+	run_added(s, h->xid, PG_OPS_READS);
+	if (s->broken) {
+		/* the reply never goes: the injection still happened, its reaction is the refusal */
+		if (s->cur)
+			serve_inj_sent(&s->run, s->cur, &s->pending, h->xid, m.credit);
+		goto out;
+	}
+	encode_reply(s, &m);
 	/* misdirected results: the wire no longer conveys the message we meant */
-	if (agent_send(&s->run, s->conn, m.wire))
-		record(s, m.wire->data, m.wire->len, true, full, !misdirected, m.inline_payload->len,
-		       pushed);
+	misdirected = s->cur && (inj_find(&s->run.inj, s->cur->applied, "misdirected-write") ||
+				 inj_find(&s->run.inj, s->cur->applied, "orphan-reply"));
+	if (agent_send(&s->run, s->conn, m.wire)) {
+		record(s, m.wire->data, m.wire->len, true, full, !misdirected && m.vers == 1 && !s->dup,
+		       m.inline_payload->len, pushed);
+		reply_sent(s, &m);
+		run_added(s, h->xid, PG_OPS_AFTER_REPLY);
+	} else if (s->cur && serve_inj_any(s->cur)) {
+		/* a broken reply the requester's RNIC refused (oversize-send): it was on the
+		 * wire all the same, and the refusal is the reaction */
+		record(s, m.wire->data, m.wire->len, true, full, m.vers == 1, m.inline_payload->len, pushed);
+		reply_sent(s, &m);
+		s->refused = true;
+		s->broken = true;
+	}
 	goto out;
 cannot:
+	/* an injected Write the requester refused: the injection happened, the refusal is its reaction */
+	if (s->broken && s->cur)
+		serve_inj_sent(&s->run, s->cur, &s->pending, h->xid, m.credit);
 	/* a chunk too small for what goes in it (RFC 8166 4.5: ERR_CHUNK), unless the QP is gone */
 	if (!s->broken) {
 		agent_mf_event(&s->run, "chunk-too-small", h->xid,
@@ -464,10 +552,17 @@ static void handle(struct serve *s, const struct vb_msg *msg)
 	uint64_t pulled = 0;
 	char err[256];
 	pg_item it;
-	pg_rpc_pair rp;
+	struct serve_inj si;
 
 	s->calls++;
 	memset(&it, 0, sizeof(it));
+	/* the requester's next move after a reply we broke */
+	if (s->pending.on)
+		serve_inj_react(&s->run, &s->pending, h.xid == s->pending.xid ? JD_RETRANSMIT : JD_NEXT_CALL);
+	serve_inj_begin(&s->run, &s->lv, &si, ++s->replies, h.xid, NULL);
+	s->dup = s->replies > 1 && h.xid == s->last_xid;
+	s->last_xid = h.xid;
+	s->cur = &si;
 	if (st == RR_HDR_E_NOT_V1) {
 		record(s, msg->data, msg->len, false, NULL, false, 0, 0);
 		send_error(s, h.xid, h.vers, RR_ERR_VERS);
@@ -534,15 +629,22 @@ static void handle(struct serve *s, const struct vb_msg *msg)
 	}
 	{
 		pg_rng r = pg_rng_derive(0x5e7e, 0x444154, s->idx++);
-		pg_nfs_build(&s->nfs, &it, rc.xid, &r, &rp);
-		answer(s, &h, &rp);
-		pg_rpc_pair_clear(&rp);
+		/* the injections see the call as described (op= can pick it now) */
+		serve_inj_end(&si);
+		serve_inj_begin(&s->run, &s->lv, &si, s->replies, h.xid, &it);
+		/* the reply's shape, as the hooks read it: Write chunks offered or not */
+		si.ex->itc.reply.chunked = h.n_write_chunks > 0;
+		pg_nfs_build(&s->nfs, &it, rc.xid, &r, &si.ex->rp);
+		serve_inj_stage(&s->run, &s->lv, &si, INJ_ST_PLAN, NULL);
+		answer(s, &h, &si.ex->rp);
 	}
 	goto out;
 bad:
 	agent_mf_event(&s->run, "bad-call", h.xid, "%s; answering ERR_CHUNK", err);
 	send_error(s, h.xid, 1, RR_ERR_CHUNK);
 out:
+	s->cur = NULL;
+	serve_inj_end(&si);
 	if (it.ops)
 		g_array_free(it.ops, TRUE);
 	g_ptr_array_free(keep, TRUE);
@@ -580,7 +682,7 @@ int agent_cmd_serve(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (*s.run.inject && !agent_inject_check(s.run.inject, "serve", err, sizeof(err))) {
+	if (!agent_inject_parse(&s.run, INJ_RESP, err, sizeof(err))) {
 		fprintf(stderr, AGENT_NAME ": %s\n", err);
 		return 2;
 	}
@@ -589,6 +691,7 @@ int agent_cmd_serve(int argc, char **argv)
 	if (s.run.mf)
 		mf_write_run(s.run.mf, &s.run.info);
 	pg_nfs_state_init(&s.nfs, 0x5e7e);
+	inj_live_init(&s.lv, NULL, 0x5e7e);
 	l = vb_listen(s.run.bind, s.run.port, err, sizeof(err));
 	if (!l) {
 		fprintf(stderr, AGENT_NAME ": %s\n", err);
@@ -620,7 +723,13 @@ int agent_cmd_serve(int argc, char **argv)
 		for (;;) {
 			struct vb_msg msg;
 			bool disc;
-			if (!vb_recv(s.conn, &msg, 3600000, &disc, err, sizeof(err))) {
+			/* after a broken reply, silence for --timeout is the requester's answer */
+			if (!vb_recv(s.conn, &msg, s.pending.on ? s.run.timeout_ms : 3600000, &disc, err,
+				     sizeof(err))) {
+				if (s.pending.on && !disc && !agent_stop_signal) {
+					serve_inj_react(&s.run, &s.pending, JD_TIMEOUT);
+					continue;
+				}
 				if (!disc)
 					fprintf(stderr, AGENT_NAME ": %s\n", err);
 				break;
@@ -629,6 +738,9 @@ int agent_cmd_serve(int argc, char **argv)
 			if (s.broken || agent_stop_signal)
 				break;
 		}
+		serve_inj_react(&s.run, &s.pending, s.access_error ? JD_ACCESS_ERROR :
+				s.refused ? JD_REFUSED : JD_DISCONNECT);
+		s.access_error = s.refused = false;
 		vb_disconnect(s.conn);
 		vb_dereg(&s.pull);
 		vb_free(s.conn);

@@ -193,6 +193,10 @@ static const pg_injector table[] = {
 	INJ("write-late", false, "RR-086 RR-093", "the first RDMA Write into a Write chunk (or the "
 	    "Reply chunk) lands ARG bytes (default 24) past the start of its segment",
 	    .ops = pg_inj_write_late),
+	INJ("msgp", false, "RR-130", "the call is sent as RDMA_MSGP, aligned as ARG "
+	    "\"ALIGN:THRESH\" says (default 4:4096)", .prep = pg_inj_msgp),
+	INJ("oversize-send", false, "RR-040 RR-041", "the call goes inline (RDMA_MSG) however long "
+	    "it is: no read chunk, no Long Call", .prep = pg_inj_oversize_send),
 	INJ("bad-icrc", false, "", "IB/RoCE: ICRC of the message's first Send packet XORed with "
 	    "ARG", .wire = pg_inj_bad_icrc),
 	INJ("rnr-nak", false, "RR-107", "no Receive posted for the message's Send: IB/RoCE an RNR NAK "

@@ -59,7 +59,14 @@ typedef struct {
 const pg_injector *pg_injector_find(const char *name);
 const pg_injector *pg_injector_at(size_t i);
 
-/* ---- services pg_exch.c offers the injectors ---- */
+/* ---- services pg_exch.c offers the injectors ----
+ * An exchange whose environment has no audit is a live one (the agent
+ * running the hooks on messages it really sends): the services then keep
+ * no frames, and the findings the injectors name go to the observer. */
+
+typedef void (*pg_live_observer)(void *ctx, const char *rule, int at);
+/* Where a live exchange's expected findings go (NULL: nowhere). */
+void pg_ex_live_observe(pg_live_observer fn, void *ctx);
 
 enum { PG_AT_CALL, PG_AT_REPLY };
 /* when an added RDMA operation is posted by the responder */

@@ -4,6 +4,8 @@
 
 #include "pg_buf.h"
 
+#include <stdlib.h>
+
 /* rdma_vers other than 1 (RFC 8166 4.2.2 / ERR_VERS territory). What it
  * breaks depends on the answer, so the sequence checks decide: RR-001 when
  * the call is answered normally, RR-111 when not with ERR_VERS, RR-110 for
@@ -112,5 +114,25 @@ bool pg_inj_no_rpc(pg_inj_ctx *c)
 	g_byte_array_set_size(m->inline_payload, 0);
 	pg_ex_flag(c->ex, PG_EXF_REPLY_OFF_WIRE, false);
 	pg_inj_expect(c, "RR-006");
+	return true;
+}
+
+/* The call sent as RDMA_MSGP (group H, RR-130; RFC 8166 4.6.1 retires it
+ * in version 1): its Payload padded to ARG "ALIGN:THRESH" (default 4:4096).
+ * The sequence checks expect RR-130 at the call, and RR-131 unless the
+ * answer is ERR_CHUNK. */
+bool pg_inj_msgp(pg_inj_ctx *c)
+{
+	uint32_t align = 4, thresh = 4096;
+	if (!c->is_call || c->item->msgp)
+		return false;
+	if (c->arg) {
+		char *end;
+		align = (uint32_t)strtoul(c->arg, &end, 0);
+		thresh = *end == ':' ? (uint32_t)strtoul(end + 1, NULL, 0) : thresh;
+	}
+	c->item->msgp = true;
+	c->item->align = align;
+	c->item->thresh = thresh;
 	return true;
 }

@@ -33,3 +33,17 @@ bool pg_inj_msg_writes_reply_chunk(pg_inj_ctx *c)
 	pg_inj_expect(c, "RR-049");
 	return true;
 }
+
+/* The call goes inline (RDMA_MSG) however long it is: none of its items in
+ * a chunk, no Long Call. Past the receiver's threshold the sequence checks
+ * expect RR-040 (handshake) or RR-041 (RFC 8166 3.3.2, 3.3.3). */
+bool pg_inj_oversize_send(pg_inj_ctx *c)
+{
+	pg_shape *sh = &c->item->call;
+	if (!c->is_call || (!sh->chunked && !sh->long_segs))
+		return false;
+	sh->chunked = false;
+	sh->long_segs = 0;
+	sh->n = 0;
+	return true;
+}

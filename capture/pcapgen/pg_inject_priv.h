@@ -27,6 +27,7 @@ bool pg_inj_bad_proc(pg_inj_ctx *c);
 bool pg_inj_record_mark(pg_inj_ctx *c);
 bool pg_inj_bad_msg_type(pg_inj_ctx *c);
 bool pg_inj_no_rpc(pg_inj_ctx *c);
+bool pg_inj_msgp(pg_inj_ctx *c);
 
 /* B, header encoding and chunk lists: pg_inject_chunks.c */
 bool pg_inj_bad_discriminator(pg_inj_ctx *c);
@@ -54,6 +55,7 @@ bool pg_inj_pz_interleave(pg_inj_ctx *c);
 bool pg_inj_long_reply_inline(pg_inj_ctx *c);
 bool pg_inj_long_reply_inline_check(pg_inj_ctx *c);
 bool pg_inj_msg_writes_reply_chunk(pg_inj_ctx *c);
+bool pg_inj_oversize_send(pg_inj_ctx *c);
 
 /* D, read chunks: pg_inject_read.c */
 bool pg_inj_short_read_chunk_plan(pg_inj_ctx *c);

@@ -227,6 +227,60 @@ static void test_round_trip(void **state)
 	g_free(p);
 }
 
+/* reaction lines, and --inject items with WHEN conditions in the run line */
+static void test_reaction(void **state)
+{
+	char *p = path_of("re.manifest"), err[512];
+	struct mf_run run = { 0 };
+	struct mf_reaction r = { 0 };
+	struct mf_manifest m;
+	struct mf_writer *w;
+	FILE *f;
+
+	strcpy(run.role, "serve");
+	strcpy(run.inject, "zero-credit:every=2,bad-vers=3:op=READ:xid=0x10");
+	r.xid = 0x1234abcd;
+	r.reply = true;
+	strcpy(r.inject, "zero-credit");
+	strcpy(r.answer, "next-call");
+	r.credit = 0;
+	r.reconnects = 2;
+	r.retransmits = 3;
+	r.elapsed_ms = 4711;
+	strcpy(r.error, "tab\tin it");
+	w = mf_open(p, false, err, sizeof(err));
+	assert_non_null(w);
+	mf_write_run(w, &run);
+	mf_write_reaction(w, &r);
+	r.reply = false;
+	r.error[0] = 0;
+	mf_write_reaction(w, &r);
+	assert_true(mf_close(w, err, sizeof(err)));
+	assert_true(mf_read(p, &m, err, sizeof(err)));
+	assert_string_equal(m.run.inject, run.inject);
+	assert_int_equal(m.n_reactions, 2);
+	assert_int_equal(m.reactions[0].xid, 0x1234abcd);
+	assert_true(m.reactions[0].reply);
+	assert_string_equal(m.reactions[0].inject, "zero-credit");
+	assert_string_equal(m.reactions[0].answer, "next-call");
+	assert_true(m.reactions[0].credit == 0 && m.reactions[0].reconnects == 2 &&
+		    m.reactions[0].retransmits == 3 && m.reactions[0].elapsed_ms == 4711);
+	assert_string_equal(m.reactions[0].error, "tab in it");
+	assert_false(m.reactions[1].reply);
+	assert_string_equal(m.reactions[1].error, "-");   /* nothing told: written as - */
+	mf_free(&m);
+
+	/* a reaction without its answer names the line */
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("# rpcrdma-agent manifest 1\nreaction\txid=0x00000001\tinject=bad-vers\n", f);
+	fclose(f);
+	assert_false(mf_read(p, &m, err, sizeof(err)));
+	assert_non_null(strstr(err, ":2:"));
+	assert_non_null(strstr(err, "answer"));
+	g_free(p);
+}
+
 static void test_no_overwrite(void **state)
 {
 	char *p = path_of("exists.manifest"), err[512], *data;
@@ -559,6 +613,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_reaction),
 		cmocka_unit_test(test_no_overwrite),
 		cmocka_unit_test(test_writer_sanitizes),
 		cmocka_unit_test(test_writer_bad_counts),

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * drive.h - what the requester's files share: the run's state, the
+ * memory behind one call, taking a reply (drive_reply.c) and the
+ * injections made on a call (drive_inject.c).
+ */
+#ifndef AGENT_DRIVE_H
+#define AGENT_DRIVE_H
+
+#include <rpcrdma/hdr.h>
+#include <rpcrdma/ulp.h>
+
+#include "common.h"
+#include "inject_live.h"
+#include "judge.h"
+#include "kernel_target.h"
+#include "pg_nfs.h"
+#include "pg_rpcrdma.h"
+#include "pg_scenario.h"
+#include "verbs.h"
+
+struct drive {
+	struct agent_run run;
+	const char *server, *scenario_path, *target;
+	const char *export_path;
+	pg_scenario *s;
+	pg_nfs_state nfs;
+	struct inj_live lv;         /* the generator's injectors on our calls */
+	struct vb_conn *conn;
+	uint32_t next_xid, granted;
+	unsigned exchanges, failures;
+	unsigned retries;           /* --retries: reconnects and retransmissions per call */
+	uint64_t msg_index;
+	uint64_t ddp_bytes;         /* moved by RDMA Read and Write, both ways */
+	bool prev_rdma_error;       /* the previous call was answered RDMA_ERROR */
+	bool reply_unrebuilt;       /* the reply being taken is not to be compared (rebuilt=no) */
+	struct kt_handles kh;
+	enum jd_answer last;
+	uint32_t last_credit;
+};
+
+/* The regions behind one chunk: one per segment, or one for all (cover=coalesce). */
+struct chunk_mem {
+	struct vb_mr mr[PG_MAX_SEGS];
+	unsigned n_mr;
+	pg_chunk *c;
+};
+
+/* The memory behind one call's chunks. */
+#define DRIVE_MAX_READ_CHUNKS (PG_MAX_CHUNKS + 1)
+struct call_mem {
+	struct chunk_mem r[DRIVE_MAX_READ_CHUNKS], w[PG_MAX_CHUNKS], reply;
+	unsigned n_r, n_w;
+};
+
+/* ---- drive_reply.c ---- */
+/* The call's rpc line. */
+void drive_record_call(struct drive *d, const pg_plan *p, const pg_rpc_pair *rp, bool rebuilt);
+/* The reply as it arrived (its rpc line, events, d->last); false when none came. */
+bool drive_take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *callinfo,
+		      const struct call_mem *cm, struct rr_hdr *h, bool *err_reply);
+
+/* ---- drive_inject.c ---- */
+/* The injections aimed at one call. */
+struct drive_inj {
+	bool sel[INJ_MAX_SPECS], applied[INJ_MAX_SPECS], failed[INJ_MAX_SPECS];
+	char expected[INJ_MAX_SPECS][160];   /* the findings each hook named */
+	bool any, wire;
+};
+/* Which items hit the k-th call (xid, item it). */
+void drive_inj_select(struct drive *d, struct drive_inj *di, uint64_t k, uint32_t xid,
+		      const pg_item *it);
+/* Runs one stage of the table's hooks, and the agent's own injections at their place. */
+void drive_inj_stage(struct drive *d, struct drive_inj *di, pg_exch *ex, unsigned stage,
+		     pg_rdmamsg *msg, uint32_t *xid);
+/* Whether the engine can rebuild the call as sent (the rpc line's rebuilt=). */
+bool drive_inj_rebuildable(const struct drive_inj *di, const pg_exch *ex);
+/* The inject lines of the call. */
+void drive_inj_record(struct drive *d, const struct drive_inj *di, uint32_t xid);
+/* Is item name asked for and hitting this call? */
+const struct inj_spec *drive_inj_on(const struct drive *d, const struct drive_inj *di,
+				    const char *name);
+/* The reaction and verdict lines for every applied item. */
+void drive_inj_react(struct drive *d, const struct drive_inj *di, uint32_t xid,
+		     const struct jd_reaction *r);
+
+#endif
