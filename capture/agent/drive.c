@@ -26,6 +26,7 @@
 #include "pg_nfs.h"
 #include "pg_rpcrdma.h"
 #include "pg_scenario.h"
+#include "v41_session.h"
 #include "verbs.h"
 
 struct drive {
@@ -41,6 +42,7 @@ struct drive {
 	uint64_t msg_index;
 	uint64_t ddp_bytes;         /* moved by RDMA Read and Write, both ways */
 	struct kt_handles kh;
+	struct v41_session v41;     /* --target kernel: the NFSv4.1 session (v41_session.h) */
 	enum outcome { OUT_NONE, OUT_REPLY, OUT_NFS_ERROR, OUT_GARBAGE, OUT_RPC_ERROR, OUT_ERR_CHUNK,
 		       OUT_ERR_VERS, OUT_BAD_REPLY, OUT_DISCONNECT, OUT_TIMEOUT } last;
 };
@@ -676,7 +678,10 @@ int agent_cmd_drive(int argc, char **argv)
 	d.next_xid = (uint32_t)(g_get_real_time() / 1000) * 2654435761u;
 	d.next_xid &= 0x7fffff00u;
 	if (drive_connect(&d)) {
+		if (!strcmp(d.target, "kernel"))
+			v41_open(&d.v41, &d.run, d.conn, d.s, &d.nfs, &d.next_xid);
 		run_items(&d);
+		v41_close(&d.v41, &d.run, d.conn, &d.nfs, &d.next_xid);
 		vb_disconnect(d.conn);
 		vb_free(d.conn);
 	} else {
