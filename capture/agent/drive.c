@@ -26,6 +26,7 @@
 #include "pg_nfs.h"
 #include "pg_rpcrdma.h"
 #include "pg_scenario.h"
+#include "readback.h"
 #include "v41_session.h"
 #include "verbs.h"
 
@@ -43,6 +44,7 @@ struct drive {
 	uint64_t ddp_bytes;         /* moved by RDMA Read and Write, both ways */
 	struct kt_handles kh;
 	struct v41_session v41;     /* --target kernel: the NFSv4.1 session (v41_session.h) */
+	struct rb_state rb;         /* READ returns what WRITE put there (readback.h) */
 	enum outcome { OUT_NONE, OUT_REPLY, OUT_NFS_ERROR, OUT_GARBAGE, OUT_RPC_ERROR, OUT_ERR_CHUNK,
 		       OUT_ERR_VERS, OUT_BAD_REPLY, OUT_DISCONNECT, OUT_TIMEOUT } last;
 };
@@ -226,6 +228,7 @@ static bool take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *
 	GByteArray *wdata[RR_HDR_MAX_WRITE_CHUNKS];
 	unsigned nw = 0;
 	enum rr_hdr_status st;
+	struct rb_result rbr;
 
 	*err_reply = false;
 	if (!vb_recv(d->conn, &msg, d->run.timeout_ms, &disc, err, sizeof(err))) {
@@ -285,6 +288,9 @@ static bool take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *
 			m.rdma_bytes += base->len;
 		d->ddp_bytes += m.rdma_bytes;
 		rpc_outcome(d, h->xid, payload);
+		if (rb_reply(&d->rb, payload->data, payload->len, &rbr))
+			agent_mf_event(&d->run, rbr.equal ? "readback" : "readback-differs", h->xid,
+				       "%s", rbr.text);
 	}
 	m.len = payload->len;
 	if (d->run.mf)
@@ -469,6 +475,7 @@ static bool send_call(struct drive *d, const pg_item *it, pg_plan *plan, const p
 	pg_plan_encode(plan);
 	pl_describe_call(rp->call.msg->data, rp->call.msg->len, &call, &callinfo);
 	record_call(d, plan, rp, rebuilt);
+	rb_call(&d->rb, rp->call.msg->data, rp->call.msg->len);
 	if (inj->rule)
 		agent_mf_inject(&d->run, strcmp(inj->rule, "RR-001") ? inj->rule : "ENG-NOT-V1",
 				plan->call.xid, false, inj->also, inj->note);
@@ -675,6 +682,7 @@ int agent_cmd_drive(int argc, char **argv)
 		mf_write_run(d.run.mf, &d.run.info);
 	pg_nfs_state_init(&d.nfs, d.s->seed);
 	pg_mem_init(&d.mem, d.s->seed);
+	rb_init(&d.rb);
 	d.next_xid = (uint32_t)(g_get_real_time() / 1000) * 2654435761u;
 	d.next_xid &= 0x7fffff00u;
 	if (drive_connect(&d)) {
@@ -692,6 +700,7 @@ int agent_cmd_drive(int argc, char **argv)
 		d.failures);
 	pg_scenario_free(d.s);
 	kt_free(&d.kh);
+	rb_free(&d.rb);
 	if (agent_stop_signal)
 		return 128 + agent_stop_signal;
 	return ok && !d.failures ? 0 : 1;
