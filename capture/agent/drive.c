@@ -189,6 +189,7 @@ static bool send_take(struct drive *d, const pg_item *it, pg_exch *ex, const str
 	enum jd_answer first;
 	bool alive;
 
+	rb_call(&d->rb, ex->rp.call.msg->data, ex->rp.call.msg->len);
 	for (int n = twice ? 2 : 1; n > 0; n--) {
 		bool sent = agent_send(&d->run, d->conn, ex->plan.call.wire);
 		/* a Send that failed may be in the capture in part or not at all: not compared */
@@ -459,10 +460,14 @@ int agent_cmd_drive(int argc, char **argv)
 		mf_write_run(d.run.mf, &d.run.info);
 	pg_nfs_state_init(&d.nfs, d.s->seed);
 	inj_live_init(&d.lv, d.s, d.s->seed);
+	rb_init(&d.rb);
 	d.next_xid = (uint32_t)(g_get_real_time() / 1000) * 2654435761u;
 	d.next_xid &= 0x7fffff00u;
 	if (drive_connect(&d)) {
+		if (!strcmp(d.target, "kernel"))
+			v41_open(&d.v41, &d.run, d.conn, d.s, &d.nfs, &d.next_xid);
 		run_items(&d);
+		v41_close(&d.v41, &d.run, d.conn, &d.nfs, &d.next_xid);
 		conn_close(&d);
 	} else {
 		ok = false;
@@ -472,6 +477,7 @@ int agent_cmd_drive(int argc, char **argv)
 		d.failures);
 	pg_scenario_free(d.s);
 	kt_free(&d.kh);
+	rb_free(&d.rb);
 	if (agent_stop_signal)
 		return 128 + agent_stop_signal;
 	return ok && !d.failures ? 0 : 1;

@@ -17,6 +17,8 @@
 #include "pg_nfs.h"
 #include "pg_rpcrdma.h"
 #include "pg_scenario.h"
+#include "readback.h"
+#include "v41_session.h"
 #include "verbs.h"
 
 struct drive {
@@ -35,6 +37,8 @@ struct drive {
 	bool prev_rdma_error;       /* the previous call was answered RDMA_ERROR */
 	bool reply_unrebuilt;       /* the reply being taken is not to be compared (rebuilt=no) */
 	struct kt_handles kh;
+	struct v41_session v41;     /* --target kernel: the NFSv4.1 session (v41_session.h) */
+	struct rb_state rb;         /* READ returns what WRITE put there (readback.h) */
 	enum jd_answer last;
 	uint32_t last_credit;
 };

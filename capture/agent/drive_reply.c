@@ -90,6 +90,7 @@ bool drive_take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *c
 	bool disc;
 	char err[512];
 	struct mf_rpc m;
+	struct rb_result rbr;
 	GByteArray *payload = g_byte_array_new(), *base = NULL;
 	struct pl_chunk wr[RR_HDR_MAX_WRITE_CHUNKS];
 	GByteArray *wdata[RR_HDR_MAX_WRITE_CHUNKS];
@@ -157,6 +158,9 @@ bool drive_take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *c
 			m.rdma_bytes += base->len;
 		d->ddp_bytes += m.rdma_bytes;
 		rpc_outcome(d, h->xid, payload);
+		if (rb_reply(&d->rb, payload->data, payload->len, &rbr))
+			agent_mf_event(&d->run, rbr.equal ? "readback" : "readback-differs", h->xid,
+				       "%s", rbr.text);
 	}
 	m.len = payload->len;
 	if (d->run.mf)

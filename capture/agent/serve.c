@@ -8,11 +8,10 @@
  * the write chunks that pair with them (RFC 8267 6.4.1).  The reply chunk
  * is used only when the reply does not fit the requester's inline size.
  *
- * The file system is synthetic: every file is 1 MiB of deterministic data
- * (READ past its end returns nothing, with eof; READ at 1 TiB or beyond
- * fails with INVAL, the largest offset it takes), every directory has 120
- * entries (as many as the count allows), READLINK returns the length of
- * the last SYMLINK/CREATE target, WRITE acknowledges what it pulled.
+ * The file system is in memory (serve_fs.h): every file is 1 MiB of
+ * synthetic data with what WRITE stored laid over it (serve_store.h), so
+ * a READ after a WRITE returns what was written; LOOKUP answers a handle
+ * per name (NOENT for names beginning with "missing").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,20 +32,14 @@
 #include "pg_nfs.h"
 #include "pg_rpcrdma.h"
 #include "pg_splice.h"
+#include "serve_fs.h"
 #include "verbs.h"
-
-#define SERVE_MAX_READ (1u << 20)
-#define SERVE_FILE_SIZE (1u << 20)   /* every regular file */
-#define SERVE_DIR_ENTRIES 120u
-#define SERVE_MAX_OFFSET (1ull << 40)   /* READ at or past it fails (INVAL) */
 
 struct serve {
 	struct agent_run run;
-	pg_nfs_state nfs;
+	struct sf_fs fs;          /* the files, what WRITE stored in them */
 	struct vb_conn *conn;
 	uint32_t peer_inline;
-	uint32_t symlink_len;
-	uint64_t idx;
 	unsigned calls, errors;
 	bool broken;              /* the QP is in error (an injected fault) */
 	struct vb_mr pull;        /* where read chunks land: registered once per connection, grown */
@@ -224,83 +217,6 @@ static bool chunks_eligible(const pg_splice_chunk *ch, unsigned n, const struct 
 			ok = e->pos[k] == ch[i].position;
 		if (!ok)
 			return false;
-	}
-	return true;
-}
-
-/* The call, described for the generator's encoders. */
-static bool describe(struct serve *s, const struct rr_rpc_call *call, const struct rr_ulp_info *u,
-		     const struct elig *e, pg_item *it)
-{
-	unsigned item = 0;
-	memset(it, 0, sizeof(*it));
-	it->kind = PG_ITEM_RPC;
-	it->ops = g_array_new(FALSE, TRUE, sizeof(pg_nfsop));
-	if (call->prog != RR_NFS_PROGRAM)
-		return false;
-	if (call->vers == 3) {
-		it->nfsver = PG_V3;
-	} else if (call->vers == 4 && call->proc == 1) {
-		it->nfsver = u->minorversion == 0 ? PG_V40 : u->minorversion == 1 ? PG_V41 : PG_V42;
-	} else if (call->vers == 4 && call->proc == 0) {
-		it->nfsver = PG_V41;
-	} else {
-		return false;
-	}
-	it->proc = call->proc;
-	if (call->vers == 4 && call->proc == 0)
-		return true;   /* NFSv4 NULL has no op list (NFSv3 NULL is procedure 0 of the list) */
-	for (unsigned i = 0; i < (call->vers == 3 ? 1u : u->n_ops); i++) {
-		pg_nfsop op;
-		uint32_t code = call->vers == 3 ? call->proc : u->ops[i];
-		memset(&op, 0, sizeof(op));
-		op.op = code;
-		switch (call->vers == 3 ? code + 1000 : code) {
-		case 1000 + NFS3_READ:
-		case OP4_READ:
-		{
-			unsigned a = call->vers == 3 ? 0 : i;
-			uint64_t left = u->op_offset[a] < SERVE_FILE_SIZE ?
-					SERVE_FILE_SIZE - u->op_offset[a] : 0;
-			op.count = u->op_count[a];
-			op.offset = u->op_offset[a];
-			op.len = (uint32_t)MIN((uint64_t)MIN(op.count, SERVE_MAX_READ), left);
-			op.eof = op.len == left;
-			/* beyond the largest file size: NFS3ERR_INVAL / NFS4ERR_INVAL (both 22) */
-			if (op.offset >= SERVE_MAX_OFFSET)
-				op.status = 22;
-			break;
-		}
-		case 1000 + NFS3_READLINK:
-		case OP4_READLINK:
-			op.len = s->symlink_len ? s->symlink_len : 64;
-			break;
-		case 1000 + NFS3_READDIR:
-		case OP4_READDIR:
-			/* an entry takes 32 bytes or more: no more than the count can hold */
-			op.len = MIN(SERVE_DIR_ENTRIES, u->op_count[call->vers == 3 ? 0 : i] / 32);
-			break;
-		case 1000 + NFS3_WRITE:
-		case OP4_WRITE:
-		case 1000 + NFS3_SYMLINK:
-		case OP4_CREATE:
-			op.len = item < e->n ? e->len[item] : 0;
-			op.count = op.len;
-			item++;
-			if ((call->vers == 3 && code == NFS3_SYMLINK) ||
-			    (call->vers == 4 && code == OP4_CREATE))
-				s->symlink_len = op.len ? op.len : s->symlink_len;
-			break;
-		case 1000 + NFS3_NULL:
-		case 1000 + NFS3_GETATTR:
-		case OP4_GETATTR: case OP4_PUTFH: case OP4_PUTROOTFH: case OP4_SEQUENCE:
-		case OP4_GETFH: case OP4_LOOKUP:
-			op.len = code == OP4_LOOKUP ? 8 : 0;
-			break;
-		default:
-			return false;
-		}
-		g_array_append_val(it->ops, op);
 	}
 	return true;
 }
@@ -551,11 +467,10 @@ static void handle(struct serve *s, const struct vb_msg *msg)
 	unsigned n = 0;
 	uint64_t pulled = 0;
 	char err[256];
-	pg_item it;
+	struct sf_reply *sr = NULL;
 	struct serve_inj si;
 
 	s->calls++;
-	memset(&it, 0, sizeof(it));
 	/* the requester's next move after a reply we broke */
 	if (s->pending.on)
 		serve_inj_react(&s->run, &s->pending, h.xid == s->pending.xid ? JD_RETRANSMIT : JD_NEXT_CALL);
@@ -614,7 +529,8 @@ static void handle(struct serve *s, const struct vb_msg *msg)
 		send_error(s, h.xid, 1, RR_ERR_CHUNK);
 		goto out;
 	}
-	if (!describe(s, &rc, &u, &e, &it)) {
+	sr = sf_describe(&s->fs, call->data, call->len, &rc, &u);
+	if (!sr) {
 		pg_rpc_pair p0;
 		/* outside the subset: PROC_UNAVAIL, inline */
 		memset(&p0, 0, sizeof(p0));
@@ -627,17 +543,14 @@ static void handle(struct serve *s, const struct vb_msg *msg)
 		g_array_free(p0.reply.ddp, TRUE);
 		goto out;
 	}
-	{
-		pg_rng r = pg_rng_derive(0x5e7e, 0x444154, s->idx++);
-		/* the injections see the call as described (op= can pick it now) */
-		serve_inj_end(&si);
-		serve_inj_begin(&s->run, &s->lv, &si, s->replies, h.xid, &it);
-		/* the reply's shape, as the hooks read it: Write chunks offered or not */
-		si.ex->itc.reply.chunked = h.n_write_chunks > 0;
-		pg_nfs_build(&s->nfs, &it, rc.xid, &r, &si.ex->rp);
-		serve_inj_stage(&s->run, &s->lv, &si, INJ_ST_PLAN, NULL);
-		answer(s, &h, &si.ex->rp);
-	}
+	/* the injections see the call as described (op= can pick it now) */
+	serve_inj_end(&si);
+	serve_inj_begin(&s->run, &s->lv, &si, s->replies, h.xid, sf_item(sr));
+	/* the reply's shape, as the hooks read it: Write chunks offered or not */
+	si.ex->itc.reply.chunked = h.n_write_chunks > 0;
+	sf_build(sr, &si.ex->rp);
+	serve_inj_stage(&s->run, &s->lv, &si, INJ_ST_PLAN, NULL);
+	answer(s, &h, &si.ex->rp);
 	goto out;
 bad:
 	agent_mf_event(&s->run, "bad-call", h.xid, "%s; answering ERR_CHUNK", err);
@@ -645,8 +558,7 @@ bad:
 out:
 	s->cur = NULL;
 	serve_inj_end(&si);
-	if (it.ops)
-		g_array_free(it.ops, TRUE);
+	sf_reply_free(sr);
 	g_ptr_array_free(keep, TRUE);
 	g_byte_array_free(call, TRUE);
 }
@@ -690,11 +602,12 @@ int agent_cmd_serve(int argc, char **argv)
 		return 1;
 	if (s.run.mf)
 		mf_write_run(s.run.mf, &s.run.info);
-	pg_nfs_state_init(&s.nfs, 0x5e7e);
+	sf_init(&s.fs, SS_DEFAULT_LIMIT);
 	inj_live_init(&s.lv, NULL, 0x5e7e);
 	l = vb_listen(s.run.bind, s.run.port, err, sizeof(err));
 	if (!l) {
 		fprintf(stderr, AGENT_NAME ": %s\n", err);
+		sf_free(&s.fs);
 		agent_run_end(&s.run);
 		return 1;
 	}
@@ -750,6 +663,7 @@ int agent_cmd_serve(int argc, char **argv)
 	}
 	vb_listener_free(l);
 	fprintf(stderr, AGENT_NAME ": serve: %u calls, %u RDMA_ERROR replies\n", s.calls, s.errors);
+	sf_free(&s.fs);
 	ok &= agent_run_end(&s.run);
 	if (agent_stop_signal)
 		return 128 + agent_stop_signal;

@@ -117,6 +117,20 @@ static void nfs3_build(pg_nfs_state *st, const pg_item *it, pg_rng *r, pg_rpc_pa
 			pb_bytes(y, st->verifier, 8);
 		}
 		break;
+	case PG_NFS3_LOOKUP:
+		/* diropargs3; LOOKUP3resok: the object's handle (file_fh), its
+		 * attributes, the directory's; LOOKUP3resfail: the directory's */
+		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->dir_fh, st->dir_fh_len),
+			    st->dir_fh_len);
+		pg_rand_name(r, name, op->len ? op->len : 8);
+		pb_xdr_string(c, name);
+		pb_be32(y, op->status);
+		if (ok) {
+			pb_xdr_opaque(y, st->file_fh, st->file_fh_len);
+			post_op_attr(y, st, r, true, PG_NF_REG, 1u << 20, fid);
+		}
+		post_op_attr(y, st, r, true, PG_NF_DIR, 4096, st->fileid_base);
+		break;
 	case NFS3_READLINK:
 		pg_bulk_add(&out->call, pb_xdr_opaque(c, st->link_fh, st->link_fh_len),
 			    st->link_fh_len);

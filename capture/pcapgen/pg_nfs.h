@@ -9,6 +9,8 @@
 #define PG_PROG_NFS 100003u
 #define PG_PROG_NFS_CB 0x40000000u
 #define PG_PROG_NFSACL 100227u
+/* NFSv3 LOOKUP (RFC 1813 3.3.3): encoded for the live responder; scenarios do not name it */
+#define PG_NFS3_LOOKUP 3u
 
 typedef struct {
 	size_t off;   /* offset of the first data byte in the message */
@@ -53,6 +55,10 @@ typedef struct {
 	uint8_t stateid_other[12];
 	uint8_t verifier[8];
 	uint32_t seqid, cb_seqid;
+	/* READ and WRITE carry the special stateids (RFC 8881 8.2.3): all ones
+	 * (READ bypass) and all zeros (anonymous); set by a live requester that
+	 * holds no OPEN state */
+	bool special_stateids;
 	uint64_t fileid_base;
 	uint32_t time_base;
 	char machine[32];

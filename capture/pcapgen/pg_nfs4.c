@@ -92,6 +92,17 @@ static void stateid4(GByteArray *b, const pg_nfs_state *st)
 	pb_bytes(b, st->stateid_other, 12);
 }
 
+/* READ's and WRITE's stateid: the state's, or a special one (pg_nfs_state) */
+static void io_stateid4(GByteArray *b, const pg_nfs_state *st, bool read)
+{
+	if (!st->special_stateids)
+		stateid4(b, st);
+	else if (read)
+		pb_fill(b, 0xff, 16);
+	else
+		pb_zero(b, 16);
+}
+
 typedef struct {
 	const uint8_t *fh;
 	uint32_t fhlen;
@@ -179,12 +190,12 @@ static void op_args(pg_nfs_state *st, const pg_item *it, guint i, pg_rng *r, pg_
 			set_cur(cur, st->file_fh, st->file_fh_len, PG_NF_REG);
 		break;
 	case OP4_READ:
-		stateid4(c, st);
+		io_stateid4(c, st, true);
 		pb_be64(c, op->offset);
 		pb_be32(c, op->count);
 		break;
 	case OP4_WRITE:
-		stateid4(c, st);
+		io_stateid4(c, st, false);
 		pb_be64(c, op->offset);
 		pb_be32(c, 2); /* FILE_SYNC4 */
 		data = pg_rand_data(r, op->len);
