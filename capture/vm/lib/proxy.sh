@@ -101,6 +101,17 @@ proxy_mount_run() {
     log "  NFSv$v over $t: through the proxy ${tp:-?} s, direct ${td:-?} s"
 }
 
+# proxy_cpu : each guest's QEMU CPU seconds so far and the run's wall time (cpu.tsv): what
+# the third guest costs on the host's cores under TCG
+proxy_cpu() {
+    local n
+    printf 'guest\tcpu_s\twall_s\n' >"$OUT/cpu.tsv"
+    for n in "${!QEMU_PID[@]}"; do
+        printf '%s\t%s\t%s\n' "$n" "$(ps -o times= -p "${QEMU_PID[$n]}" | tr -d ' ')" \
+            "$(( $(date +%s) - T0 ))" >>"$OUT/cpu.tsv"
+    done
+}
+
 lab_proxy() {
     local t v
     T0=$(date +%s)
@@ -116,8 +127,10 @@ lab_proxy() {
         for v in ${NFS_VERS//,/ }; do proxy_mount_run "$t" "$v"; done
     done
     gexec proxy dmesg 60 "dmesg" || true
+    proxy_cpu
     lab_finish
     column -t -s $'\t' "$OUT/proxy.tsv" >&2 || cat "$OUT/proxy.tsv" >&2
     column -t -s $'\t' "$OUT/proxy-cost.tsv" >&2 || cat "$OUT/proxy-cost.tsv" >&2
+    column -t -s $'\t' "$OUT/cpu.tsv" >&2 || cat "$OUT/cpu.tsv" >&2
     [ "$PROXY_FAILED" = 0 ] || die "$PROXY_FAILED proxy check(s) failed (see proxy.tsv and logs/)"
 }
