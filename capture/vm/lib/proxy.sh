@@ -66,6 +66,30 @@ proxy_check_sums() {
     log "  $(tail -n 1 "$OUT/proxy.tsv" | cut -f2-)"
 }
 
+# proxy_work T V IP TAG : mount, the timed work, (NFSv4 through the proxy) a delegation
+# recalled over the backchannel, umount; WORKLOAD_SECONDS in the work's log. Returns the
+# first failure's status.
+proxy_work() {
+    local t=$1 v=$2 ip=$3 tag=$4 maddr="" rc=0 log=$OUT/logs/$4.work.log
+    # NFSv3 through the proxy: MOUNT over TCP at the server's direct address (SERVER_IP_T, lib/run.sh)
+    [ "$v" != 3 ] || [ "${tag:0:1}" != p ] || eval "maddr=\$SERVER_IP_$t"
+    : >"$log"
+    gexec client "$tag-mount" 120 "bash /lab/guest/proxy-work.sh mount $v $ip $tag $maddr" || rc=$?
+    cat "$GCMD.log" >>"$log"
+    [ "$rc" = 0 ] || return "$rc"
+    gexec client "$tag-work" 900 "bash /lab/guest/proxy-work.sh work $tag $PROXY_SIZE" || rc=$?
+    cat "$GCMD.log" >>"$log"
+    if [ "$rc" = 0 ] && [ "$v" != 3 ] && [ "${tag:0:1}" = p ]; then
+        gexec client "$tag-deleg-open" 60 "bash /lab/guest/proxy-work.sh deleg-open $tag" || rc=$?
+        gexec server "$tag-deleg-break" 60 "sleep 2; timeout 45 sh -c 'echo changed-on-server >>/srv/export/px-src/deleg-$tag.txt'" || rc=$?
+        gexec client "$tag-deleg-close" 60 "bash /lab/guest/proxy-work.sh deleg-close $tag" || rc=$?
+        cat "$GCMD.log" >>"$log"
+    fi
+    gexec client "$tag-umount" 120 "bash /lab/guest/proxy-work.sh umount" || rc=$?
+    cat "$GCMD.log" >>"$log"
+    return "$rc"
+}
+
 # proxy_mount_run T V : the workload through the proxy, captured on both legs, then direct
 proxy_mount_run() {
     local t=$1 v=$2 cap tag pip sip cdev sdev px rc=0 prc=0 tp td
@@ -75,16 +99,14 @@ proxy_mount_run() {
     gstart proxy "$cap-proxy" "rpcrdma-agent proxy -d $cdev --listen $pip --server $sip --server-dev $sdev --once --timeout 120 -w /lab/out/$cap.client.pcap --server-capture /lab/out/$cap.server.pcap"
     px=$GCMD
     proxy_wait_serving "$px" || { log "  the proxy did not start"; PROXY_FAILED=$((PROXY_FAILED + 1)); return 0; }
-    # NFSv3: MOUNT over TCP at the server's direct address (lib/run.sh's SERVER_IP_T)
-    local maddr=""; [ "$v" != 3 ] || eval "maddr=\$SERVER_IP_$t"
-    gexec client "$cap-work" 900 "bash /lab/guest/proxy-work.sh $v $pip p$tag $PROXY_SIZE $maddr" || rc=$?
-    cp "$GCMD.log" "$OUT/logs/$cap.work.log"
+    proxy_work "$t" "$v" "$pip" "p$tag" || rc=$?
     gwait "$px" 120 || prc=$?
     cp "$px.log" "$OUT/logs/$cap.proxy.log"
     mv "$RUN/proxy/out/$cap".* "$OUT/" 2>/dev/null || true
-    tp=$(sed -n 's/^WORKLOAD_SECONDS //p' "$OUT/logs/$cap.work.log" | tail -n 1)
-    printf '%s\t%s\t%s\n' "$cap.workload" "$([ $rc = 0 ] && echo PASS || echo "FAIL($rc)")" "through the proxy in ${tp:-?} s; proxy exited $prc" >>"$OUT/proxy.tsv"
-    [ "$rc" = 0 ] && [ "$prc" = 0 ] || { tail -n 20 "$OUT/logs/$cap.work.log" "$OUT/logs/$cap.proxy.log" >&2; PROXY_FAILED=$((PROXY_FAILED + 1)); }
+    tp=$(sed -n 's/^WORKLOAD_SECONDS //p' "$OUT/logs/p$tag.work.log" | tail -n 1)
+    printf '%s\t%s\t%s\n' "$cap.workload" "$([ $rc = 0 ] && [ $prc = 0 ] && echo PASS || echo "FAIL($rc/$prc)")" \
+        "through the proxy in ${tp:-?} s; $(grep -o '[0-9]* calls, .*' "$OUT/logs/$cap.proxy.log" | tail -n 1)" >>"$OUT/proxy.tsv"
+    [ "$rc" = 0 ] && [ "$prc" = 0 ] || { tail -n 20 "$OUT/logs/p$tag.work.log" "$OUT/logs/$cap.proxy.log" >&2; PROXY_FAILED=$((PROXY_FAILED + 1)); }
     proxy_check_sums "p$tag"
     proxy_verify "$cap" client
     proxy_verify "$cap" server
@@ -92,13 +114,12 @@ proxy_mount_run() {
     step "proxy: NFSv$v over $t direct (the cost's baseline)"
     eval "sip=\$SERVER_IP_$t"
     rc=0
-    gexec client "direct-$tag-work" 900 "bash /lab/guest/proxy-work.sh $v $sip d$tag $PROXY_SIZE" || rc=$?
-    cp "$GCMD.log" "$OUT/logs/direct-$tag.work.log"
-    td=$(sed -n 's/^WORKLOAD_SECONDS //p' "$OUT/logs/direct-$tag.work.log" | tail -n 1)
-    [ "$rc" = 0 ] || PROXY_FAILED=$((PROXY_FAILED + 1))
+    proxy_work "$t" "$v" "$sip" "d$tag" || rc=$?
+    td=$(sed -n 's/^WORKLOAD_SECONDS //p' "$OUT/logs/d$tag.work.log" | tail -n 1)
+    [ "$rc" = 0 ] || { log "  the direct mount's workload failed ($rc)"; PROXY_FAILED=$((PROXY_FAILED + 1)); }
     printf '%s\t%s\t%s\t%s\t%s\n' "$t" "$v" "${tp:-?}" "${td:-?}" \
         "$(awk -v a="${tp:-0}" -v b="${td:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')" >>"$OUT/proxy-cost.tsv"
-    log "  NFSv$v over $t: through the proxy ${tp:-?} s, direct ${td:-?} s"
+    log "  NFSv$v over $t: the work through the proxy ${tp:-?} s, direct ${td:-?} s"
 }
 
 # proxy_cpu : each guest's QEMU CPU seconds so far and the run's wall time (cpu.tsv): what
