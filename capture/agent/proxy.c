@@ -92,11 +92,17 @@ static int parse_args(struct proxy *p, struct px_args *a, int argc, char **argv)
 			bad = 1;
 		} else if (!strcmp(o, "--listen")) {
 			uint16_t port = p->cl.run.port ? p->cl.run.port : AGENT_PORT_DEFAULT;
-			bad |= !split_addr(v, a->listen, sizeof(a->listen), &port);
+			if (!split_addr(v, a->listen, sizeof(a->listen), &port)) {
+				fprintf(stderr, AGENT_NAME ": proxy: --listen %s: ADDR, ADDR:PORT or [IPV6]:PORT\n", v);
+				bad = 1;
+			}
 			p->cl.run.port = port;
 			i++;
 		} else if (!strcmp(o, "--server")) {
-			bad |= !split_addr(v, a->server, sizeof(a->server), &p->server_port);
+			if (!split_addr(v, a->server, sizeof(a->server), &p->server_port)) {
+				fprintf(stderr, AGENT_NAME ": proxy: --server %s: ADDR, ADDR:PORT or [IPV6]:PORT\n", v);
+				bad = 1;
+			}
 			have_server = true;
 			i++;
 		} else if (!strcmp(o, "--server-dev")) {

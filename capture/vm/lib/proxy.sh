@@ -122,6 +122,17 @@ proxy_mount_run() {
     log "  NFSv$v over $t: the work through the proxy ${tp:-?} s, direct ${td:-?} s"
 }
 
+# proxy_sigcheck : SIGTERM leaves no file of either leg behind (guest/proxy-sigcheck.sh)
+proxy_sigcheck() {
+    local rc=0
+    step "proxy: SIGTERM while waiting, both legs capturing"
+    gexec proxy sigcheck 60 "bash /lab/guest/proxy-sigcheck.sh $PROXY_CDEV_rxe $PROXY_IP_rxe $PROXY_SRV_rxe $PROXY_SDEV_rxe" || rc=$?
+    cp "$GCMD.log" "$OUT/logs/proxy-sigcheck.log"
+    printf '%s\t%s\t%s\n' proxy-sigterm "$([ $rc = 0 ] && echo PASS || echo "FAIL($rc)")" \
+        "$(grep '^exit' "$GCMD.log" | tail -n 1)" >>"$OUT/proxy.tsv"
+    [ "$rc" = 0 ] || PROXY_FAILED=$((PROXY_FAILED + 1))
+}
+
 # proxy_cpu : each guest's QEMU CPU seconds so far and the run's wall time (cpu.tsv): what
 # the third guest costs on the host's cores under TCG
 proxy_cpu() {
@@ -143,6 +154,7 @@ lab_proxy() {
     lab_boot
     gmust server proxy-src 120 "bash /lab/guest/proxy-work.sh prepare $PROXY_SIZE"
     printf 'check\tresult\tsummary\n' >"$OUT/proxy.tsv"
+    proxy_sigcheck
     printf 'transport\tnfs\tproxy_s\tdirect_s\tratio\n' >"$OUT/proxy-cost.tsv"
     for t in ${TRANSPORTS//,/ }; do
         for v in ${NFS_VERS//,/ }; do proxy_mount_run "$t" "$v"; done

@@ -189,8 +189,10 @@ lab_boot() {
     # the longer tier: nfsd accepts 1 MiB READ/WRITE (set before nfsd starts)
     local blk=""; [ "$LAB_KERNEL" = 6.1 ] || blk=1048576
     gmust server setup 300 "bash /lab/guest/setup.sh server $blk"
+    local pxs=""   # the proxy guest is set up while the client is
+    if [ "${LAB_PROXY:-0}" = 1 ]; then gstart proxy setup "bash /lab/guest/setup.sh proxy"; pxs=$GCMD; fi
     gmust client setup 300 "bash /lab/guest/setup.sh client"
-    [ "${LAB_PROXY:-0}" != 1 ] || gmust proxy setup 300 "bash /lab/guest/setup.sh proxy"
+    if [ -n "$pxs" ] && ! gwait "$pxs" 300; then tail -n 40 "$pxs.log" >&2; die "proxy: 'setup' failed"; fi
     gmust client info 60 "bash /lab/guest/info.sh"; gout >"$OUT/versions.txt"
 }
 
