@@ -121,8 +121,8 @@ static bool pull_reads(struct proxy *p, struct px_call *c, const struct vb_msg *
 		struct px_buf *b = &c->rd[c->n_rd];
 		uint64_t off = 0;
 		if (!buf_new(p, b, rc[i].length, false)) {
-			agent_mf_event(&p->cl.run, "too-large", h->xid, "a read chunk of %llu bytes",
-				       (unsigned long long)rc[i].length);
+			agent_mf_event(&p->cl.run, "no-memory", h->xid, "cannot register a read chunk "
+				       "of %llu bytes", (unsigned long long)rc[i].length);
 			return false;
 		}
 		c->n_rd++;
@@ -221,7 +221,8 @@ static void forward_call(struct proxy *p, const struct vb_msg *msg, const struct
 	record(&p->cl, msg->data, msg->len, false, c->payload, true, c->inline_bytes, c->rdma_bytes);
 	c->info_ok = pl_describe_call(c->payload->data, c->payload->len, &rc, &c->info);
 	if (!build_call(p, c, msg)) {
-		agent_mf_event(&p->cl.run, "too-large", h->xid, "cannot register the chunks offered");
+		agent_mf_event(&p->cl.run, "no-memory", h->xid, "cannot register the write or reply "
+			       "chunks offered");
 		send_error(p, &p->cl, h->xid, RR_ERR_CHUNK, p->cl.run.credits);
 		px_call_free(c);
 		return;
