@@ -118,7 +118,7 @@ proxy_mount_run() {
     td=$(sed -n 's/^WORKLOAD_SECONDS //p' "$OUT/logs/d$tag.work.log" | tail -n 1)
     [ "$rc" = 0 ] || { log "  the direct mount's workload failed ($rc)"; PROXY_FAILED=$((PROXY_FAILED + 1)); }
     printf '%s\t%s\t%s\t%s\t%s\n' "$t" "$v" "${tp:-?}" "${td:-?}" \
-        "$(awk -v a="${tp:-0}" -v b="${td:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')" >>"$OUT/proxy-cost.tsv"
+        "$(awk -v a="${tp:-0}" -v b="${td:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "?" }')" >>"$OUT/proxy-cost.tsv"
     log "  NFSv$v over $t: the work through the proxy ${tp:-?} s, direct ${td:-?} s"
 }
 
