@@ -4,7 +4,7 @@
  * header of their own (setup and cleanup: setup.h).
  *
  * One file per concern: main.c (dispatch), drive.c (requester), serve.c
- * (responder), common.c (what drive and serve share), verbs.c (RDMA-CM
+ * (responder), proxy*.c (the relay: proxy.h), common.c (what drive and serve share), verbs.c (RDMA-CM
  * and verbs), live_capture.c (libpcap), payload.c (a Payload from the
  * pieces one end holds), kernel_target.c (the kernel NFS server as a
  * target), manifest_write.c and manifest_read.c (what was sent:
@@ -25,5 +25,6 @@
 int agent_cmd_drive(int argc, char **argv);
 int agent_cmd_serve(int argc, char **argv);
 int agent_cmd_verify(int argc, char **argv);
+int agent_cmd_proxy(int argc, char **argv);
 
 #endif

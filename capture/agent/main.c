@@ -20,6 +20,7 @@ static void usage(FILE *f)
 	      "  drive   SERVER SCENARIO   requester: run a scenario (rpcrdma-pcapgen format) against\n"
 	      "                            an RPC-over-RDMA server, capture it, write its manifest\n"
 	      "  serve                     responder: in-memory NFSv3/NFSv4.1 server\n"
+	      "  proxy   --server ADDR     relay between RPC-over-RDMA clients and a server, both legs captured\n"
 	      "  verify  CAPTURE MANIFEST... check a capture against what the agent really sent\n"
 	      "  replay  CAPTURE --xid X --target SERVER  send a captured call again, in variations\n"
 	      "  setup   --rxe|--siw NETDEV create a soft-RoCE or soft-iWARP link\n"
@@ -61,6 +62,8 @@ int main(int argc, char **argv)
 		return agent_cmd_drive(argc - 1, argv + 1);
 	if (!strcmp(cmd, "serve"))
 		return agent_cmd_serve(argc - 1, argv + 1);
+	if (!strcmp(cmd, "proxy"))
+		return agent_cmd_proxy(argc - 1, argv + 1);
 	if (!strcmp(cmd, "verify"))
 		return agent_cmd_verify(argc - 1, argv + 1);
 	if (!strcmp(cmd, "replay"))

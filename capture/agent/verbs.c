@@ -328,6 +328,7 @@ bool vb_reg(struct vb_conn *c, struct vb_mr *m, size_t len, bool remote_write, b
 	if (remote_read)
 		acc |= IBV_ACCESS_REMOTE_READ;
 	m->len = len ? len : 1;
+	m->borrowed = false;
 	m->buf = g_malloc0(m->len);
 	m->mr = ibv_reg_mr(c->pd, m->buf, m->len, acc);
 	if (!m->mr) {
@@ -342,8 +343,30 @@ void vb_dereg(struct vb_mr *m)
 {
 	if (m->mr)
 		ibv_dereg_mr(m->mr);
-	g_free(m->buf);
+	if (!m->borrowed)
+		g_free(m->buf);
 	memset(m, 0, sizeof(*m));
+}
+
+bool vb_reg_buf(struct vb_conn *c, struct vb_mr *m, void *buf, size_t len, bool remote_write,
+		bool remote_read)
+{
+	int acc = IBV_ACCESS_LOCAL_WRITE;
+	if (remote_write)
+		acc |= IBV_ACCESS_REMOTE_WRITE;
+	if (remote_read)
+		acc |= IBV_ACCESS_REMOTE_READ;
+	m->buf = buf;
+	m->len = len;
+	m->borrowed = true;
+	m->mr = ibv_reg_mr(c->pd, buf, len ? len : 1, acc);
+	return m->mr != NULL;
+}
+
+const uint8_t *vb_peer_private(const struct vb_conn *c, uint8_t *len)
+{
+	*len = c->peer_pd_len;
+	return c->peer_pd;
 }
 
 /* Checks the CM channel for a disconnect without blocking. */
@@ -572,6 +595,56 @@ bool vb_recv(struct vb_conn *c, struct vb_msg *out, int timeout_ms, bool *discon
 	out->inv_rkey = pm->inv_rkey;
 	g_free(pm);
 	return true;
+}
+
+/* Arms every CQ, then sleeps until one of them or a CM channel has news (200 ms at most). */
+static void sleep_any(struct vb_conn *const *cs, unsigned n, int left)
+{
+	struct pollfd p[16];
+	unsigned np = 0;
+
+	for (unsigned i = 0; i < n && np + 2 <= 16; i++) {
+		int st = 0;
+		if (ibv_req_notify_cq(cs[i]->cq, 0) || reap(cs[i], 0, 0, &st) != 0)
+			return;   /* a completion came in while arming: no sleep */
+		p[np++] = (struct pollfd){ .fd = cs[i]->ch->fd, .events = POLLIN };
+		p[np++] = (struct pollfd){ .fd = cs[i]->ec ? cs[i]->ec->fd : -1, .events = POLLIN };
+	}
+	if (poll(p, np, left > 200 ? 200 : left) <= 0)
+		return;
+	for (unsigned i = 0; i < np; i += 2)
+		if (p[i].revents & POLLIN) {
+			struct ibv_cq *cq;
+			void *ctx;
+			if (!ibv_get_cq_event(cs[i / 2]->ch, &cq, &ctx))
+				ibv_ack_cq_events(cq, 1);
+		}
+}
+
+int vb_recv_any(struct vb_conn *const *cs, unsigned n, struct vb_msg *out, int timeout_ms,
+		bool *ok, bool *disconnected, char *err, size_t errlen)
+{
+	int64_t end = now_ms() + timeout_ms;
+
+	*ok = false;
+	*disconnected = false;
+	for (;;) {
+		for (unsigned i = 0; i < n; i++) {
+			int st = 0, r = 0;
+			if (g_queue_is_empty(cs[i]->inbox))
+				r = reap(cs[i], 0, 0, &st);
+			if (!g_queue_is_empty(cs[i]->inbox) || r < 0) {
+				*ok = vb_recv(cs[i], out, 0, disconnected, err, errlen);
+				return (int)i;
+			}
+		}
+		if (vb_interrupted || now_ms() >= end) {
+			fail(err, errlen, "no message received: %s",
+			     vb_interrupted ? "interrupted" : "timed out");
+			return -1;
+		}
+		sleep_any(cs, n, (int)(end - now_ms()));
+	}
 }
 
 void vb_disconnect(struct vb_conn *c)

@@ -40,6 +40,7 @@ struct vb_mr {
 	struct ibv_mr *mr;
 	uint8_t *buf;
 	size_t len;
+	bool borrowed;           /* buf belongs to the caller (vb_reg_buf): vb_dereg keeps it */
 };
 
 /* A received message: valid until the next vb_recv(). */
@@ -62,6 +63,15 @@ const char *vb_device_name(const struct vb_conn *c);
 
 bool vb_reg(struct vb_conn *c, struct vb_mr *m, size_t len, bool remote_write, bool remote_read);
 void vb_dereg(struct vb_mr *m);
+/*
+ * Registers the caller's buffer (not copied, not freed by vb_dereg): one
+ * buffer registered on two connections' protection domains is what a
+ * relay pulls into on one and offers on the other.
+ */
+bool vb_reg_buf(struct vb_conn *c, struct vb_mr *m, void *buf, size_t len, bool remote_write,
+		bool remote_read);
+/* The private data the peer sent with its accept (vb_connect) or connect (vb_accept). */
+const uint8_t *vb_peer_private(const struct vb_conn *c, uint8_t *len);
 
 /* Sends len bytes from m (offset 0) and waits for the completion. */
 bool vb_send(struct vb_conn *c, struct vb_mr *m, size_t len, char *err, size_t errlen);
@@ -86,6 +96,15 @@ bool vb_rdma_split(struct vb_conn *c, bool write, struct vb_mr *m, size_t off, u
  */
 bool vb_recv(struct vb_conn *c, struct vb_msg *out, int timeout_ms, bool *disconnected,
 	     char *err, size_t errlen);
+/*
+ * The next message on any of n connections, the earlier ones first: what
+ * a relay waits on.  Returns the index of the connection it came from (or
+ * that disconnected or failed: false in *ok, the reason in err), -1 when
+ * the timeout passed or a signal came.  Valid until that connection's next
+ * vb_recv() or vb_recv_any().
+ */
+int vb_recv_any(struct vb_conn *const *cs, unsigned n, struct vb_msg *out, int timeout_ms,
+		bool *ok, bool *disconnected, char *err, size_t errlen);
 void vb_disconnect(struct vb_conn *c);
 void vb_free(struct vb_conn *c);
 

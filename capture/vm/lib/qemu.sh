@@ -5,6 +5,8 @@ QEMU=${QEMU:-qemu-system-x86_64}
 GUEST_MEM=${GUEST_MEM:-1536}
 GUEST_CPUS=${GUEST_CPUS:-1}
 declare -A QEMU_PID=()
+# a guest's memory in MiB when not GUEST_MEM (the proxy guest needs less)
+declare -A GUEST_MEM_OF=()
 
 # qemu_accel: sets ACCEL. KVM only if a kernel really boots under it: the guest
 # kernel without a root device panics within seconds (with -no-reboot QEMU then exits).
@@ -30,21 +32,25 @@ free_port() {
     done
 }
 
-# qemu_boot NAME MAC_SUFFIX NETDEV_MODE PORT0 PORT1
-#   NETDEV_MODE is listen (server) or connect (client). Link 0 = eth0, link 1 = eth1.
+# qemu_boot NAME MAC_SUFFIX LINK... : each LINK is MODE:PORT, MODE listen or connect
+#   (the listening end boots first); the Nth LINK is ethN-1 in the guest.
 qemu_boot() {
-    local name=$1 id=$2 mode=$3 p0=$4 p1=$5 disk=$RUN/$1.qcow2
+    local name=$1 id=$2 disk=$RUN/$1.qcow2 i=0 spec nets=()
+    shift 2
+    for spec in "$@"; do
+        nets+=(-netdev "socket,id=l$i,${spec%%:*}=127.0.0.1:${spec#*:}"
+               -device "virtio-net-pci,netdev=l$i,mac=52:54:00:00:0$id:1$i,addr=0x1$i")
+        i=$((i + 1))
+    done
     qemu-img create -q -f qcow2 -F raw -b "$IMAGE_DIR/rootfs.img" "$disk"
-    "$QEMU" "${ACCEL[@]}" -smp "$GUEST_CPUS" -m "$GUEST_MEM" -name "lab-$name" \
+    "$QEMU" "${ACCEL[@]}" -smp "$GUEST_CPUS" -m "${GUEST_MEM_OF[$name]:-$GUEST_MEM}" -name "lab-$name" \
         -display none -monitor none -no-reboot -nodefaults \
         -serial "file:$RUN/$name.serial" \
         -kernel "$IMAGE_DIR/vmlinuz" -initrd "$IMAGE_DIR/initrd.img" \
         -append "root=/dev/vda rw console=ttyS0 net.ifnames=0 panic=-1 systemd.show_status=1" \
         -drive "file=$disk,if=virtio,format=qcow2,cache=unsafe" \
         -virtfs "local,path=$RUN/$name,mount_tag=lab,security_model=none,id=lab" \
-        -netdev "socket,id=l0,$mode=127.0.0.1:$p0" -device "virtio-net-pci,netdev=l0,mac=52:54:00:00:0$id:10,addr=0x10" \
-        -netdev "socket,id=l1,$mode=127.0.0.1:$p1" -device "virtio-net-pci,netdev=l1,mac=52:54:00:00:0$id:11,addr=0x11" \
-        >"$RUN/$name.qemu.log" 2>&1 &
+        "${nets[@]}" >"$RUN/$name.qemu.log" 2>&1 &
     QEMU_PID[$name]=$!
     on_exit "kill ${QEMU_PID[$name]}; sleep 0.5; kill -9 ${QEMU_PID[$name]}"
 }

@@ -126,9 +126,12 @@ verbs_capture() {
     [ "$rc" = 0 ] || { tail -n 20 "$OUT/logs/$CAP".*.log >&2; die "$CAP exited $rc"; }
 }
 
+# the guests of this run: a third, proxy, between them when LAB_PROXY=1 (lib/proxy.sh)
+lab_guests() { echo server client; [ "${LAB_PROXY:-0}" != 1 ] || echo proxy; }
+
 prepare_shares() {
     local g
-    for g in server client; do
+    for g in $(lab_guests); do
         mkdir -p "$RUN/$g/cmd" "$RUN/$g/out"
         cp -r "$LAB_DIR/guest" "$RUN/$g/guest"
         if compgen -G "$REPO_DIR/build/bin/*" >/dev/null; then
@@ -149,7 +152,7 @@ salvage_capture() {
 collect_logs() {
     local g
     [ -n "${OUT:-}" ] && [ -d "$OUT/logs" ] || return 0
-    for g in server client; do
+    for g in $(lab_guests); do
         cp "$RUN/$g.serial" "$OUT/logs/" 2>/dev/null || true
         for f in "$RUN/$g/cmd/"*.log; do
             [ -e "$f" ] && cp "$f" "$OUT/logs/$g-$(basename "$f")"
@@ -157,7 +160,7 @@ collect_logs() {
     done
 }
 
-# lab_boot: both guests up, links and the NFS server set up (lab run, lab agent)
+# lab_boot: the guests up, links and the NFS server set up (lab run, lab agent, lab proxy)
 lab_boot() {
     need_cmds "$QEMU" qemu-img ss
     mkdir -p "$OUT/logs"; OUT=$(cd "$OUT" && pwd)
@@ -171,12 +174,14 @@ lab_boot() {
 
     step "qemu: probe accelerator"
     qemu_accel
-    step "boot: server and client guests"
-    local p0 p1; p0=$(free_port); p1=$(free_port)
-    qemu_boot server 1 listen "$p0" "$p1"
-    wait_listen "$p0"; wait_listen "$p1"
-    qemu_boot client 2 connect "$p0" "$p1"
-    wait_ready server 600; wait_ready client 600
+    if [ "${LAB_PROXY:-0}" = 1 ]; then proxy_boot; else
+        step "boot: server and client guests"
+        local p0 p1; p0=$(free_port); p1=$(free_port)
+        qemu_boot server 1 "listen:$p0" "listen:$p1"
+        wait_listen "$p0"; wait_listen "$p1"
+        qemu_boot client 2 "connect:$p0" "connect:$p1"
+        wait_ready server 600; wait_ready client 600
+    fi
     on_exit salvage_capture
     log "guests up after $(elapsed "$T0") (kernel $(cat "$RUN/server/ready"))"
 
@@ -184,7 +189,10 @@ lab_boot() {
     # the longer tier: nfsd accepts 1 MiB READ/WRITE (set before nfsd starts)
     local blk=""; [ "$LAB_KERNEL" = 6.1 ] || blk=1048576
     gmust server setup 300 "bash /lab/guest/setup.sh server $blk"
+    local pxs=""   # the proxy guest is set up while the client is
+    if [ "${LAB_PROXY:-0}" = 1 ]; then gstart proxy setup "bash /lab/guest/setup.sh proxy"; pxs=$GCMD; fi
     gmust client setup 300 "bash /lab/guest/setup.sh client"
+    if [ -n "$pxs" ] && ! gwait "$pxs" 300; then tail -n 40 "$pxs.log" >&2; die "proxy: 'setup' failed"; fi
     gmust client info 60 "bash /lab/guest/info.sh"; gout >"$OUT/versions.txt"
 }
 
