@@ -3,6 +3,7 @@
 per role and transport the side-by-side table (a column per kernel), then per
 kernel the details of every row (what the peer did, the agent's view, the
 kernel's log of that moment)."""
+from conformance_read import TRACE_NOTABLE
 
 TRANSPORT = {"rxe": "rxe (RoCEv2)", "siw": "siw (iWARP)"}
 ROLE_TITLE = {
@@ -44,13 +45,11 @@ def klog_short(kl):
         bits = []
         if k["dmesg"]:
             bits.append("dmesg %d: %s" % (len(k["dmesg"]), esc(k["dmesg"][0].split("] ", 1)[-1], 80)))
-        notable = {n: c for n, c in k["trace_events"].items() if any(
-            w in n for w in ("err", "bad", "short", "parse", "fail", "flush", "drop", "close",
-                             "detach", "disconnect", "reject", "qp_error", "sq_full", "timeout"))}
+        notable = {n: c for n, c in k["trace_events"].items() if TRACE_NOTABLE.search(n)}
         if notable:
             bits.append("trace: " + ", ".join("%s x%d" % (n, c) for n, c in sorted(notable.items())))
-        elif k["traced"]:
-            bits.append("trace: %d routine events" % k["trace_total"])
+        elif k["trace_total"]:
+            bits.append("trace: %d events, no error among them" % k["trace_total"])
         if bits:
             parts.append("%s: %s" % (g, "; ".join(bits)))
     return "<br>".join(parts) if parts else ("nothing" if kl else "not recorded")

@@ -16,9 +16,12 @@ case $what in
 begin)
     if [ -w $tr/set_event ]; then
         : >$tr/trace
-        echo 'rpcrdma:*' >$tr/set_event 2>/dev/null || true
-        echo 'sunrpc:svc_xprt_*' >>$tr/set_event 2>/dev/null || true
+        echo 'rpcrdma:*' >$tr/set_event || true
+        echo 'sunrpc:svc_xprt_*' >>$tr/set_event || true
         echo 1 >$tr/tracing_on
+        echo "tracing $(wc -l <$tr/set_event) events"
+    else
+        echo "no tracefs: the kernel log only"
     fi
     echo "rr-lab: begin $name" >/dev/kmsg
     ;;
