@@ -179,6 +179,8 @@ lab_agent() {
         fi
         agent_kernel kernel-v3 "$t" "" kernel-v3.scn
         agent_kernel kernel-v41 "$t" "" kernel-v41.scn
+        # the quick tier's one injection, so that its table has a verdict
+        if [ "$QUICK" = 1 ] && [ "$t" = rxe ]; then agent_kernel kernel-inj-vers "$t" RR-001 kernel-inject.scn; fi
         if [ "$QUICK" != 1 ]; then
             agent_kernel kernel-inj-vers "$t" RR-001 kernel-inject.scn
             agent_kernel kernel-inj-xid "$t" RR-002 kernel-inject.scn
