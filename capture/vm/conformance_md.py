@@ -94,7 +94,7 @@ def _peer_short(r):
     for what, n in (("disconnects", p["disconnects"]), ("reconnects", p["reconnects"]),
                     ("retransmits", p["retransmits"]), ("timeouts", p["timeouts"])):
         if n:
-            bits.append("%d %s" % (n, what))
+            bits.append("%s %d" % (what, n))
     if r["agent"].get("hang"):
         bits.append("hang (the drive was stopped)")
     return ", ".join(bits) or "none"

@@ -17,7 +17,7 @@ begin)
     if [ -w $tr/set_event ]; then
         : >$tr/trace
         echo 'rpcrdma:*' >$tr/set_event || true
-        echo 'sunrpc:svc_xprt_*' >>$tr/set_event || true
+        for e in $tr/events/sunrpc/svc_xprt_*/enable; do [ -e "$e" ] && echo 1 >"$e"; done
         echo 1 >$tr/tracing_on
         echo "tracing $(wc -l <$tr/set_event) events"
     else
