@@ -63,8 +63,7 @@ def load(inputs, rules):
 
 
 def _row_key(r):
-    spec = r["injected"] + (":" + r["when"] if r.get("when") else "")
-    return (r["transport"], r["run"], spec, r["judged"])
+    return (r["transport"], r["run"], r.get("spec", r["injected"]), r["judged"])
 
 
 def _order(key):
@@ -94,20 +93,25 @@ def matrix(kernels, rows, rules):
         keyed = {}
         for r in mine:
             e = keyed.setdefault(_row_key(r), {
-                "transport": r["transport"], "run": r["run"], "injected": r["injected"],
+                "transport": r["transport"], "run": r["run"], "spec": r.get("spec", r["injected"]),
+                "injector": r.get("injector", r["injected"]), "injected": r["injected"],
                 "when": r.get("when", ""), "injected_ref": r["injected_ref"],
                 "injected_name": r["injected_name"], "judged": r["judged"],
                 "judged_ref": r["judged_ref"], "judged_name": r["judged_name"], "cells": {}})
             e["cells"][r["kernel"]] = _cell(r)
-        ran = {(k[0], k[2].split(":")[0]) for k in keyed}
+        # an injector ran if a row names it, or names its rule the older way (--inject RR-nnn)
+        ran = {(r["transport"], r.get("injector", r["injected"])) for r in mine}
         for k in kernels:
-            for code in k.get("planned", {}).get(role, []):
+            for p in k.get("planned", {}).get(role, []):
+                if isinstance(p, str):
+                    p = {"injector": p, "rule": p}
                 for t in transports:
-                    if (t, code) in ran:
+                    if (t, p["injector"]) in ran or (t, p["rule"]) in ran:
                         continue
-                    rule = rules.get(code, {})
-                    keyed.setdefault((t, "-", code, ""), {
-                        "transport": t, "run": "-", "injected": code, "when": "",
+                    rule = rules.get(p["rule"], {})
+                    keyed.setdefault((t, "-", p["injector"], ""), {
+                        "transport": t, "run": "-", "spec": p["injector"], "injector": p["injector"],
+                        "injected": p["rule"], "when": "",
                         "injected_ref": rule.get("ref", "?"), "injected_name": rule.get("name", ""),
                         "judged": "", "judged_ref": "", "judged_name": "", "cells": {}})
         with_role = {r["kernel"] for r in mine}

@@ -66,25 +66,49 @@ def _runs(doc):
     return out
 
 
+def _spec(r):
+    return r.get("spec") or r["injected"]
+
+
+def _injected_cell(r):
+    if not r["injected"] and not r.get("spec"):
+        return "none (baseline)"
+    spec = _spec(r)
+    if spec.split(":")[0].split("=")[0] == r["injected"] or not r["injected"]:
+        return rule_cell(spec, r["injected_ref"])
+    return "%s: %s" % (esc(spec), rule_cell(r["injected"], r["injected_ref"]))
+
+
 def _side_by_side(doc, role):
     kernels = doc["kernels"]
     rows = doc["matrix"][role]["rows"]
     out = []
     for t in sorted({r["transport"] for r in rows}, key=lambda t: ({"rxe": 0, "siw": 1}.get(t, 2), t)):
+        mine = [r for r in rows if r["transport"] == t]
+        # injectors no kernel ran: one sentence, not a row each (unless nothing ran at all:
+        # then the table is these rows, each "not run")
+        idle = [r for r in mine if r["run"] == "-" and
+                all(c["verdict"] == "not run" for c in r["cells"].values())]
+        if len(idle) < len(mine):
+            mine = [r for r in mine if r not in idle]
+        else:
+            idle = []
         out += ["", "### %s" % TRANSPORT.get(t, t), ""]
-        head = "| run | injected (RFC section) | rule judged (RFC section) |"
-        for k in kernels:
-            head += " %s<br>`%s` |" % (esc(k["label"]), esc(k["server_uname"]))
-        out += [head, "|---|---|---|" + "---|" * len(kernels)]
-        for r in rows:
-            if r["transport"] != t:
-                continue
-            inj = rule_cell(r["injected"] + (":" + r["when"] if r["when"] else ""), r["injected_ref"]) \
-                if r["injected"] else "none (baseline)"
-            line = "| %s | %s | %s |" % (esc(r["run"]), inj, rule_cell(r["judged"], r["judged_ref"]))
+        if mine:
+            head = "| run | injected (RFC section) | rule judged (RFC section) |"
+            for k in kernels:
+                head += " %s<br>`%s` |" % (esc(k["label"]), esc(k["server_uname"]))
+            out += [head, "|---|---|---|" + "---|" * len(kernels)]
+        for r in mine:
+            line = "| %s | %s | %s |" % (esc(r["run"]), _injected_cell(r), rule_cell(r["judged"], r["judged_ref"]))
             for k in kernels:
                 line += " %s |" % verdict_cell(r["cells"][k["label"]])
             out.append(line)
+        if idle:
+            out += [""] if mine else []
+            out += ["Not run on any kernel (%d): %s." % (
+                len(idle), ", ".join("%s (%s)" % (esc(_spec(r)), r["injected"]) if _spec(r) != r["injected"]
+                                     else esc(_spec(r)) for r in idle))]
     return out
 
 
@@ -120,8 +144,7 @@ def _details(doc, role):
                 "|---|---|---|---|---|---|---|---|---|"]
         for r in mine:
             out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s: %s |" % (
-                r["transport"], esc(r["run"]),
-                (r["injected"] + (":" + r["when"] if r.get("when") else "")) or "-", r["judged"] or "-",
+                r["transport"], esc(r["run"]), esc(_spec(r)) or "-", r["judged"] or "-",
                 esc(r["answer"], 100), _peer_short(r), _agent_short(r["agent"]),
                 klog_short(r["kernel_log"]), "**%s**" % r["verdict"] if r["verdict"] != "info" else "info",
                 esc(r["why"], 120)))

@@ -151,15 +151,28 @@ def read_keyvals(path):
 
 
 def read_injections(path):
-    """[(rule, side, what)] from `rpcrdma-agent list-injections` (injections.txt)."""
+    """[{"rule", "injector", "role"}] from `rpcrdma-agent list-injections`
+    (injections.txt): role "server" for what a requester injects (drive, a proxy's
+    server leg), "client" for a responder's (serve, a proxy's client leg), None for
+    what is not injectable live. Two layouts are read: five tab-separated columns
+    (rule, injector, role, stage, what) and the older "RULE side what"."""
     out = []
     if not os.path.exists(path):
         return out
+    roles = {"requester": "server", "drive": "server", "responder": "client", "serve": "client",
+             "proxy": "client"}
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
-            m = re.match(r"^(RR-\d+)\s+(\S+)\s+(.*)$", line.rstrip("\n"))
+            line = line.rstrip("\n")
+            cols = line.split("\t")
+            if line.startswith("#") or cols[0] == "rule":
+                continue
+            if len(cols) >= 5:
+                out.append({"rule": cols[0], "injector": cols[1], "role": roles.get(cols[2])})
+                continue
+            m = re.match(r"^(RR-\d+)\s+(\S+)\s+(.*)$", line)
             if m:
-                out.append((m.group(1), m.group(2), m.group(3).strip()))
+                out.append({"rule": m.group(1), "injector": m.group(1), "role": roles.get(m.group(2))})
     return out
 
 

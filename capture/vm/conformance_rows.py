@@ -13,13 +13,18 @@ import conformance_read as cr
 VERDICT_RANK = {"fail": 3, "pass": 2, "n/a": 1}
 
 
-def _rule(rules, spec):
-    """(code, when, ref, name) of an --inject spec RULE[:when]."""
-    code, _, when = spec.partition(":")
+def _rule(rules, code):
+    """(ref, name) of a rule code in rules.def."""
     r = rules.get(code)
-    if spec and not r:
-        return code, when, "?", "(not in rules.def)"
-    return code, when, (r or {}).get("ref", ""), (r or {}).get("name", "")
+    if code and not r:
+        return "?", "(not in rules.def)"
+    return (r or {}).get("ref", ""), (r or {}).get("name", "")
+
+
+def split_spec(spec):
+    """An --inject ITEM, NAME[=ARG][:WHEN...] (or the older RULE[:when]): (NAME, the rest)."""
+    m = re.match(r"^([^=:]+)(.*)$", spec)
+    return (m.group(1), m.group(2)) if m else (spec, "")
 
 
 def kernel_info(d):
@@ -47,8 +52,8 @@ def kernel_info(d):
         "transports": [t for t in info.get("transports", "").split(",") if t],
         "source": os.path.basename(os.path.normpath(d)),
         # the injections the agent had: drive-side ones judge a server, serve-side a client
-        "planned": {"server": [r for r, side, _ in inj if side == "drive"],
-                    "client": [r for r, side, _ in inj if side in ("serve", "proxy")]},
+        "planned": {role: [{"injector": i["injector"], "rule": i["rule"]} for i in inj if i["role"] == role]
+                    for role in ("server", "client")},
     }
 
 
@@ -94,7 +99,7 @@ def _peer(records, log):
             if f.get("xid") in calls:
                 retx += 1
             calls.add(f.get("xid"))
-        elif kw not in ("rpc", "inject", "verdict"):
+        elif kw not in ("rpc", "inject", "verdict", "reaction"):
             other.append(dict(f, record=kw))
     connects = len(re.findall(r"^\S+: connected to ", log or "", re.M))
     return {
@@ -104,7 +109,23 @@ def _peer(records, log):
         "retransmits": retx + events.get("retransmit", 0),
         "timeouts": events.get("timeout", 0),
         "other": other,
+        "reactions": [],
     }
+
+
+def _with_reactions(peer, agent, reactions):
+    """A row's counts from the reaction lines of its injection, when the agent wrote them
+    (docs/rpcrdma-agent.8, MANIFEST: reaction): they are about that injection alone."""
+    if not reactions:
+        return peer, agent
+    peer = dict(peer, reactions=reactions)
+    for k in ("reconnects", "retransmits"):
+        peer[k] = sum(int(r.get(k, "0")) for r in reactions if r.get(k, "0").isdigit())
+    peer["disconnects"] = sum(1 for r in reactions if r.get("answer") == "disconnect")
+    peer["timeouts"] = sum(1 for r in reactions if r.get("answer") == "timeout")
+    errs = [r["error"] for r in reactions if r.get("error") not in (None, "", "-")]
+    agent = dict(agent, errors=errs + agent["errors"], hang=agent["hang"] or peer["timeouts"] > 0)
+    return peer, agent
 
 
 def _agent(d, cap, log, verify):
@@ -143,21 +164,37 @@ def _combine(verdicts):
     return res, "; ".join(texts)
 
 
-def _injected_of(v, injected):
-    """The --inject spec (RULE[:when]) of the run that a verdict line answers."""
-    code = v.get("inject", "").partition(":")[0]
+def _spec_rules(injected, recs, injectors):
+    """{spec: rule code}: an ITEM named by its rule is that rule; an injector's rule is
+    the one of the inject line at the XIDs its reaction lines name, else list-injections'."""
+    by_xid = {f.get("xid"): f.get("rule") for kw, f in recs if kw == "inject"}
+    out = {}
+    for spec in injected:
+        name, _ = split_spec(spec)
+        if re.match(r"^RR-\d+$", name):
+            out[spec] = name
+            continue
+        xs = [f.get("xid") for kw, f in recs if kw == "reaction" and f.get("inject") in (name, spec)]
+        rule = next((by_xid[x] for x in xs if by_xid.get(x)), None)
+        out[spec] = rule or injectors.get(name, "?")
+    return out
+
+
+def _injected_of(v, injected, codes):
+    """The --inject ITEM of the run that a verdict line answers ("injected RR-nnn;")."""
+    code = split_spec(v.get("inject", ""))[0]
     if not code:
         m = re.search(r"injected (RR-\d+)", v.get("text", ""))
         code = m.group(1) if m else ""
     for spec in injected:
-        if spec.partition(":")[0] == code:
+        if code in (spec, split_spec(spec)[0], codes.get(spec)):
             return spec
     if code:
         return code
     return injected[0] if len(injected) == 1 else "?"
 
 
-def manifest_rows(d, mpath, rules, label, verify):
+def manifest_rows(d, mpath, rules, label, verify, injectors=None):
     """The rows of one manifest against a kernel; [] for agent-against-agent runs."""
     m = cr.read_manifest(mpath)
     role = cr.role_of(m["run"])
@@ -177,33 +214,42 @@ def manifest_rows(d, mpath, rules, label, verify):
             "peer": _peer(recs, log), "agent": _agent(d, cap, log, verify),
             "kernel_log": _klog(d, cap)}
     verdicts = [f for kw, f in recs if kw == "verdict"]
+    codes = _spec_rules(injected, recs, injectors or {})
     rows = []
     if not injected and not verdicts:
-        r = dict(base, injected="", when="", injected_ref="", injected_name="", judged="",
+        r = dict(base, spec="", injector="", injected="", when="", injected_ref="", injected_name="", judged="",
                  judged_ref="", judged_name="", verdict="info",
                  why="nothing injected: a baseline run", answer=_baseline_answer(recs))
         return [r]
     groups = {}
     for v in verdicts:
-        groups.setdefault((_injected_of(v, injected), v.get("rule", "?")), []).append(v)
+        groups.setdefault((_injected_of(v, injected, codes), v.get("rule", "?")), []).append(v)
     for spec in injected:
         if not any(k[0] == spec for k in groups):
             groups[(spec, "")] = []
     order = {s: i for i, s in enumerate(injected)}
     for (spec, judged), vs in sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0])):
-        code, when, iref, iname = _rule(rules, spec)
-        jcode, _, jref, jname = _rule(rules, judged)
+        name, when = split_spec(spec)
+        code = codes.get(spec) or (name if re.match(r"^RR-\d+$", name) else "?")
+        iref, iname = _rule(rules, code)
+        jref, jname = _rule(rules, judged)
         xids = {f.get("xid") for kw, f in recs if kw == "inject" and f.get("rule") == code}
         xids |= {v.get("xid") for v in vs}
+        reactions = [f for kw, f in recs if kw == "reaction" and
+                     (f.get("inject") in (name, spec) or (not f.get("inject") and f.get("xid") in xids))]
+        answer = "; ".join(dict.fromkeys(r["answer"] for r in reactions if r.get("answer")))
         if vs:
             res, why = _combine(vs)
-            m_ans = re.search(r"answered with (.*)$", vs[-1].get("text", ""))
-            answer = m_ans.group(1) if m_ans else _answer_of(recs, xids)
+            m_ans = re.search(r"answered with ([^;]*)", vs[-1].get("text", ""))
+            answer = m_ans.group(1).strip() if m_ans else answer or _answer_of(recs, xids)
         else:
             res, why = "n/a", "the agent judges no rule of the peer for %s" % code
-            answer = _answer_of(recs, xids)
-        rows.append(dict(base, injected=code, when=when, injected_ref=iref, injected_name=iname,
-                         judged=jcode, judged_ref=jref if judged else "", judged_name=jname if judged else "",
+            answer = answer or _answer_of(recs, xids)
+        peer, agent = _with_reactions(base["peer"], base["agent"], reactions)
+        rows.append(dict(base, peer=peer, agent=agent, spec=spec, injector=name, injected=code,
+                         when=when[1:] if when.startswith(":") else when,
+                         injected_ref=iref, injected_name=iname,
+                         judged=judged, judged_ref=jref if judged else "", judged_name=jname if judged else "",
                          verdict=res, why=why, answer=answer))
     return rows
 
@@ -214,9 +260,10 @@ def dir_rows(d, rules):
         raise cr.ConformanceInputError("%s: not a directory" % d)
     k = kernel_info(d)
     verify = cr.read_verify(os.path.join(d, "agent.tsv"))
+    injectors = {i["injector"]: i["rule"] for i in cr.read_injections(os.path.join(d, "injections.txt"))}
     rows = []
     for mp in sorted(glob.glob(os.path.join(d, "*.manifest"))):
-        rows += manifest_rows(d, mp, rules, k["label"], verify)
+        rows += manifest_rows(d, mp, rules, k["label"], verify, injectors)
     if not k["transports"]:
         k["transports"] = sorted({r["transport"] for r in rows})
     return k, rows

@@ -28,15 +28,19 @@ SERVER_RXE = """\
 | run | injected (RFC section) | rule judged (RFC section) | 6.1<br>`6.1.0-56-amd64` | 7<br>`7.0.0-1-amd64` |
 |---|---|---|---|---|
 | kernel-inj-vers | RR-001 (RFC 8166 §9.1) | RR-110 (RFC 8166 §9.4) | **pass**: RDMA_ERROR ERR_VERS | **fail**: a disconnect |
-| - | RR-002 (RFC 8166 §9.9) | - | not run | not run |
 | kernel-inj-msgp-retry | RR-116 (RFC 8166 §9.5) | RR-116 (RFC 8166 §9.5) | not run | **n/a**: RDMA_ERROR ERR_CHUNK |
 | kernel-inj-msgp-retry | RR-130:2 (RFC 8166 §9.6) | RR-131 (RFC 8166 §9.7) | not run | **pass**: RDMA_ERROR ERR_CHUNK |
 | kernel-inj-ineligible3 | RR-141 (RFC 8267 §9.8) | RR-065 (RFC 8166 §9.2, §9.3) | **fail**: a normal reply | not run |
+| kernel-inj-msgp2 | msgp:nth=2: RR-130 (RFC 8166 §9.6) | RR-131 (RFC 8166 §9.7) | not run | **pass**: RDMA_ERROR ERR_CHUNK |
 | kernel-v3 | none (baseline) | - | nfs-error (NFS status 13) x2 (verify FAIL(1)) | not run |
+
+Not run on any kernel (1): RR-002.
 """
 
 CLIENT_RXE = """\
 | proxy-credit0 | RR-100 (RFC 8166 §9.10) | - | not run | **n/a**: no answer recorded |
+
+Not run on any kernel (1): bad-vers (RR-001).
 """
 
 
@@ -81,16 +85,22 @@ class Merge(unittest.TestCase):
 
     def test_matrix_cells(self):
         m = self.doc["matrix"]["server"]["rows"]
-        got = [(r["run"], r["injected"], r["when"], r["judged"], r["cells"]["6.1"]["verdict"],
+        got = [(r["run"], r["spec"], r["injected"], r["when"], r["judged"], r["cells"]["6.1"]["verdict"],
                 r["cells"]["7"]["verdict"]) for r in m]
         self.assertEqual(got, [
-            ("kernel-inj-vers", "RR-001", "", "RR-110", "pass", "fail"),
-            ("-", "RR-002", "", "", "not run", "not run"),
-            ("kernel-inj-msgp-retry", "RR-116", "", "RR-116", "not run", "n/a"),
-            ("kernel-inj-msgp-retry", "RR-130", "2", "RR-131", "not run", "pass"),
-            ("kernel-inj-ineligible3", "RR-141", "", "RR-065", "fail", "not run"),
-            ("kernel-v3", "", "", "", "info", "not run"),
+            ("kernel-inj-vers", "RR-001", "RR-001", "", "RR-110", "pass", "fail"),
+            ("-", "RR-002", "RR-002", "", "", "not run", "not run"),
+            ("kernel-inj-msgp-retry", "RR-116", "RR-116", "", "RR-116", "not run", "n/a"),
+            ("kernel-inj-msgp-retry", "RR-130:2", "RR-130", "2", "RR-131", "not run", "pass"),
+            ("kernel-inj-ineligible3", "RR-141", "RR-141", "", "RR-065", "fail", "not run"),
+            ("kernel-inj-msgp2", "msgp:nth=2", "RR-130", "nth=2", "RR-131", "not run", "pass"),
+            ("kernel-v3", "", "", "", "", "info", "not run"),
         ])
+        # the injectors of list-injections (both layouts) and their sides
+        self.assertEqual(self.doc["kernels"][1]["planned"], {
+            "server": [{"injector": "msgp", "rule": "RR-130"}, {"injector": "resend-xid", "rule": "RR-116"}],
+            "client": [{"injector": "bad-vers", "rule": "RR-001"}]})
+        self.assertEqual(self.doc["kernels"][0]["planned"]["client"], [{"injector": "RR-100", "rule": "RR-100"}])
 
     def test_peer_and_agent(self):
         r = row(self.doc, "7", "kernel-inj-vers", "RR-001")
@@ -101,6 +111,13 @@ class Merge(unittest.TestCase):
         r = row(self.doc, "7", "kernel-inj-msgp-retry", "RR-130")
         self.assertEqual(r["peer"]["retransmits"], 1)
         self.assertEqual(r["peer"]["events"], {"err-chunk": 2})
+        # the reaction line of an injection gives its own counts and the agent's error
+        r = row(self.doc, "7", "kernel-inj-msgp2", "RR-130")
+        self.assertEqual((r["peer"]["reconnects"], r["peer"]["retransmits"], r["answer"]),
+                         (2, 3, "RDMA_ERROR ERR_CHUNK"))
+        self.assertEqual(r["agent"]["errors"], ["the call failed with EIO"])
+        self.assertEqual(r["why"], "injected RR-130; the server answered with RDMA_ERROR ERR_CHUNK; a responder "
+                                   "answers RDMA_MSGP with ERR_CHUNK (RFC 8166 §4.6.1)")
         c = row(self.doc, "7", "proxy-credit0", "RR-100")
         self.assertEqual((c["role"], c["peer"]["reconnects"], c["peer"]["retransmits"]), ("client", 1, 1))
 
@@ -118,8 +135,8 @@ class Merge(unittest.TestCase):
 
     def test_added_records_and_fields_are_kept(self):
         r = row(self.doc, "6.1", "kernel-inj-vers", "RR-001")
-        self.assertEqual(r["peer"]["other"], [{"record": "reaction", "xid": "0x00000a01", "answer": "err-vers",
-                                               "after_ms": "3", "future": "kept"}])
+        self.assertEqual(r["peer"]["other"], [{"record": "surprise", "xid": "0x00000a01", "future": "kept"}])
+        self.assertEqual([x["elapsed_ms"] for x in r["peer"]["reactions"]], ["3"])
 
     def test_agent_against_agent_left_out(self):
         self.assertFalse([r for r in self.doc["rows"] if r["run"] == "shapes"])
@@ -142,7 +159,10 @@ class OneKernel(unittest.TestCase):
         got = [(r["transport"], r["injected"], r["cells"]["6.1"]["verdict"], r["cells"]["6.1"]["why"])
                for r in doc["matrix"]["client"]["rows"]]
         self.assertEqual(got, [("rxe", "RR-100", "not run", "no xprtrdma run on 6.1 yet (the proxy's manifests)")])
-        self.assertIn("| - | RR-100 (RFC 8166 §9.10) | - | not run |\n", md)
+        self.assertTrue(md.endswith("### rxe (RoCEv2)\n\n"
+                                    "| run | injected (RFC section) | rule judged (RFC section) | 6.1<br>`6.1.0-56-amd64` |\n"
+                                    "|---|---|---|---|\n"
+                                    "| - | RR-100 (RFC 8166 §9.10) | - | not run |\n"), md[-300:])
 
 
 class Errors(unittest.TestCase):

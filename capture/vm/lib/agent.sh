@@ -141,7 +141,7 @@ agent_run_info() {
         echo "server-kernel: $(sed -n 's/^uname-r: //p' "$OUT/versions-server.txt")"
         echo "client-kernel: $(sed -n 's/^uname-r: //p' "$OUT/versions.txt")"
         echo "date: $(date -u +%FT%TZ)"
-        echo "cmdline: $LAB_CMDLINE"
+        echo "cmdline: ${AGENT_PAIRS:+AGENT_PAIRS=$AGENT_PAIRS }${AGENT_BENCH:+AGENT_BENCH=$AGENT_BENCH }$LAB_CMDLINE"
         echo "transports: $TRANSPORTS"
         echo "quick: $QUICK"
     } >"$OUT/run-info.txt"
