@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Captures the live agent recorded, verified against its own manifests.
 
-Every NAME.pcap or NAME.pcapng in the folder that has a NAME.pcap.manifest or NAME.manifest (the
-requester's) is verified with it, and with NAME.serve.manifest (the
-responder's) when that exists.  A NAME.profile file, if present, holds the
+Every NAME.pcap or NAME.pcapng in the folder, or in a folder of it named after a
+kernel (6.1/, 6.12/, 7/: the failing rows of docs/conformance), that has a
+NAME.pcap.manifest or NAME.manifest (the requester's) is verified with it, and with
+NAME.serve.manifest (the responder's) when that exists.  A NAME.profile file, if present, holds the
 --profile to use (rfc8166 or rfc5666).
 
 usage: check_samples.py --dir DIR -- VERIFY...
@@ -13,6 +14,7 @@ Exit status: 0 every pair verifies, 1 some does not, 77 no pair in DIR
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 
@@ -20,9 +22,19 @@ SKIP = 77
 
 
 def pairs(folder):
+    """The pairs of FOLDER, then of its kernel folders."""
     out = []
     if not os.path.isdir(folder):
         return out
+    out += pairs_here(folder)
+    for sub in sorted(os.listdir(folder)):
+        if re.match(r"^[0-9]+(\.[0-9]+)*$", sub) and os.path.isdir(os.path.join(folder, sub)):
+            out += pairs_here(os.path.join(folder, sub))
+    return out
+
+
+def pairs_here(folder):
+    out = []
     for name in sorted(os.listdir(folder)):
         stem, ext = os.path.splitext(name)
         if ext not in (".pcap", ".pcapng"):
@@ -69,11 +81,11 @@ def main(argv):
         out = p.stdout.decode(errors="replace")
         if p.returncode != 0:
             failed += 1
-            print("FAIL %s (exit %d):" % (os.path.basename(cap), p.returncode))
+            print("FAIL %s (exit %d):" % (os.path.relpath(cap, a.dir), p.returncode))
             for line in out.splitlines()[:60]:
                 print("     | " + line)
         else:
-            print("ok   %s: %s" % (os.path.basename(cap), out.strip().splitlines()[-1]))
+            print("ok   %s: %s" % (os.path.relpath(cap, a.dir), out.strip().splitlines()[-1]))
     print("check_samples: %d of %d pairs verify" % (len(todo) - failed, len(todo)))
     failed += tampered(a.dir, verify)
     return 1 if failed else 0
@@ -82,7 +94,6 @@ def main(argv):
 def tampered(folder, verify):
     """Recorded runs with their manifests damaged the ways a lax verify would
     let through (review of the agent): each must FAIL (exit 1)."""
-    import re
     import tempfile
     cases = []
 

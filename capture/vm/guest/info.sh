@@ -1,6 +1,7 @@
 #!/bin/bash
 # info.sh : versions of what produced the captures
 echo "kernel: $(uname -r) ($(uname -v))"
+echo "uname-r: $(uname -r)"
 dpkg-query -W -f '${Package}: ${Version}\n' rdma-core ibverbs-providers rdmacm-utils perftest \
     nfs-common nfs-kernel-server nfs4-acl-tools tcpdump linux-image-amd64 linux-headers-amd64 2>/dev/null
 echo "siw.ko: $(modinfo -F filename siw 2>/dev/null)"

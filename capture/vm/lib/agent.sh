@@ -57,14 +57,33 @@ agent_pair() {
     if [ -e "$OUT/$CAP.$fmt" ]; then agent_verify "$CAP" "$OUT/$CAP.$fmt.manifest" "$OUT/$CAP.serve.manifest"; fi
 }
 
+# klog WHAT CAP : guest/klog.sh in both guests at once (begin: markers and tracepoints on;
+# end: the kernel log and trace of the run, moved into logs/ as CAP.<guest>.dmesg/.trace)
+klog() {
+    local what=$1 cap=$2 g c=()
+    for g in server client; do
+        gstart "$g" "klog-$what-$cap" "bash /lab/guest/klog.sh $what $cap /lab/out/klog"; c+=("$GCMD")
+    done
+    for g in "${c[@]}"; do gwait "$g" 60 || log "  klog $what $cap: exited $?"; done
+    [ "$what" = end ] || return 0
+    for g in server client; do
+        for f in "$RUN/$g/out/klog/$cap".*; do
+            if [ -e "$f" ]; then mv "$f" "$OUT/logs/"; fi
+        done
+    done
+}
+
 # agent_kernel NAME T DRIVE_INJECT SCENARIO : agent against the kernel's svcrdma
 agent_kernel() {
     local name=$1 t=$2 dinj=$3 scn=$4 ip dev rc=0
     eval "ip=\$SERVER_IP_$t dev=\$DEV_$t"
     CAP=agent-$name-$t
     step "agent: $name against the kernel over $t -> $CAP.pcap"
+    klog begin "$CAP"
     gexec client "$CAP-drive" 600 "rpcrdma-agent drive -d $dev -p 20049 --target kernel --timeout 30 ${dinj:+--inject $dinj} -w /lab/out/$CAP.pcap $ip /lab/agent/$scn" || rc=$?
     cp "$GCMD.log" "$OUT/logs/$CAP.drive.log"
+    echo "$rc" >"$OUT/logs/$CAP.drive.rc"
+    klog end "$CAP"
     collect_agent "$CAP"
     [ "$rc" = 0 ] || { tail -n 20 "$OUT/logs/$CAP.drive.log" >&2; log "  drive exited $rc"; AGENT_FAILED=$((AGENT_FAILED + 1)); }
     if [ -e "$OUT/$CAP.pcap" ]; then agent_verify "$CAP" "$OUT/$CAP.pcap.manifest"; fi
@@ -113,6 +132,22 @@ agent_setup_check() {
     [ "$rc" = 0 ] || AGENT_FAILED=$((AGENT_FAILED + 1))
 }
 
+# agent_run_info : what the conformance table needs to know of this run: the kernel of
+# each guest (uname -r), when, how it was started, and the injections the agent has
+agent_run_info() {
+    gmust server info 60 "bash /lab/guest/info.sh"; gout >"$OUT/versions-server.txt"
+    {
+        echo "lab-kernel: $LAB_KERNEL"
+        echo "server-kernel: $(sed -n 's/^uname-r: //p' "$OUT/versions-server.txt")"
+        echo "client-kernel: $(sed -n 's/^uname-r: //p' "$OUT/versions.txt")"
+        echo "date: $(date -u +%FT%TZ)"
+        echo "cmdline: ${AGENT_PAIRS:+AGENT_PAIRS=$AGENT_PAIRS }${AGENT_BENCH:+AGENT_BENCH=$AGENT_BENCH }$LAB_CMDLINE"
+        echo "transports: $TRANSPORTS"
+        echo "quick: $QUICK"
+    } >"$OUT/run-info.txt"
+    "$AGENT_BIN" list-injections >"$OUT/injections.txt"
+}
+
 lab_agent() {
     local t
     T0=$(date +%s)
@@ -120,15 +155,18 @@ lab_agent() {
     AGENT_BIN=$REPO_DIR/build/bin/rpcrdma-agent
     [ -x "$AGENT_BIN" ] || die "build rpcrdma-agent first (cmake --build build): $AGENT_BIN is missing"
     lab_boot
+    agent_run_info
     cp -r "$LAB_DIR/agent" "$RUN/client/agent"
     printf 'capture\tverify\tsummary\n' >"$OUT/agent.tsv"
     for t in ${TRANSPORTS//,/ }; do
         [ "${BENCH_ONLY:-0}" = 1 ] && continue
-        agent_setup_check "$t"
+        # AGENT_PAIRS=0: the kernel runs only (what the conformance table needs)
+        [ "${AGENT_PAIRS:-1}" = 0 ] || agent_setup_check "$t"
         # siw's run is written as pcapng (libpcap writes pcap; the agent converts)
-        if [ "$t" = siw ]; then agent_pair shapes "$t" "" "" shapes.scn pcapng
+        if [ "${AGENT_PAIRS:-1}" = 0 ]; then :
+        elif [ "$t" = siw ]; then agent_pair shapes "$t" "" "" shapes.scn pcapng
         else agent_pair shapes "$t" "" "" shapes.scn; fi
-        if [ "$QUICK" != 1 ]; then
+        if [ "$QUICK" != 1 ] && [ "${AGENT_PAIRS:-1}" != 0 ]; then
             agent_pair inj-vers "$t" "" RR-001 inject-v3.scn
             agent_pair inj-xid "$t" "" RR-002 inject-v3.scn
             agent_pair inj-msgp-retry "$t" "" RR-130,RR-116 inject-v3.scn
@@ -141,6 +179,8 @@ lab_agent() {
         fi
         agent_kernel kernel-v3 "$t" "" kernel-v3.scn
         agent_kernel kernel-v41 "$t" "" kernel-v41.scn
+        # the quick tier's one injection, so that its table has a verdict
+        if [ "$QUICK" = 1 ] && [ "$t" = rxe ]; then agent_kernel kernel-inj-vers "$t" RR-001 kernel-inject.scn; fi
         if [ "$QUICK" != 1 ]; then
             agent_kernel kernel-inj-vers "$t" RR-001 kernel-inject.scn
             agent_kernel kernel-inj-xid "$t" RR-002 kernel-inject.scn
@@ -155,10 +195,15 @@ lab_agent() {
         printf 'transport\tagent\tverb\tib_bw_MBps\tagent_MBps\tratio\tcapture_drops\n' >"$OUT/bench.tsv"
         for t in ${TRANSPORTS//,/ }; do agent_bench "$t"; done
     fi
-    bash "$LAB_DIR/conformance.sh" "$OUT" >"$OUT/conformance.md" || true
     lab_finish
+    if ! python3 "$LAB_DIR/conformance.py" --md "$OUT/conformance.md" --json "$OUT/conformance.json" "$OUT"; then
+        log "the conformance table could not be written"; AGENT_FAILED=$((AGENT_FAILED + 1))
+    fi
     column -t -s $'\t' "$OUT/agent.tsv" >&2 || cat "$OUT/agent.tsv" >&2
     if [ -e "$OUT/bench.tsv" ]; then column -t -s $'\t' "$OUT/bench.tsv" >&2; fi
-    cat "$OUT/conformance.md" >&2
+    # the side-by-side tables (the details per kernel are in the file)
+    if [ -e "$OUT/conformance.md" ]; then
+        awk '/^### Details/ { skip = 1; next } /^## / { skip = 0 } !skip' "$OUT/conformance.md" >&2
+    fi
     [ "$AGENT_FAILED" = 0 ] || die "$AGENT_FAILED agent run(s) failed (see agent.tsv and logs/)"
 }
