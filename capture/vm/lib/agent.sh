@@ -188,6 +188,7 @@ lab_agent() {
             agent_kernel kernel-inj-ineligible3 "$t" RR-141 kernel-inject.scn
             agent_kernel kernel-inj-ineligible4 "$t" RR-143 kernel-inject-v4.scn
             agent_kernel kernel-nfsacl "$t" "" kernel-nfsacl.scn
+            replay_setacl "$t"
         fi
     done
     if [ "$QUICK" != 1 ] && [ "${AGENT_BENCH:-1}" = 1 ]; then
