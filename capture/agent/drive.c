@@ -6,6 +6,7 @@
  * placeholders, the call is sent, and the reply is put back together from
  * what really arrived: the Send and the bytes RDMA wrote into our regions.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,16 +32,29 @@ static void usage(FILE *f)
 	      "Runs SCENARIO (rpcrdma-pcapgen's format) against the RPC-over-RDMA server SERVER.\n", f);
 }
 
+/* The pool registers a region once per connection (mrpool.h); the access is the chunk's. */
+static bool pool_reg(void *ctx, struct vb_mr *m, size_t len, bool remote_write)
+{
+	return vb_reg(ctx, m, len, remote_write, !remote_write);
+}
+
+static void pool_dereg(void *ctx, struct vb_mr *m)
+{
+	(void)ctx;
+	vb_dereg(m);
+}
+
 static bool map_chunk(struct drive *d, struct chunk_mem *cm, pg_chunk *c, bool remote_write)
 {
 	uint32_t off = 0;
 	cm->c = c;
 	cm->n_mr = 0;
+	cm->pool = d->pool;
 	if (c->one_mr) {
 		uint64_t total = 0;
 		for (guint k = 0; k < c->segs->len; k++)
 			total += g_array_index(c->segs, pg_seg, k).length;
-		if (!vb_reg(d->conn, &cm->mr[0], total, remote_write, !remote_write))
+		if (!(cm->mr[0] = mr_pool_take(d->pool, total, remote_write)))
 			return false;
 		cm->n_mr = 1;
 	}
@@ -48,12 +62,12 @@ static bool map_chunk(struct drive *d, struct chunk_mem *cm, pg_chunk *c, bool r
 		pg_seg *s = &g_array_index(c->segs, pg_seg, k);
 		struct vb_mr *m;
 		if (c->one_mr) {
-			m = &cm->mr[0];
+			m = cm->mr[0];
 			s->handle = m->mr->rkey;
 			s->offset = (uint64_t)(uintptr_t)(m->buf + off);
 		} else {
-			m = &cm->mr[cm->n_mr];
-			if (!vb_reg(d->conn, m, s->length, remote_write, !remote_write))
+			m = cm->mr[cm->n_mr] = mr_pool_take(d->pool, s->length, remote_write);
+			if (!m)
 				return false;
 			cm->n_mr++;
 			s->handle = m->mr->rkey;
@@ -74,7 +88,7 @@ static bool map_chunk(struct drive *d, struct chunk_mem *cm, pg_chunk *c, bool r
 static void unmap_chunk(struct chunk_mem *cm)
 {
 	for (unsigned i = 0; i < cm->n_mr; i++)
-		vb_dereg(&cm->mr[i]);
+		mr_pool_give(cm->pool, cm->mr[i]);
 	cm->n_mr = 0;
 }
 
@@ -98,6 +112,10 @@ static bool conn_open(struct drive *d)
 		return false;
 	}
 	d->granted = 1;   /* RFC 8166 3.3.3: one credit until a reply grants more */
+	{
+		struct mr_pool_ops po = { pool_reg, pool_dereg, d->conn };
+		d->pool = mr_pool_new(&po, DRIVE_POOL_KEEP);
+	}
 	fprintf(stderr, AGENT_NAME ": connected to %s port %u on %s\n", d->server, d->run.port,
 		vb_device_name(d->conn));
 	return true;
@@ -105,8 +123,14 @@ static bool conn_open(struct drive *d)
 
 static void conn_close(struct drive *d)
 {
+	struct mr_pool_stats st;
 	if (!d->conn)
 		return;
+	mr_pool_stats(d->pool, &st);
+	d->pool_regs += st.registrations;
+	d->pool_reuses += st.reuses;
+	mr_pool_free(d->pool);   /* its regions belong to this connection's protection domain */
+	d->pool = NULL;
 	vb_disconnect(d->conn);
 	vb_free(d->conn);
 	d->conn = NULL;
@@ -473,8 +497,9 @@ int agent_cmd_drive(int argc, char **argv)
 		ok = false;
 	}
 	ok &= agent_run_end(&d.run);
-	fprintf(stderr, AGENT_NAME ": drive: %u exchanges, %u scenario errors\n", d.exchanges,
-		d.failures);
+	fprintf(stderr, AGENT_NAME ": drive: %u exchanges, %u scenario errors; chunk memory: %" PRIu64
+		" regions registered, %" PRIu64 " reuses\n", d.exchanges, d.failures, d.pool_regs,
+		d.pool_reuses);
 	pg_scenario_free(d.s);
 	kt_free(&d.kh);
 	rb_free(&d.rb);

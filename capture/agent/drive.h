@@ -14,6 +14,7 @@
 #include "inject_live.h"
 #include "judge.h"
 #include "kernel_target.h"
+#include "mrpool.h"
 #include "pg_nfs.h"
 #include "pg_rpcrdma.h"
 #include "pg_scenario.h"
@@ -37,6 +38,8 @@ struct drive {
 	bool prev_rdma_error;       /* the previous call was answered RDMA_ERROR */
 	bool reply_unrebuilt;       /* the reply being taken is not to be compared (rebuilt=no) */
 	struct kt_handles kh;
+	struct mr_pool *pool;       /* chunk memory, registered once per connection (mrpool.h) */
+	uint64_t pool_regs, pool_reuses;
 	struct v41_session v41;     /* --target kernel: the NFSv4.1 session (v41_session.h) */
 	struct rb_state rb;         /* READ returns what WRITE put there (readback.h) */
 	enum jd_answer last;
@@ -45,13 +48,16 @@ struct drive {
 
 /* The regions behind one chunk: one per segment, or one for all (cover=coalesce). */
 struct chunk_mem {
-	struct vb_mr mr[PG_MAX_SEGS];
+	struct vb_mr *mr[PG_MAX_SEGS];   /* taken from the connection's pool */
+	struct mr_pool *pool;
 	unsigned n_mr;
 	pg_chunk *c;
 };
 
 /* The memory behind one call's chunks. */
 #define DRIVE_MAX_READ_CHUNKS (PG_MAX_CHUNKS + 1)
+/* What the chunk pool keeps registered while unused: a window of 1 MiB calls and their replies. */
+#define DRIVE_POOL_KEEP (64u << 20)
 struct call_mem {
 	struct chunk_mem r[DRIVE_MAX_READ_CHUNKS], w[PG_MAX_CHUNKS], reply;
 	unsigned n_r, n_w;

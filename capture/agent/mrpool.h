@@ -5,13 +5,16 @@
  * Registering a region is a round trip into the provider (and, on real
  * hardware, pinning and a translation-table update): a requester that
  * registers each call's chunks afresh spends more time registering than
- * moving data at 1 MiB per call.  The pool keeps regions of a few size
- * classes (powers of two from 4 KiB) per access kind (remotely writable,
- * for write and reply chunks; remotely readable, for read chunks), hands
- * one out for a chunk and takes it back when the call is done, so a run
- * that keeps N calls in flight registers about N regions of each shape
- * once.  xprtrdma keeps its MRs in a per-transport free list for the same
- * reason.
+ * moving data at 1 MiB per call.  The pool keeps regions by their exact
+ * length and access kind (remotely writable, for write and reply chunks;
+ * remotely readable, for read chunks), hands one out for a segment and
+ * takes it back when the call is done, so a run that keeps N calls of the
+ * same shapes in flight registers about N regions of each shape once.
+ * xprtrdma keeps its MRs in a per-transport free list for the same reason.
+ *
+ * Lengths are exact, not rounded up to a size class: a region's bounds are
+ * its segment's, so a responder that writes or reads past a segment still
+ * meets a remote access error, as it would with a registration per call.
  *
  * The registration itself is the caller's (verbs.h's vb_reg/vb_dereg in
  * the agent, a stand-in in the unit tests), given as two functions.
@@ -41,9 +44,8 @@ struct mr_pool_stats {
 	uint64_t bytes;           /* registered and still held by the pool or its users */
 };
 
-/* Regions larger than MR_POOL_MAX_CLASS bytes are registered for one use only. */
-#define MR_POOL_MIN_CLASS (4u << 10)
-#define MR_POOL_MAX_CLASS (16u << 20)
+/* Regions larger than this are registered for one use only. */
+#define MR_POOL_MAX (16u << 20)
 
 /* keep_bytes: what the pool may hold while unused; regions given back beyond it are released. */
 struct mr_pool *mr_pool_new(const struct mr_pool_ops *ops, size_t keep_bytes);

@@ -2,7 +2,8 @@
 /*
  * The memory pool (capture/agent/mrpool.c) with a stand-in for the
  * registration: every expected count below is worked out by hand from the
- * size classes mrpool.h documents (powers of two from 4 KiB to 16 MiB).
+ * rules mrpool.h documents (regions by exact length and access kind, one
+ * use only above MR_POOL_MAX, at most keep_bytes held idle).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -96,30 +97,36 @@ static void test_window(void **state)
 	assert_int_equal(f.deregs, 8);
 }
 
-/* Sizes round up to their class; access kinds never share a region. */
-static void test_classes_and_access(void **state)
+/* A region is exactly its segment's length (its bounds are the segment's);
+ * access kinds never share a region; only the same shape is reused. */
+static void test_shapes_and_access(void **state)
 {
 	struct fake f;
 	struct mr_pool *p = pool(&f, 64u << 20);
 	struct vb_mr *a, *b, *c;
 	(void)state;
-	a = mr_pool_take(p, 1, true);
-	assert_int_equal(f.last_len, 4096);          /* the smallest class */
+	a = mr_pool_take(p, 1000, true);
+	assert_int_equal(f.last_len, 1000);
+	assert_int_equal(a->len, 1000);
 	assert_true(f.last_write);
 	b = mr_pool_take(p, 4097, true);
-	assert_int_equal(f.last_len, 8192);
+	assert_int_equal(f.last_len, 4097);
 	mr_pool_give(p, a);
-	c = mr_pool_take(p, 100, false);             /* read access: not the idle write region */
+	c = mr_pool_take(p, 1000, false);            /* read access: not the idle write region */
 	assert_int_equal(f.regs, 3);
 	assert_false(f.last_write);
 	mr_pool_give(p, c);
-	c = mr_pool_take(p, 3000, true);             /* the 4 KiB write region again */
+	c = mr_pool_take(p, 999, true);              /* another length: a region of its own */
+	assert_int_equal(f.regs, 4);
+	assert_int_equal(c->len, 999);
+	mr_pool_give(p, c);
+	c = mr_pool_take(p, 1000, true);             /* the 1000-byte write region again */
 	assert_ptr_equal(c, a);
-	assert_int_equal(f.regs, 3);
+	assert_int_equal(f.regs, 4);
 	mr_pool_give(p, b);
 	mr_pool_give(p, c);
 	mr_pool_free(p);
-	assert_int_equal(f.deregs, 3);
+	assert_int_equal(f.deregs, 4);
 }
 
 /* A reused writable region comes back zeroed: no earlier call's bytes show through. */
@@ -139,7 +146,7 @@ static void test_zeroed(void **state)
 	mr_pool_free(p);
 }
 
-/* Past keep_bytes idle, and above the largest class, regions are released at give. */
+/* Past keep_bytes idle, and above MR_POOL_MAX, regions are released at give. */
 static void test_limits(void **state)
 {
 	struct fake f;
@@ -184,7 +191,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reuse_across_calls),
 		cmocka_unit_test(test_window),
-		cmocka_unit_test(test_classes_and_access),
+		cmocka_unit_test(test_shapes_and_access),
 		cmocka_unit_test(test_zeroed),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_failure),
