@@ -27,69 +27,10 @@ static void usage(FILE *f)
 	fputs("usage: rpcrdma-agent drive [-d DEV] [-p PORT] [-w CAPTURE] [-m MANIFEST] [-F pcap|pcapng]\n"
 	      "                           [--inject NAME[=ARG][:WHEN...][,...]] [--target agent|kernel]\n"
 	      "                           [--export PATH] [--rxe NETDEV|--siw NETDEV] [--netdev IF]\n"
-	      "                           [--timeout SEC] [--retries N] [--force] [--overwrite]\n"
+	      "                           [--timeout SEC] [--retries N] [--window N|credits]\n"
+	      "                           [--force] [--overwrite]\n"
 	      "                           SERVER SCENARIO\n"
 	      "Runs SCENARIO (rpcrdma-pcapgen's format) against the RPC-over-RDMA server SERVER.\n", f);
-}
-
-/* The pool registers a region once per connection (mrpool.h); the access is the chunk's. */
-static bool pool_reg(void *ctx, struct vb_mr *m, size_t len, bool remote_write)
-{
-	return vb_reg(ctx, m, len, remote_write, !remote_write);
-}
-
-static void pool_dereg(void *ctx, struct vb_mr *m)
-{
-	(void)ctx;
-	vb_dereg(m);
-}
-
-static bool map_chunk(struct drive *d, struct chunk_mem *cm, pg_chunk *c, bool remote_write)
-{
-	uint32_t off = 0;
-	cm->c = c;
-	cm->n_mr = 0;
-	cm->pool = d->pool;
-	if (c->one_mr) {
-		uint64_t total = 0;
-		for (guint k = 0; k < c->segs->len; k++)
-			total += g_array_index(c->segs, pg_seg, k).length;
-		if (!(cm->mr[0] = mr_pool_take(d->pool, total, remote_write)))
-			return false;
-		cm->n_mr = 1;
-	}
-	for (guint k = 0; k < c->segs->len && k < PG_MAX_SEGS; k++) {
-		pg_seg *s = &g_array_index(c->segs, pg_seg, k);
-		struct vb_mr *m;
-		if (c->one_mr) {
-			m = cm->mr[0];
-			s->handle = m->mr->rkey;
-			s->offset = (uint64_t)(uintptr_t)(m->buf + off);
-		} else {
-			m = cm->mr[cm->n_mr] = mr_pool_take(d->pool, s->length, remote_write);
-			if (!m)
-				return false;
-			cm->n_mr++;
-			s->handle = m->mr->rkey;
-			s->offset = (uint64_t)(uintptr_t)m->buf;
-		}
-		if (!remote_write) {
-			/* the bytes the responder is to pull */
-			uint32_t n = s->length;
-			if (off + n > c->data->len)
-				n = off < c->data->len ? c->data->len - off : 0;
-			memcpy((uint8_t *)(uintptr_t)s->offset, c->data->data + off, n);
-		}
-		off += s->length;
-	}
-	return true;
-}
-
-static void unmap_chunk(struct chunk_mem *cm)
-{
-	for (unsigned i = 0; i < cm->n_mr; i++)
-		mr_pool_give(cm->pool, cm->mr[i]);
-	cm->n_mr = 0;
 }
 
 /* A new connection to the server: RFC 8797 private data, our Receive size. */
@@ -112,10 +53,7 @@ static bool conn_open(struct drive *d)
 		return false;
 	}
 	d->granted = 1;   /* RFC 8166 3.3.3: one credit until a reply grants more */
-	{
-		struct mr_pool_ops po = { pool_reg, pool_dereg, d->conn };
-		d->pool = mr_pool_new(&po, DRIVE_POOL_KEEP);
-	}
+	d->pool = drive_pool_new(d->conn);
 	fprintf(stderr, AGENT_NAME ": connected to %s port %u on %s\n", d->server, d->run.port,
 		vb_device_name(d->conn));
 	return true;
@@ -136,69 +74,12 @@ static void conn_close(struct drive *d)
 	d->conn = NULL;
 }
 
-/*
- * The call for one scenario item, encoded by the generator and reduced
- * into chunks, with the injections that change what it carries (prep has
- * run).  false: a scenario error (said and counted).
- */
-static bool build_call(struct drive *d, pg_exch *ex, uint32_t xid, pg_rng *rng, struct drive_inj *di)
-{
-	pg_item *it = &ex->itc;
-	pg_plan_opts o;
-	char *perr = NULL;
-
-	pg_nfs_build(&d->nfs, it, xid, rng, &ex->rp);
-	drive_inj_stage(d, di, ex, INJ_ST_PLAN, NULL, NULL);
-	o = (pg_plan_opts){ xid, d->s->credits, d->s->credits, d->s->inline_max, false };
-	if (!pg_plan_build(&ex->plan, it, &ex->rp, &o, &d->lv.env.mem, &perr)) {
-		fprintf(stderr, AGENT_NAME ": %s line %d: %s\n", d->scenario_path, it->line, perr);
-		g_free(perr);
-		d->failures++;
-		return false;
-	}
-	if (ex->plan.read_chunks->len > DRIVE_MAX_READ_CHUNKS) {
-		fprintf(stderr, AGENT_NAME ": %s line %d: %u read chunks; the agent takes at most %zu\n",
-			d->scenario_path, it->line, ex->plan.read_chunks->len, (size_t)DRIVE_MAX_READ_CHUNKS);
-		d->failures++;
-		return false;
-	}
-	/* before the chunks are registered: these hooks reshape what is offered */
-	drive_inj_stage(d, di, ex, INJ_ST_OPS, NULL, NULL);
-	return true;
-}
-
-/* Registers every chunk of the plan (all are tried); false when one could not be. */
-static bool map_call(struct drive *d, const pg_plan *plan, struct call_mem *cm)
-{
-	bool ok = true;
-
-	memset(&cm->reply, 0, sizeof(cm->reply));
-	cm->n_r = cm->n_w = 0;
-	for (guint i = 0; i < plan->read_chunks->len; i++)
-		ok &= map_chunk(d, &cm->r[cm->n_r++], plan->read_chunks->pdata[i], false);
-	for (guint i = 0; i < plan->write_chunks->len && cm->n_w < PG_MAX_CHUNKS; i++)
-		ok &= map_chunk(d, &cm->w[cm->n_w++], plan->write_chunks->pdata[i], true);
-	if (plan->reply_chunk)
-		ok &= map_chunk(d, &cm->reply, plan->reply_chunk, true);
-	return ok;
-}
-
-static void unmap_call(struct call_mem *cm)
-{
-	for (unsigned i = 0; i < cm->n_r; i++)
-		unmap_chunk(&cm->r[i]);
-	for (unsigned i = 0; i < cm->n_w; i++)
-		unmap_chunk(&cm->w[i]);
-	unmap_chunk(&cm->reply);
-	cm->n_r = cm->n_w = 0;
-}
-
 /* A new connection, the call's memory registered on it again, the call re-encoded. */
 static bool reconnect(struct drive *d, pg_exch *ex, struct call_mem *cm, struct drive_inj *di)
 {
-	unmap_call(cm);
+	drive_unmap_call(cm);
 	conn_close(d);
-	if (!conn_open(d) || !map_call(d, &ex->plan, cm))
+	if (!conn_open(d) || !drive_map_call(d, &ex->plan, cm))
 		return false;
 	pg_plan_encode(&ex->plan);
 	drive_inj_stage(d, di, ex, INJ_ST_WIRE, &ex->plan.call, NULL);
@@ -327,14 +208,14 @@ static bool exchange(struct drive *d, const pg_item *orig)
 		d->lv.env.have_prev = false;
 	drive_inj_stage(d, &di, ex, INJ_ST_PREP, NULL, &xid);
 	memset(&cm, 0, sizeof(cm));
-	if (build_call(d, ex, xid, &rng, &di)) {
-		alive = map_call(d, &ex->plan, &cm);
+	if (drive_build_call(d, ex, xid, &rng, &di)) {
+		alive = drive_map_call(d, &ex->plan, &cm);
 		if (!alive)
 			fprintf(stderr, AGENT_NAME ": cannot register chunk memory\n");
 		else
 			alive = send_call(d, orig, ex, &cm, &di);
 	}
-	unmap_call(&cm);
+	drive_unmap_call(&cm);
 	d->lv.env.prev_xid = xid;
 	pg_exch_free(ex);
 	return alive;
@@ -347,6 +228,7 @@ static int parse_args(struct drive *d, int argc, char **argv)
 	int bad = 0, pos = 0;
 
 	d->target = "agent";
+	d->window = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -366,6 +248,15 @@ static int parse_args(struct drive *d, int argc, char **argv)
 				bad = 1;
 			}
 			d->retries = (unsigned)n;
+		} else if (!strcmp(a, "--window") && i + 1 < argc) {
+			char *end;
+			const char *v = argv[++i];
+			unsigned long n = strcmp(v, "credits") ? strtoul(v, &end, 10) : 0;
+			if (strcmp(v, "credits") && (*end || n < 1 || n > 60)) {
+				fprintf(stderr, AGENT_NAME ": --window: 1 to 60, or credits\n");
+				bad = 1;
+			}
+			d->window = (unsigned)n;
 		} else if (!strcmp(a, "--export") && i + 1 < argc) {
 			d->export_path = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
@@ -426,6 +317,11 @@ static void run_items(struct drive *d)
 	gint64 t0 = g_get_monotonic_time();
 	double secs;
 
+	d->peak_outstanding = 1;
+	if (d->window != 1 && !d->run.inj.n) {
+		drive_pipe_items(d);
+		goto done;
+	}
 	for (guint i = 0; i < d->s->items->len; i++) {
 		const pg_item *it = d->s->items->pdata[i];
 		uint32_t rep = it->repeat ? it->repeat : 1;
@@ -457,8 +353,9 @@ static void run_items(struct drive *d)
 done:
 	secs = (double)(g_get_monotonic_time() - t0) / 1e6;
 	fprintf(stderr, AGENT_NAME ": %u exchanges in %.3f s; %llu bytes by RDMA; "
-		"DDP throughput: %.1f MB/s\n", d->exchanges, secs,
-		(unsigned long long)d->ddp_bytes, secs > 0 ? (double)d->ddp_bytes / secs / 1e6 : 0.0);
+		"DDP throughput: %.1f MB/s; most calls outstanding: %u\n", d->exchanges, secs,
+		(unsigned long long)d->ddp_bytes, secs > 0 ? (double)d->ddp_bytes / secs / 1e6 : 0.0,
+		d->peak_outstanding);
 }
 
 int agent_cmd_drive(int argc, char **argv)

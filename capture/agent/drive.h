@@ -40,6 +40,8 @@ struct drive {
 	struct kt_handles kh;
 	struct mr_pool *pool;       /* chunk memory, registered once per connection (mrpool.h) */
 	uint64_t pool_regs, pool_reuses;
+	unsigned window;            /* --window: calls outstanding at most (0: the credits granted) */
+	unsigned peak_outstanding;  /* the most calls outstanding at once */
 	struct v41_session v41;     /* --target kernel: the NFSv4.1 session (v41_session.h) */
 	struct rb_state rb;         /* READ returns what WRITE put there (readback.h) */
 	enum jd_answer last;
@@ -63,12 +65,36 @@ struct call_mem {
 	unsigned n_r, n_w;
 };
 
+/* ---- drive_call.c ---- */
+struct drive_inj;
+/* The call for one item, encoded and reduced into chunks
+ * (false: a scenario error, said and counted); its chunks registered from
+ * the pool (false when one could not be) and given back. */
+bool drive_build_call(struct drive *d, pg_exch *ex, uint32_t xid, pg_rng *rng, struct drive_inj *di);
+bool drive_map_call(struct drive *d, const pg_plan *plan, struct call_mem *cm);
+void drive_unmap_call(struct call_mem *cm);
+/* The chunk memory of a new connection (its protection domain's). */
+struct mr_pool *drive_pool_new(struct vb_conn *conn);
+
 /* ---- drive_reply.c ---- */
 /* The call's rpc line. */
 void drive_record_call(struct drive *d, const pg_plan *p, const pg_rpc_pair *rp, bool rebuilt);
 /* The reply as it arrived (its rpc line, events, d->last); false when none came. */
 bool drive_take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *callinfo,
 		      const struct call_mem *cm, struct rr_hdr *h, bool *err_reply);
+/* The same with a reply already received (msg, as vb_recv gave it) for the call xid. */
+void drive_use_reply(struct drive *d, const struct vb_msg *msg, uint32_t xid,
+		     const struct rr_ulp_info *callinfo, const struct call_mem *cm, struct rr_hdr *h,
+		     bool *err_reply);
+
+/* ---- drive_pipe.c ---- */
+/*
+ * --window: the scenario's calls with up to that many outstanding (0: as
+ * many as the server grants), each reply taken as it comes, by its XID.
+ * Runs without injections only (a reaction belongs to one call).  Returns
+ * false when the connection is gone.
+ */
+bool drive_pipe_items(struct drive *d);
 
 /* ---- drive_inject.c ---- */
 /* The injections aimed at one call. */

@@ -84,10 +84,27 @@ static void rpc_outcome(struct drive *d, uint32_t xid, const GByteArray *payload
 bool drive_take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *callinfo,
 		      const struct call_mem *cm, struct rr_hdr *h, bool *err_reply)
 {
-	const struct chunk_mem *wmem = cm->w, *rmem = &cm->reply;
-	unsigned n_w = cm->n_w;
 	struct vb_msg msg;
 	bool disc;
+	char err[512];
+
+	*err_reply = false;
+	if (!vb_recv(d->conn, &msg, d->run.timeout_ms, &disc, err, sizeof(err))) {
+		agent_mf_event(&d->run, disc ? "disconnect" : "timeout", xid, "%s", err);
+		d->last = disc ? JD_DISCONNECT : JD_TIMEOUT;
+		return false;
+	}
+	drive_use_reply(d, &msg, xid, callinfo, cm, h, err_reply);
+	return true;
+}
+
+void drive_use_reply(struct drive *d, const struct vb_msg *rmsg, uint32_t xid,
+		     const struct rr_ulp_info *callinfo, const struct call_mem *cm, struct rr_hdr *h,
+		     bool *err_reply)
+{
+	const struct chunk_mem *wmem = cm->w, *rmem = &cm->reply;
+	unsigned n_w = cm->n_w;
+	struct vb_msg msg = *rmsg;
 	char err[512];
 	struct mf_rpc m;
 	struct rb_result rbr;
@@ -98,12 +115,6 @@ bool drive_take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *c
 	enum rr_hdr_status st;
 
 	*err_reply = false;
-	if (!vb_recv(d->conn, &msg, d->run.timeout_ms, &disc, err, sizeof(err))) {
-		agent_mf_event(&d->run, disc ? "disconnect" : "timeout", xid, "%s", err);
-		d->last = disc ? JD_DISCONNECT : JD_TIMEOUT;
-		g_byte_array_free(payload, TRUE);
-		return false;
-	}
 	st = rr_hdr_decode(msg.data, msg.len, h);
 	d->last = st == RR_HDR_OK ? JD_REPLY : JD_BAD_REPLY;
 	memset(&m, 0, sizeof(m));
@@ -172,6 +183,5 @@ bool drive_take_reply(struct drive *d, uint32_t xid, const struct rr_ulp_info *c
 	if (base)
 		g_byte_array_free(base, TRUE);
 	g_byte_array_free(payload, TRUE);
-	return true;
 }
 

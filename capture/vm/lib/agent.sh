@@ -38,16 +38,16 @@ collect_agent() {
     done
 }
 
-# agent_pair NAME T SERVE_INJECT DRIVE_INJECT SCENARIO [pcapng] : agent against agent
+# agent_pair NAME T SERVE_INJECT DRIVE_INJECT SCENARIO [pcap|pcapng [DRIVE_OPTIONS]] : agent against agent
 agent_pair() {
-    local name=$1 t=$2 sinj=$3 dinj=$4 scn=$5 fmt=${6:-pcap} ip dev srv rc=0 src=0
+    local name=$1 t=$2 sinj=$3 dinj=$4 scn=$5 fmt=${6:-pcap} dopts=${7:-} ip dev srv rc=0 src=0
     eval "ip=\$SERVER_IP_$t dev=\$DEV_$t"
     CAP=agent-$name-$t
     step "agent: $name over $t -> $CAP.pcap"
     gstart server "$CAP-serve" "rpcrdma-agent serve -d $dev -p $AGENT_PORT --once --timeout 60 ${sinj:+--inject $sinj} -m /lab/out/$CAP.serve.manifest"
     srv=$GCMD
     wait_serving "$srv"
-    gexec client "$CAP-drive" 600 "rpcrdma-agent drive -d $dev -p $AGENT_PORT --timeout 60 ${dinj:+--inject $dinj} -F $fmt -w /lab/out/$CAP.$fmt $ip /lab/agent/$scn" || rc=$?
+    gexec client "$CAP-drive" 600 "rpcrdma-agent drive -d $dev -p $AGENT_PORT --timeout 60 ${dinj:+--inject $dinj} $dopts -F $fmt -w /lab/out/$CAP.$fmt $ip /lab/agent/$scn" || rc=$?
     cp "$GCMD.log" "$OUT/logs/$CAP.drive.log"
     gwait "$srv" 120 || src=$?
     cp "$srv.log" "$OUT/logs/$CAP.serve.log"
@@ -102,7 +102,7 @@ agent_bench() {
         step "bench: agent NFS $op over $t (capture on, no manifest) -> $CAP"
         gstart server "$CAP-serve" "rpcrdma-agent serve -d $dev -p $AGENT_PORT --once --timeout 120"
         srv=$GCMD; wait_serving "$srv"
-        gexec client "$CAP-drive" 900 "rpcrdma-agent drive -d $dev -p $AGENT_PORT --timeout 120 --no-manifest -w /tmp/$CAP.pcap $ip /lab/agent/bench-$op.scn; rm -f /tmp/$CAP.pcap" || true
+        gexec client "$CAP-drive" 900 "rpcrdma-agent drive -d $dev -p $AGENT_PORT --timeout 120 --window credits --no-manifest -w /tmp/$CAP.pcap $ip /lab/agent/bench-$op.scn; rm -f /tmp/$CAP.pcap" || true
         cp "$GCMD.log" "$OUT/logs/$CAP.drive.log"
         gwait "$srv" 120 || true
         step "bench: ib_${verb}_bw over $t"
@@ -114,8 +114,9 @@ agent_bench() {
         ib=$(awk '/^ *1048576 /{print $4}' "$OUT/logs/bench-ib$verb-$t.log" | tail -n 1)
         ag=$(sed -n 's/.*DDP throughput: \([0-9.]*\) MB\/s.*/\1/p' "$OUT/logs/$CAP.drive.log" | tail -n 1)
         drops=$(sed -n 's/.*pcap_stats: .* \([0-9]*\) dropped, \([0-9]*\) dropped by.*/\1+\2/p' "$OUT/logs/$CAP.drive.log" | tail -n 1)
+        outst=$(sed -n 's/.*most calls outstanding: \([0-9]*\).*/\1/p' "$OUT/logs/$CAP.drive.log" | tail -n 1)
         ratio=$(awk -v a="${ag:-0}" -v b="${ib:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "NFS $op" "RDMA $verb" "${ib:-?}" "${ag:-?}" "$ratio" "${drops:-?}" >>"$OUT/bench.tsv"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "NFS $op" "RDMA $verb" "${ib:-?}" "${ag:-?}" "$ratio" "${drops:-?}" "${outst:-?}" >>"$OUT/bench.tsv"
         log "  NFS $op over $t: ib_${verb}_bw ${ib:-?} MB/s, agent ${ag:-?} MB/s (x$ratio), capture drops ${drops:-?}"
     done
 }
@@ -166,6 +167,10 @@ lab_agent() {
         if [ "${AGENT_PAIRS:-1}" = 0 ]; then :
         elif [ "$t" = siw ]; then agent_pair shapes "$t" "" "" shapes.scn pcapng
         else agent_pair shapes "$t" "" "" shapes.scn; fi
+        # the same calls pipelined: up to the credits the responder grants outstanding
+        if [ "${AGENT_PAIRS:-1}" != 0 ] && [ "$t" = rxe ]; then
+            agent_pair shapes-window "$t" "" "" shapes.scn pcap "--window credits"
+        fi
         if [ "$QUICK" != 1 ] && [ "${AGENT_PAIRS:-1}" != 0 ]; then
             agent_pair inj-vers "$t" "" RR-001 inject-v3.scn
             agent_pair inj-xid "$t" "" RR-002 inject-v3.scn
@@ -193,7 +198,7 @@ lab_agent() {
     done
     if [ "$QUICK" != 1 ] && [ "${AGENT_BENCH:-1}" = 1 ]; then
         BENCH_N=${BENCH_N:-200}
-        printf 'transport\tagent\tverb\tib_bw_MBps\tagent_MBps\tratio\tcapture_drops\n' >"$OUT/bench.tsv"
+        printf 'transport\tagent\tverb\tib_bw_MBps\tagent_MBps\tratio\tcapture_drops\toutstanding\n' >"$OUT/bench.tsv"
         for t in ${TRANSPORTS//,/ }; do agent_bench "$t"; done
     fi
     lab_finish
