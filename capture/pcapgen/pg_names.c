@@ -2,6 +2,7 @@
 /* Names of NFSv3 procedures, NFSv4 and callback operations and NFSACL
  * procedures, both ways: the scenario names them, and the COMPOUND
  * encoders list them for the truth file. */
+#include "pg_nfs.h"
 #include "pg_scenario_priv.h"
 
 struct opname {
@@ -11,7 +12,7 @@ struct opname {
 static const struct opname v3_names[] = {
 	{ NFS3_NULL, "NULL" }, { NFS3_GETATTR, "GETATTR" }, { NFS3_READLINK, "READLINK" },
 	{ NFS3_READ, "READ" }, { NFS3_WRITE, "WRITE" }, { NFS3_SYMLINK, "SYMLINK" },
-	{ NFS3_READDIR, "READDIR" },
+	{ NFS3_READDIR, "READDIR" }, { PG_NFS3_LOOKUP, "LOOKUP" },
 };
 static const struct opname v4_names[] = {
 	{ OP4_CREATE, "CREATE" }, { OP4_GETATTR, "GETATTR" }, { OP4_GETFH, "GETFH" },

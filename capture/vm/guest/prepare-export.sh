@@ -17,5 +17,7 @@ getfacl -n "$e/acl-file" | grep -c '^user:[0-9]'
 # the live agent's objects (rpcrdma-agent drive --target kernel): a 1 MiB file with
 # the same 400-entry ACL (NFSACL GETACL/SETACL), and a symlink for READLINK
 head -c 1048576 /dev/zero | tr '\0' 'a' >"$e/agent-file"
+# the agent's WRITEs come as uid 1000: the file is theirs to write
+chmod 666 "$e/agent-file"
 seq -f 'u:%g:r' 3000 3399 | setfacl -M - "$e/agent-file"
 ln -sfn agent-file-target-of-a-symbolic-link "$e/agent-link"
