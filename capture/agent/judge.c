@@ -72,8 +72,8 @@ static const struct duty duties[] = {
 	  "a header that does not decode gets ERR_CHUNK (RFC 8166 §4.5.2)" },
 	{ "nomsg-empty", INJ_REQ, "RR-113", REJECT, 0,
 	  "RDMA_NOMSG without a chunk carries no call: ERR_CHUNK (RFC 8166 §4.5.2, §3.5.3)" },
-	{ "short-header", INJ_REQ, "RR-113", B(JD_TIMEOUT), REJECT,
-	  "a Send shorter than a transport header is silently discarded (RFC 8166 §4.5)" },
+	{ "short-header", INJ_REQ, "RR-113", B(JD_TIMEOUT), 0,
+	  "a message shorter than 28 bytes is silently discarded, not answered (RFC 8166 §4.5)" },
 	{ "trailing-bytes", INJ_REQ, "RR-022", ANSWERED, 0,
 	  "bytes after a header without Payload are ignored; the responder still answers "
 	  "(RFC 8166 §4.2.4)" },
