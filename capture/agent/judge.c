@@ -84,8 +84,12 @@ static const struct duty duties[] = {
 	{ "descending-positions", INJ_REQ, "RR-113", REJECT | RPC_REJECT, B(JD_REPLY),
 	  "a Read list out of order is an XDR error: ERR_CHUNK (RFC 8166 §3.5.3, §4.5.2); "
 	  "sorting it is a courtesy" },
-	{ "bad-msg-type", INJ_REQ, "RR-008", RPC_REJECT | REJECT, 0,
-	  "an RPC message that is no CALL is not executed (RFC 5531 §9)" },
+	{ "bad-msg-type", INJ_REQ, "RR-008", RPC_REJECT | REJECT, B(JD_TIMEOUT),
+	  "an RPC message that is no CALL is not executed; with nothing to answer, dropping it is "
+	  "what an RPC server does (RFC 5531 §9)" },
+	{ "record-mark", INJ_REQ, "RR-007", RPC_REJECT | REJECT, B(JD_TIMEOUT),
+	  "a record mark where the XID belongs does not decode as a call: an error answer, or "
+	  "dropped as no call (RFC 8166 §4.5.2, RFC 5531 §9)" },
 	{ "minorversion", INJ_REQ, "RR-150", RPC_REJECT, 0,
 	  "an unknown minor version gets NFS4ERR_MINOR_VERS_MISMATCH (RFC 8881 §16.2.3)" },
 	{ "zero-credit", INJ_REQ, "RR-100", B(JD_REPLY) | B(JD_NFS_ERROR), 0,

@@ -380,8 +380,8 @@ static void test_judge(void **state)
 	/* S8166-4.5-b: a header with errors gets RDMA_ERROR */
 	judged("nomsg-empty", INJ_REQ, JD_TIMEOUT, "RR-113", "fail");
 	/* no entry: a hang is never right */
-	judged("record-mark", INJ_REQ, JD_TIMEOUT, "RR-xxx", "fail");
-	judged("record-mark", INJ_REQ, JD_ERR_CHUNK, "RR-xxx", "n/a");
+	judged("unaligned-payload", INJ_REQ, JD_TIMEOUT, "RR-xxx", "fail");
+	judged("unaligned-payload", INJ_REQ, JD_ERR_CHUNK, "RR-xxx", "n/a");
 }
 
 int main(void)
