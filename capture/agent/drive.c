@@ -147,7 +147,7 @@ static bool send_call(struct drive *d, const pg_item *it, pg_exch *ex, struct ca
 	pg_plan_encode(&ex->plan);
 	drive_inj_stage(d, di, ex, INJ_ST_WIRE, &ex->plan.call, NULL);
 	xid = ex->plan.call.xid;
-	rebuilt = drive_inj_rebuildable(di, ex);
+	rebuilt = drive_inj_rebuildable(d, di, ex);
 	pl_describe_call(ex->rp.call.msg->data, ex->rp.call.msg->len, &call, &callinfo);
 	drive_inj_record(d, di, xid);
 	alive = send_take(d, it, ex, cm, &callinfo, rebuilt, &err_reply,

@@ -110,7 +110,7 @@ void drive_inj_select(struct drive *d, struct drive_inj *di, uint64_t k, uint32_
 void drive_inj_stage(struct drive *d, struct drive_inj *di, pg_exch *ex, unsigned stage,
 		     pg_rdmamsg *msg, uint32_t *xid);
 /* Whether the engine can rebuild the call as sent (the rpc line's rebuilt=). */
-bool drive_inj_rebuildable(const struct drive_inj *di, const pg_exch *ex);
+bool drive_inj_rebuildable(struct drive *d, const struct drive_inj *di, const pg_exch *ex);
 /* The inject lines of the call. */
 void drive_inj_record(struct drive *d, const struct drive_inj *di, uint32_t xid);
 /* Is item name asked for and hitting this call? */

@@ -95,9 +95,29 @@ void drive_inj_stage(struct drive *d, struct drive_inj *di, pg_exch *ex, unsigne
 		di->any |= di->applied[i];
 }
 
-bool drive_inj_rebuildable(const struct drive_inj *di, const pg_exch *ex)
+/* Injections after which the Payload a checker rebuilds is still the RPC call
+ * as built (the header's chunks still rebuild it, or only credits/XIDs/shape
+ * changed); any other applied one makes the call's rpc line rebuilt=no. */
+static bool keeps_payload(const char *name)
+{
+	static const char *const t[] = {
+		"ineligible-chunk", "zero-credit", "msgp", "resend-xid", "retry-xid", "dup-xid",
+		"reconnect-xid", "credit-overrun", "small-reply-chunk", "oversize-send", "pad-segment",
+		"pad-room", "small-write-chunk", "null-write-chunk", "extra-write-chunk", "minorversion",
+		"readdir-count", "rpcb-nfs4", "rpcb-mount", "split-run", "pz-interleave", "count-in-chunk",
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(t); i++)
+		if (!strcmp(t[i], name))
+			return true;
+	return false;
+}
+
+bool drive_inj_rebuildable(struct drive *d, const struct drive_inj *di, const pg_exch *ex)
 {
 	const pg_rdmamsg *c = &ex->plan.call;
+	for (unsigned i = 0; i < d->run.inj.n; i++)
+		if (di->applied[i] && !keeps_payload(d->run.inj.v[i].def->name))
+			return false;
 	return c->vers == 1 && c->proc <= RDMA_MSGP && !di->wire &&
 	       !(ex->cmi->flags & (PG_EXF_MALFORMED | PG_EXF_CALL_OFF_WIRE));
 }
@@ -146,6 +166,7 @@ static bool unseen(const char *name)
 		"reconnect-xid",      /* a retransmission on a new connection is no duplicate */
 		"small-reply-chunk",  /* a small Reply chunk is legal; the answer tells */
 		"credit-overrun",     /* past a grant of 0: a checker counts that grant as one */
+		"extra-write-chunk",  /* surplus Write chunks: reported only past the binding's limits */
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(t); i++)
 		if (!strcmp(t[i], name))

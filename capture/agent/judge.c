@@ -72,8 +72,8 @@ static const struct duty duties[] = {
 	  "a header that does not decode gets ERR_CHUNK (RFC 8166 §4.5.2)" },
 	{ "nomsg-empty", INJ_REQ, "RR-113", REJECT, 0,
 	  "RDMA_NOMSG without a chunk carries no call: ERR_CHUNK (RFC 8166 §4.5.2, §3.5.3)" },
-	{ "short-header", INJ_REQ, "RR-113", B(JD_TIMEOUT), REJECT,
-	  "a Send shorter than a transport header is silently discarded (RFC 8166 §4.5)" },
+	{ "short-header", INJ_REQ, "RR-113", B(JD_TIMEOUT), 0,
+	  "a message shorter than 28 bytes is silently discarded, not answered (RFC 8166 §4.5)" },
 	{ "trailing-bytes", INJ_REQ, "RR-022", ANSWERED, 0,
 	  "bytes after a header without Payload are ignored; the responder still answers "
 	  "(RFC 8166 §4.2.4)" },
@@ -84,8 +84,12 @@ static const struct duty duties[] = {
 	{ "descending-positions", INJ_REQ, "RR-113", REJECT | RPC_REJECT, B(JD_REPLY),
 	  "a Read list out of order is an XDR error: ERR_CHUNK (RFC 8166 §3.5.3, §4.5.2); "
 	  "sorting it is a courtesy" },
-	{ "bad-msg-type", INJ_REQ, "RR-008", RPC_REJECT | REJECT, 0,
-	  "an RPC message that is no CALL is not executed (RFC 5531 §9)" },
+	{ "bad-msg-type", INJ_REQ, "RR-008", RPC_REJECT | REJECT, B(JD_TIMEOUT),
+	  "an RPC message that is no CALL is not executed; with nothing to answer, dropping it is "
+	  "what an RPC server does (RFC 5531 §9)" },
+	{ "record-mark", INJ_REQ, "RR-007", RPC_REJECT | REJECT, B(JD_TIMEOUT),
+	  "a record mark where the XID belongs does not decode as a call: an error answer, or "
+	  "dropped as no call (RFC 8166 §4.5.2, RFC 5531 §9)" },
 	{ "minorversion", INJ_REQ, "RR-150", RPC_REJECT, 0,
 	  "an unknown minor version gets NFS4ERR_MINOR_VERS_MISMATCH (RFC 8881 §16.2.3)" },
 	{ "zero-credit", INJ_REQ, "RR-100", B(JD_REPLY) | B(JD_NFS_ERROR), 0,

@@ -374,9 +374,14 @@ static void test_judge(void **state)
 	judged("zero-credit", INJ_RESP, JD_NEXT_CALL, "RR-102", "fail");
 	judged("zero-credit", INJ_RESP, JD_TIMEOUT, "RR-102", "pass");
 	judged("write-beyond", INJ_RESP, JD_ACCESS_ERROR, "RR-085", "pass");
+	/* docs/spec/statements.tsv S8166-4.5-a: under 28 bytes, silently discarded */
+	judged("short-header", INJ_REQ, JD_ERR_CHUNK, "RR-113", "fail");
+	judged("short-header", INJ_REQ, JD_TIMEOUT, "RR-113", "pass");
+	/* S8166-4.5-b: a header with errors gets RDMA_ERROR */
+	judged("nomsg-empty", INJ_REQ, JD_TIMEOUT, "RR-113", "fail");
 	/* no entry: a hang is never right */
-	judged("record-mark", INJ_REQ, JD_TIMEOUT, "RR-xxx", "fail");
-	judged("record-mark", INJ_REQ, JD_ERR_CHUNK, "RR-xxx", "n/a");
+	judged("unaligned-payload", INJ_REQ, JD_TIMEOUT, "RR-xxx", "fail");
+	judged("unaligned-payload", INJ_REQ, JD_ERR_CHUNK, "RR-xxx", "n/a");
 }
 
 int main(void)
