@@ -113,6 +113,8 @@ if [ "$live" != no ]; then
     (cd build && ctest --output-on-failure -R '^live_lab_quick$')
     stage "live: agent quick"
     (cd build && ctest --output-on-failure -R '^live_agent_quick$')
+    stage "live: proxy quick"
+    (cd build && ctest --output-on-failure -R '^live_proxy_quick$')
   fi
 else
   note "live (--no-live)"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <glib.h>
 
@@ -142,6 +143,22 @@ static void on_stop(int sig)
 	agent_install_signal_cleanup();
 }
 
+/*
+ * siw counts every registration against RLIMIT_MEMLOCK, root or not, and a
+ * run keeps megabytes registered (the proxy registers each chunk on both
+ * legs): without this, registrations fail under load, which would look
+ * like the peer's fault.
+ */
+static void agent_lift_memlock(void)
+{
+	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+
+	if (setrlimit(RLIMIT_MEMLOCK, &rl) && !getrlimit(RLIMIT_MEMLOCK, &rl)) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_MEMLOCK, &rl);
+	}
+}
+
 bool agent_run_begin(struct agent_run *r, const char *role)
 {
 	char err[512] = "";
@@ -154,6 +171,7 @@ bool agent_run_begin(struct agent_run *r, const char *role)
 		r->credits = 32;
 	agent_recover_stale();
 	agent_install_signal_cleanup();
+	agent_lift_memlock();
 	{
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sys/resource.h>
 
 #include "agent.h"
 
@@ -311,21 +310,6 @@ static bool accept_loop(struct proxy *p, const char *listen_addr)
 	return ok;
 }
 
-/*
- * siw counts every registration against RLIMIT_MEMLOCK, root or not (rxe
- * lets CAP_IPC_LOCK through), and the proxy registers each chunk on both
- * connections, for every call outstanding: lift the limit as far as it goes.
- */
-static void lift_memlock(void)
-{
-	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
-
-	if (setrlimit(RLIMIT_MEMLOCK, &rl) && !getrlimit(RLIMIT_MEMLOCK, &rl)) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_MEMLOCK, &rl);
-	}
-}
-
 /* A signal: no leg leaves a capture or manifest that looks complete. */
 static void abort_legs(struct proxy *p)
 {
@@ -356,7 +340,6 @@ int agent_cmd_proxy(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	p.server = a.server;
-	lift_memlock();
 	if (!agent_run_begin(&p.cl.run, "serve"))
 		return 1;
 	server_run(&p, &a);
