@@ -75,12 +75,12 @@ klog() {
 
 # agent_kernel NAME T DRIVE_INJECT SCENARIO : agent against the kernel's svcrdma
 agent_kernel() {
-    local name=$1 t=$2 dinj=$3 scn=$4 ip dev rc=0
+    local name=$1 t=$2 dinj=$3 scn=$4 dopts=${5:-} ip dev rc=0
     eval "ip=\$SERVER_IP_$t dev=\$DEV_$t"
     CAP=agent-$name-$t
     step "agent: $name against the kernel over $t -> $CAP.pcap"
     klog begin "$CAP"
-    gexec client "$CAP-drive" 600 "rpcrdma-agent drive -d $dev -p 20049 --target kernel --timeout 30 ${dinj:+--inject $dinj} -w /lab/out/$CAP.pcap $ip /lab/agent/$scn" || rc=$?
+    gexec client "$CAP-drive" 600 "rpcrdma-agent drive -d $dev -p 20049 --target kernel --timeout 30 $dopts ${dinj:+--inject $dinj} -w /lab/out/$CAP.pcap $ip /lab/agent/$scn" || rc=$?
     cp "$GCMD.log" "$OUT/logs/$CAP.drive.log"
     echo "$rc" >"$OUT/logs/$CAP.drive.rc"
     klog end "$CAP"
@@ -173,26 +173,51 @@ lab_agent() {
             agent_pair shapes-window "$t" "" "" shapes.scn pcap "--window credits"
         fi
         if [ "$QUICK" != 1 ] && [ "${AGENT_PAIRS:-1}" != 0 ]; then
+            # the requester (drive) breaks calls; the agent responder answers
             agent_pair inj-vers "$t" "" RR-001 inject-v3.scn
             agent_pair inj-xid "$t" "" RR-002 inject-v3.scn
             agent_pair inj-msgp-retry "$t" "" RR-130,RR-116 inject-v3.scn
             agent_pair inj-ineligible3 "$t" "" RR-141 inject-v3.scn
             agent_pair inj-ineligible4 "$t" "" RR-143 inject-v4.scn
+            agent_pair inj-proc "$t" "" bad-proc inject-v3.scn
+            agent_pair inj-credit0-call "$t" "" zero-credit inject-v3.scn
+            agent_pair inj-dup "$t" "" dup-xid inject-v3.scn
+            agent_pair inj-small-rc "$t" "" small-reply-chunk:op=READDIR inject-bigreply.scn
+            agent_pair inj-oversize "$t" "" oversize-send:op=WRITE inject-bigreply.scn pcap "--retries 1"
+            # the responder (serve) breaks replies; the agent requester reacts
             agent_pair inj-misdirected "$t" RR-081 "" inject-two-reads.scn
             agent_pair inj-unused "$t" RR-088 "" inject-unused.scn
             agent_pair inj-credit0 "$t" RR-100 "" inject-v3.scn
+            agent_pair inj-overrun "$t" zero-credit credit-overrun inject-v3.scn
+            agent_pair inj-above "$t" grant-above "" inject-v3.scn
             agent_pair inj-beyond "$t" RR-085 "" inject-read.scn
+            agent_pair inj-reply-vers "$t" bad-vers:nth=2 "" inject-v3.scn
+            agent_pair inj-reply-oversize "$t" oversize-send:op=READDIR "" inject-bigreply.scn
+            agent_pair inj-inline "$t" inline-despite-write "" inject-reads2.scn
+            agent_pair inj-extra-read "$t" extra-read:op=WRITE "" inject-bigreply.scn
+            agent_pair inj-read-after "$t" read-after-reply:op=WRITE "" inject-bigreply.scn
+            agent_pair inj-err-code "$t" err-code small-reply-chunk:op=READDIR inject-bigreply.scn
         fi
         agent_kernel kernel-v3 "$t" "" kernel-v3.scn
         agent_kernel kernel-v41 "$t" "" kernel-v41.scn
         # the quick tier's one injection, so that its table has a verdict
         if [ "$QUICK" = 1 ] && [ "$t" = rxe ]; then agent_kernel kernel-inj-vers "$t" RR-001 kernel-inject.scn; fi
         if [ "$QUICK" != 1 ]; then
+            # the requester breaks calls; the kernel's svcrdma answers
             agent_kernel kernel-inj-vers "$t" RR-001 kernel-inject.scn
             agent_kernel kernel-inj-xid "$t" RR-002 kernel-inject.scn
             agent_kernel kernel-inj-msgp-retry "$t" RR-130,RR-116 kernel-inject.scn
             agent_kernel kernel-inj-ineligible3 "$t" RR-141 kernel-inject.scn
             agent_kernel kernel-inj-ineligible4 "$t" RR-143 kernel-inject-v4.scn
+            agent_kernel kernel-inj-proc "$t" bad-proc kernel-inject.scn
+            agent_kernel kernel-inj-disc "$t" bad-discriminator kernel-inject.scn
+            agent_kernel kernel-inj-nomsg "$t" nomsg-empty kernel-inject.scn "--retries 1"
+            agent_kernel kernel-inj-short "$t" short-header kernel-inject.scn
+            agent_kernel kernel-inj-credit0 "$t" zero-credit kernel-inject.scn
+            agent_kernel kernel-inj-dup "$t" dup-xid kernel-inject.scn
+            agent_kernel kernel-inj-reconnect "$t" reconnect-xid:nth=2 kernel-inject.scn
+            agent_kernel kernel-inj-small-rc "$t" small-reply-chunk:op=READDIR kernel-inject-bigreply.scn
+            agent_kernel kernel-inj-oversize "$t" oversize-send:op=WRITE kernel-inject-bigreply.scn "--retries 1"
             agent_kernel kernel-nfsacl "$t" "" kernel-nfsacl.scn
             replay_setacl "$t"
         fi
