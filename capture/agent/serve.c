@@ -310,18 +310,10 @@ static pg_chunk *returned_chunk(const struct wseg_ret *r, uint32_t n, bool full)
 	return c;
 }
 
-static void chunk_drop(gpointer p)
-{
-	pg_chunk *c = p;
-	g_array_free(c->segs, TRUE);
-	g_array_free(c->ret, TRUE);
-	g_byte_array_free(c->data, TRUE);
-	g_free(c);
-}
 
 static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *rp)
 {
-	GPtrArray *own = g_ptr_array_new_with_free_func(chunk_drop);
+	GPtrArray *own = g_ptr_array_new_with_free_func(serve_chunk_free);
 	GByteArray *red = g_byte_array_new();
 	pg_rdmamsg m;
 	struct wseg_ret ret[RR_HDR_MAX_SEGS];

@@ -70,7 +70,7 @@ bool serve_inj_agent(struct agent_run *r, struct serve_inj *si, const char *name
 	return false;
 }
 
-static void chunk_del(gpointer p)
+void serve_chunk_free(gpointer p)
 {
 	pg_chunk *c = p;
 	g_array_free(c->segs, TRUE);
@@ -88,7 +88,7 @@ void serve_inj_ops(struct agent_run *r, struct inj_live *lv, struct serve_inj *s
 	p = &si->ex->plan;
 	if (!p->read_chunks) {
 		/* one chunk per Position, its segments as offered (RFC 8166 3.4.5) */
-		p->read_chunks = g_ptr_array_new_with_free_func(chunk_del);
+		p->read_chunks = g_ptr_array_new_with_free_func(serve_chunk_free);
 		for (uint32_t i = 0; i < h->n_reads; i++) {
 			pg_seg sg = { h->reads[i].seg.handle, h->reads[i].seg.length, h->reads[i].seg.offset };
 			pg_chunk *c = p->read_chunks->len ? p->read_chunks->pdata[p->read_chunks->len - 1] : NULL;

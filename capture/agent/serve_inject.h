@@ -48,6 +48,8 @@ struct vb_conn;
 bool serve_inj_run_ops(struct agent_run *r, struct serve_inj *si, struct vb_conn *c, uint32_t xid,
 		       int when, bool *refused);
 
+/* Frees a pg_chunk serve made for a reply's plan (segments, returned lengths, data). */
+void serve_chunk_free(gpointer p);
 /* Did any item change this reply? */
 bool serve_inj_any(const struct serve_inj *si);
 /* Is the agent's own item name asked for on this reply? (marks it applied) */
