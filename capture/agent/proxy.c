@@ -123,9 +123,12 @@ static int parse_args(struct proxy *p, struct px_args *a, int argc, char **argv)
 			bad = 1;
 		}
 	}
-	if (*p->cl.run.inject) {
-		fprintf(stderr, AGENT_NAME ": proxy: --inject: the proxy relays, it breaks no rule\n");
-		bad = 1;
+	if (!bad && *p->cl.run.inject) {
+		char err[256];
+		if (!px_inj_parse(&p->cl.run, err, sizeof(err))) {
+			fprintf(stderr, AGENT_NAME ": proxy: %s\n", err);
+			bad = 1;
+		}
 	}
 	if (bad || !have_server) {
 		if (!have_server && !bad)
@@ -216,11 +219,18 @@ static void relay(struct proxy *p)
 		struct vb_msg msg;
 		bool ok, disc;
 		bool busy = g_hash_table_size(p->calls) > 0;
-		int i = vb_recv_any(conns, 2, &msg, busy ? p->cl.run.timeout_ms : PX_IDLE_MS, &ok, &disc,
-				    err, sizeof(err));
+		/* after a broken reply, the client's silence for --timeout is its answer */
+		bool react = px_inj_waiting(&p->inj);
+		int i = vb_recv_any(conns, 2, &msg, busy || react ? p->cl.run.timeout_ms : PX_IDLE_MS, &ok,
+				    &disc, err, sizeof(err));
 		if (i < 0) {
 			if (agent_stop_signal)
 				break;
+			if (react) {
+				px_inj_silence(&p->inj, &p->cl.run);
+				if (!busy)
+					continue;
+			}
 			if (!busy)
 				continue;
 			agent_mf_event(&p->sv.run, "timeout", 0, "%u calls unanswered by the server: %s",
@@ -253,6 +263,7 @@ static bool serve_client(struct proxy *p)
 		p->waiting = g_queue_new();
 		p->broken = false;
 		relay(p);
+		px_inj_gone(&p->inj, &p->cl.run);
 		/* the server leg first: nothing more to answer the client with */
 		vb_disconnect(p->sv.conn);
 		vb_disconnect(p->cl.conn);
@@ -357,7 +368,9 @@ int agent_cmd_proxy(int argc, char **argv)
 		return rc;
 	p.server = a.server;
 	lift_memlock();
-	if (!agent_run_begin(&p.cl.run, "serve"))
+	px_inj_init(&p.inj);
+	/* role=proxy: the client leg's manifest judges the kernel's client (docs/conformance) */
+	if (!agent_run_begin(&p.cl.run, "proxy"))
 		return 1;
 	server_run(&p, &a);
 	if (!agent_run_begin(&p.sv.run, "drive")) {

@@ -211,6 +211,7 @@ static void forward_call(struct proxy *p, const struct vb_msg *msg, const struct
 	c->xid = h->xid;
 	c->ch = *h;
 	p->n_calls++;
+	px_inj_call(&p->inj, &p->cl.run, h->xid);
 	if (!pull_reads(p, c, msg)) {
 		record(&p->cl, msg->data, msg->len, false, NULL, false, 0, 0);
 		if (!p->broken)
@@ -296,7 +297,9 @@ static void answer_client(struct proxy *p, struct px_call *c, const uint8_t *bas
 	pg_rdmamsg m;
 
 	pg_rdmamsg_simple(&m, h->xid, RDMA_MSG, p->cl.run.credits);
-	if (base_len + px_reply_hdr_len(h) > p->cl.peer_inline) {
+	px_inj_begin(&p->inj, &p->cl.run, h->xid, c->info_ok ? &c->info : NULL);
+	if (base_len + px_reply_hdr_len(h) > p->cl.peer_inline &&
+	    !px_inj_agent(&p->inj, &p->cl.run, "oversize-send")) {
 		struct vb_mr tmp;
 		bool ok;
 		if (!h->has_reply || base_len > rr_chunk_length(h, &h->reply)) {
@@ -321,11 +324,16 @@ static void answer_client(struct proxy *p, struct px_call *c, const uint8_t *bas
 		g_byte_array_append(m.inline_payload, base, (guint)base_len);
 	}
 	px_returned_chunks(&m, h, wused, rused, own);
+	px_inj_header(&p->inj, &p->cl.run, &m);
 	pg_rdmamsg_encode(&m);
+	px_inj_wire(&p->inj, &p->cl.run, &m);
 	if (send_wire(p, &p->cl, m.wire))
 		record(&p->cl, m.wire->data, m.wire->len, true, payload, true, m.inline_payload->len, pushed);
+	/* sent, or the connection went down under it: the injection happened either way */
+	px_inj_sent(&p->inj, &p->cl.run, &m);
 	p->n_replies++;
 out:
+	px_inj_end(&p->inj);
 	pg_rdmamsg_clear(&m);
 	px_chunks_free(own);
 }
