@@ -20,6 +20,7 @@ static void usage(FILE *f)
 	      "                           [-F pcap|pcapng] [--netdev IF] [--server-netdev IF]\n"
 	      "                           [--rxe|--siw NETDEV] [--server-rxe|--server-siw NETDEV]\n"
 	      "                           [--once] [--timeout SEC] [--force] [--overwrite] [--no-manifest]\n"
+	      "                           [--inject NAME[=ARG][:WHEN...][,...]]\n"
 	      "Relays RPC-over-RDMA between the clients that connect to --listen (default port 20049)\n"
 	      "and the server at --server, chunk by chunk: the proxy pulls the client's read chunks and\n"
 	      "offers its own to the server, offers its own write and reply chunks, and pushes the\n"
@@ -28,7 +29,10 @@ static void usage(FILE *f)
 	      "recorded each on its own; `rpcrdma-agent verify LEG.pcap LEG.pcap.manifest` checks each.\n"
 	      "  -c N           credits granted to the client, and asked of the server (default 32)\n"
 	      "  --once         exit after the first client connection ends\n"
-	      "  --timeout SEC  wait at most SEC for each completion and for the server's replies (30)\n",
+	      "  --timeout SEC  wait at most SEC for each completion and for the server's replies (30)\n"
+	      "  --inject ITEMS the responder's injectors (list-injections) on the replies sent the\n"
+	      "                 client; the client's next move (the same XID again, another call, a\n"
+	      "                 disconnect, nothing for --timeout) is judged in the client leg's manifest\n",
 	      f);
 }
 
