@@ -290,6 +290,7 @@ static bool accept_loop(struct proxy *p, const char *listen_addr)
 	char err[512] = "";
 	struct vb_opts vo;
 	bool ok = true;
+	unsigned n_conns = 0;
 
 	l = vb_listen(listen_addr, p->cl.run.port, err, sizeof(err));
 	if (!l) {
@@ -301,20 +302,27 @@ static bool accept_loop(struct proxy *p, const char *listen_addr)
 	agent_rfc8797(pd);
 	vo = leg_opts(p, pd);
 	while (!agent_stop_signal) {
-		p->cl.conn = vb_accept(l, &vo, peer, &peer_len,
-				       p->cl.run.once ? p->cl.run.timeout_ms * 4 : PX_IDLE_MS, err, sizeof(err));
+		/* with --inject the client's reconnect after a broken reply is awaited, for as long */
+		bool bounded = p->cl.run.once || p->cl.run.inj.n;
+		p->cl.conn = vb_accept(l, &vo, peer, &peer_len, bounded ? p->cl.run.timeout_ms * 4 : PX_IDLE_MS,
+				       err, sizeof(err));
 		if (!p->cl.conn) {
-			if (!agent_stop_signal) {
+			if (p->cl.run.inj.n && n_conns && !agent_stop_signal) {
+				fprintf(stderr, AGENT_NAME ": proxy: no client came back within %u s; done\n",
+					p->cl.run.timeout_ms * 4 / 1000);
+			} else if (!agent_stop_signal) {
 				fprintf(stderr, AGENT_NAME ": proxy: accept: %s\n", err);
 				ok = false;
 			}
 			break;
 		}
+		n_conns++;
 		p->cl.peer_inline = agent_peer_inline(peer, peer_len);
 		fprintf(stderr, AGENT_NAME ": proxy: a client on %s; it receives %u bytes inline\n",
 			vb_device_name(p->cl.conn), p->cl.peer_inline);
+		/* under --inject, a connection the injection broke is the client's reaction */
 		if (leg_device_ok(&p->cl, "client"))
-			ok &= serve_client(p);
+			ok &= serve_client(p) || p->cl.run.inj.n;
 		else
 			ok = false;
 		vb_free(p->cl.conn);

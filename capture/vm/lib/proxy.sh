@@ -192,7 +192,7 @@ proxy_inj_run() {
     cap=agent-proxy-inj-$name-$t
     [ "$v" != 3 ] || eval "maddr=\$SERVER_IP_$t"
     step "proxy inject: $item, NFSv$v over $t -> $cap.pcap"
-    gstart proxy "$cap-proxy" "echo \$\$ >/tmp/pinj.pid; exec rpcrdma-agent proxy -d $cdev --listen $pip --server $sip --server-dev $sdev --once --timeout 15 --inject '$item' -w /lab/out/$cap.pcap --server-capture /lab/out/$cap.server.pcap"
+    gstart proxy "$cap-proxy" "echo \$\$ >/tmp/pinj.pid; exec rpcrdma-agent proxy -d $cdev --listen $pip --server $sip --server-dev $sdev --timeout 15 --inject '$item' -w /lab/out/$cap.pcap --server-capture /lab/out/$cap.server.pcap"
     px=$GCMD
     if ! proxy_wait_serving "$px"; then
         log "  the proxy did not start"; PROXY_FAILED=$((PROXY_FAILED + 1))
@@ -208,9 +208,9 @@ proxy_inj_run() {
     fi
     gexec client "$cap-umount" 60 "bash /lab/guest/proxy-inj.sh umount" || true
     cat "$GCMD.log" >>"$OUT/logs/$cap.app.txt"
-    # the client leg ends when the client lets its transport go; else stop the proxy
-    # (a signal: it keeps no capture that looks complete, the row says so)
-    gwait "$px" 60 || prc=$?
+    # with --inject the proxy ends 4 x --timeout after the client let its transport go (it
+    # awaits reconnects); else it is stopped (a signal: it keeps no capture that looks complete)
+    gwait "$px" 120 || prc=$?
     if [ "$prc" = 124 ]; then
         gexec proxy "$cap-stop" 30 'kill -TERM "$(cat /tmp/pinj.pid)"' || true
         gwait "$px" 30 || true
