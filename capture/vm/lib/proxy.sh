@@ -192,7 +192,7 @@ proxy_inj_run() {
     cap=agent-proxy-inj-$name-$t
     [ "$v" != 3 ] || eval "maddr=\$SERVER_IP_$t"
     step "proxy inject: $item, NFSv$v over $t -> $cap.pcap"
-    gstart proxy "$cap-proxy" "echo \$\$ >/tmp/pinj.pid; exec rpcrdma-agent proxy -d $cdev --listen $pip --server $sip --server-dev $sdev --timeout 15 --inject '$item' -w /lab/out/$cap.pcap --server-capture /lab/out/$cap.server.pcap"
+    gstart proxy "$cap-proxy" "echo \$\$ >/tmp/pinj.pid; exec rpcrdma-agent proxy -d $cdev --listen $pip --server $sip --server-dev $sdev --timeout 10 --inject '$item' -w /lab/out/$cap.pcap --server-capture /lab/out/$cap.server.pcap"
     px=$GCMD
     if ! proxy_wait_serving "$px"; then
         log "  the proxy did not start"; PROXY_FAILED=$((PROXY_FAILED + 1))
