@@ -2,15 +2,41 @@
 /* The proxy's injections on the replies it sends the client, and the client's reaction (proxy_inject.h). */
 #include "proxy_inject.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define NFS_PROGRAM 100003u
+
+/* The plan hooks that only rewrite the reply's RPC message (orphan-reply's XID, bad-msg-type's
+ * msg_type): the server built the rest of the reply (its results, its chunks), which the
+ * table's other plan and ops hooks would have to build themselves. */
+static const char *const plan_ok[] = { "orphan-reply", "bad-msg-type" };
+
+bool px_inj_plan_ok(const char *name, unsigned stages)
+{
+	if (!(stages & (INJ_ST_PLAN | INJ_ST_OPS)))
+		return true;
+	for (size_t i = 0; i < G_N_ELEMENTS(plan_ok); i++)
+		if (!strcmp(name, plan_ok[i]))
+			return true;
+	return false;
+}
 
 bool px_inj_parse(struct agent_run *cl, char *err, size_t errlen)
 {
 	/* the server leg's calls are built by the relay, not by drive's encoder: only the
 	 * client leg, where the proxy answers, takes injections */
-	return agent_inject_parse(cl, INJ_RESP, err, errlen);
+	if (!agent_inject_parse(cl, INJ_RESP, err, errlen))
+		return false;
+	for (unsigned i = 0; i < cl->inj.n; i++) {
+		const struct inj_def *d = cl->inj.v[i].def;
+		if (!px_inj_plan_ok(d->name, inj_def_stages(d, INJ_RESP))) {
+			snprintf(err, errlen, "--inject %s: not through the proxy: it plans the reply's "
+				 "results or RDMA operations, which the server made", cl->inj.v[i].asked);
+			return false;
+		}
+	}
+	return true;
 }
 
 void px_inj_init(struct px_inj *pi)
@@ -81,6 +107,25 @@ void px_inj_wire(struct px_inj *pi, struct agent_run *cl, pg_rdmamsg *m)
 {
 	if (pi->building)
 		serve_inj_stage(cl, &pi->lv, &pi->si, INJ_ST_WIRE, m);
+}
+
+GByteArray *px_inj_plan(struct px_inj *pi, struct agent_run *cl, const uint8_t *msg, size_t len)
+{
+	pg_rpc_pair *rp;
+	bool before[INJ_MAX_SPECS];
+
+	if (!pi->building || !pi->si.ex)
+		return NULL;
+	rp = &pi->si.ex->rp;
+	if (rp->reply.msg)
+		g_byte_array_free(rp->reply.msg, TRUE);
+	rp->reply.msg = g_byte_array_new();
+	g_byte_array_append(rp->reply.msg, msg, (guint)len);
+	memcpy(before, pi->si.applied, sizeof(before));
+	serve_inj_stage(cl, &pi->lv, &pi->si, INJ_ST_PLAN, NULL);
+	if (!memcmp(before, pi->si.applied, sizeof(before)))
+		return NULL;
+	return g_byte_array_new_take(g_memdup2(rp->reply.msg->data, rp->reply.msg->len), rp->reply.msg->len);
 }
 
 bool px_inj_agent(struct px_inj *pi, struct agent_run *cl, const char *name)

@@ -43,6 +43,11 @@ void px_inj_item_clear(pg_item *it);
 void px_inj_call(struct px_inj *pi, struct agent_run *cl, uint32_t xid);
 /* The reply to xid (info: its call, NULL when not described) is being built. */
 void px_inj_begin(struct px_inj *pi, struct agent_run *cl, uint32_t xid, const struct rr_ulp_info *info);
+/* The plan stage on the reply's RPC message msg (the server's, results in place): a copy of
+ * it as the hooks left it when one changed it, else NULL. */
+GByteArray *px_inj_plan(struct px_inj *pi, struct agent_run *cl, const uint8_t *msg, size_t len);
+/* Can an injector with these responder stages (INJ_ST_*) run on a relayed reply? */
+bool px_inj_plan_ok(const char *name, unsigned stages);
 /* Its header is final (before the encoding) / its wire is encoded. */
 void px_inj_header(struct px_inj *pi, struct agent_run *cl, pg_rdmamsg *m);
 void px_inj_wire(struct px_inj *pi, struct agent_run *cl, pg_rdmamsg *m);

@@ -7,6 +7,7 @@
  * so that op=NAME picks it: NFSv4.1 COMPOUND operations by their numbers
  * in RFC 8881 section 18 (SEQUENCE 53, PUTFH 22, READ 25, GETATTR 9),
  * NFSv3 procedures by RFC 1813 section 3 (READ 6, GETATTR 1).
+ * Which injectors a relayed reply can take: the table's stages (list-injections).
  * serve_inject.c (verbs and manifests) is replaced by recording stubs.
  */
 #include <setjmp.h>
@@ -236,6 +237,17 @@ static void test_parse_role(void **state)
 	g_strlcpy(run.inject, "zero-credit:op=READ,oversize-send", sizeof(run.inject));
 	assert_true(px_inj_parse(&run, err, sizeof(err)));
 	assert_int_equal(run.inj.n, 2);
+	/* plan hooks: those that rewrite the RPC reply alone run on a relayed reply; those that
+	 * build results or RDMA operations the server made (write-beyond, extra-read) do not */
+	g_strlcpy(run.inject, "orphan-reply,bad-msg-type,reply-chunk-cut", sizeof(run.inject));
+	assert_true(px_inj_parse(&run, err, sizeof(err)));
+	g_strlcpy(run.inject, "write-beyond", sizeof(run.inject));
+	assert_false(px_inj_parse(&run, err, sizeof(err)));
+	assert_non_null(strstr(err, "write-beyond"));
+	g_strlcpy(run.inject, "extra-read:op=READ", sizeof(run.inject));
+	assert_false(px_inj_parse(&run, err, sizeof(err)));
+	assert_true(px_inj_plan_ok("write-length-lie", INJ_ST_HEADER));
+	assert_false(px_inj_plan_ok("inline-despite-write", INJ_ST_PLAN | INJ_ST_HEADER));
 }
 
 int main(void)
