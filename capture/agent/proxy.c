@@ -230,11 +230,8 @@ static void relay(struct proxy *p)
 		if (i < 0) {
 			if (agent_stop_signal)
 				break;
-			if (react) {
+			if (react)
 				px_inj_silence(&p->inj, &p->cl.run);
-				if (!busy)
-					continue;
-			}
 			if (!busy)
 				continue;
 			agent_mf_event(&p->sv.run, "timeout", 0, "%u calls unanswered by the server: %s",
