@@ -223,15 +223,22 @@ static void relay(struct proxy *p)
 		struct vb_msg msg;
 		bool ok, disc;
 		bool busy = g_hash_table_size(p->calls) > 0;
-		/* after a broken reply, the client's silence for --timeout is its answer */
+		/* after a broken reply, the client's silence for --timeout is its answer; under
+		 * --inject an idle client is let go after 4 x --timeout, so that the run ends */
 		bool react = px_inj_waiting(&p->inj);
-		int i = vb_recv_any(conns, 2, &msg, busy || react ? p->cl.run.timeout_ms : PX_IDLE_MS, &ok,
-				    &disc, err, sizeof(err));
+		bool idle_end = !busy && !react && p->cl.run.inj.n;
+		int i = vb_recv_any(conns, 2, &msg, busy || react ? p->cl.run.timeout_ms :
+				    idle_end ? p->cl.run.timeout_ms * 4 : PX_IDLE_MS, &ok, &disc, err, sizeof(err));
 		if (i < 0) {
 			if (agent_stop_signal)
 				break;
 			if (react)
 				px_inj_silence(&p->inj, &p->cl.run);
+			if (idle_end) {
+				fprintf(stderr, AGENT_NAME ": proxy: the client was idle for %u s; its connection "
+					"is closed\n", p->cl.run.timeout_ms * 4 / 1000);
+				break;
+			}
 			if (!busy)
 				continue;
 			agent_mf_event(&p->sv.run, "timeout", 0, "%u calls unanswered by the server: %s",
