@@ -2,7 +2,8 @@
 # proxy-inj.sh STEP ... : (client) one injection of the lab proxy's client matrix
 # (lib/proxy.sh proxy_inj_run), one step a call; the proxy breaks the server's replies.
 #   begin NAME                    a marker in the kernel log: rr-lab: begin NAME
-#   mount VERS IP [MOUNTADDR]     IP:/srv/export on /mnt/pi, bounded by a timeout
+#   mount VERS IP [MOUNTADDR [PORT]]  IP:/srv/export on /mnt/pi (RDMA port PORT, 20049 by
+#                                 default), bounded by a timeout
 #   work SECONDS                  a directory listing, a file read, a small write, each
 #                                 bounded (SIGKILL after SECONDS): what the application saw,
 #                                 one line per step: APP step=... rc=... errno text
@@ -26,8 +27,8 @@ case $step in
 begin)
     mark begin "$1" ;;
 mount)
-    v=$1 ip=$2 maddr=${3:-}
-    opts="vers=$v,proto=rdma,port=20049"
+    v=$1 ip=$2 maddr=${3:-} port=${4:-20049}
+    opts="vers=$v,proto=rdma,port=$port"
     [ -z "$maddr" ] || opts="$opts,mountaddr=$maddr,mountproto=tcp,nolock"
     mkdir -p "$m"
     app mount 60 mount -t nfs -o "$opts" "$ip:/srv/export" "$m"

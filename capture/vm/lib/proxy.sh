@@ -191,8 +191,11 @@ proxy_inj_run() {
     name=${item%%[:=]*}; [ "$v" = 4.1 ] || name=$name-v${v//./}
     cap=agent-proxy-inj-$name-$t
     [ "$v" != 3 ] || eval "maddr=\$SERVER_IP_$t"
+    # a port of its own: the client's state for an address and port (its NFSv4.1 session, an
+    # RPC a hang left retrying) does not reach the next injection's mount
+    PROXY_INJ_PORT=$((${PROXY_INJ_PORT:-20049} + 1))
     step "proxy inject: $item, NFSv$v over $t -> $cap.pcap"
-    gstart proxy "$cap-proxy" "echo \$\$ >/tmp/pinj.pid; exec rpcrdma-agent proxy -d $cdev --listen $pip --server $sip --server-dev $sdev --timeout 10 --inject '$item' -w /lab/out/$cap.pcap --server-capture /lab/out/$cap.server.pcap"
+    gstart proxy "$cap-proxy" "echo \$\$ >/tmp/pinj.pid; exec rpcrdma-agent proxy -d $cdev --listen $pip:$PROXY_INJ_PORT --server $sip --server-dev $sdev --timeout 10 --inject '$item' -w /lab/out/$cap.pcap --server-capture /lab/out/$cap.server.pcap"
     px=$GCMD
     if ! proxy_wait_serving "$px"; then
         log "  the proxy did not start"; PROXY_FAILED=$((PROXY_FAILED + 1))
@@ -200,7 +203,7 @@ proxy_inj_run() {
     fi
     : >"$OUT/logs/$cap.app.txt"
     gexec client "$cap-begin" 30 "bash /lab/guest/proxy-inj.sh begin $cap" || true
-    gexec client "$cap-mount" 90 "bash /lab/guest/proxy-inj.sh mount $v $pip $maddr" || rc=$?
+    gexec client "$cap-mount" 90 "bash /lab/guest/proxy-inj.sh mount $v $pip '$maddr' $PROXY_INJ_PORT" || rc=$?
     cat "$GCMD.log" >>"$OUT/logs/$cap.app.txt"
     if [ "$rc" = 0 ]; then
         gexec client "$cap-work" $((PROXY_INJ_STEP * 4 + 40)) "bash /lab/guest/proxy-inj.sh work $PROXY_INJ_STEP" || true
