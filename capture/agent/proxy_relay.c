@@ -326,10 +326,11 @@ static void answer_client(struct proxy *p, struct px_call *c, const uint8_t *bas
 	px_inj_header(&p->inj, &p->cl.run, &m);
 	pg_rdmamsg_encode(&m);
 	px_inj_wire(&p->inj, &p->cl.run, &m);
-	if (send_wire(p, &p->cl, m.wire))
+	/* a Send that failed never reached the wire: no injection to find in the capture */
+	if (send_wire(p, &p->cl, m.wire)) {
 		record(&p->cl, m.wire->data, m.wire->len, true, payload, true, m.inline_payload->len, pushed);
-	/* sent, or the connection went down under it: the injection happened either way */
-	px_inj_sent(&p->inj, &p->cl.run, &m);
+		px_inj_sent(&p->inj, &p->cl.run, &m);
+	}
 	p->n_replies++;
 out:
 	px_inj_end(&p->inj);
