@@ -19,6 +19,7 @@ static void usage(FILE *f)
 	      "                           [-F pcap|pcapng] [--netdev IF] [--server-netdev IF]\n"
 	      "                           [--rxe|--siw NETDEV] [--server-rxe|--server-siw NETDEV]\n"
 	      "                           [--once] [--timeout SEC] [--force] [--overwrite] [--no-manifest]\n"
+	      "                           [--inject NAME[=ARG][:WHEN...][,...]]\n"
 	      "Relays RPC-over-RDMA between the clients that connect to --listen (default port 20049)\n"
 	      "and the server at --server, chunk by chunk: the proxy pulls the client's read chunks and\n"
 	      "offers its own to the server, offers its own write and reply chunks, and pushes the\n"
@@ -27,7 +28,10 @@ static void usage(FILE *f)
 	      "recorded each on its own; `rpcrdma-agent verify LEG.pcap LEG.pcap.manifest` checks each.\n"
 	      "  -c N           credits granted to the client, and asked of the server (default 32)\n"
 	      "  --once         exit after the first client connection ends\n"
-	      "  --timeout SEC  wait at most SEC for each completion and for the server's replies (30)\n",
+	      "  --timeout SEC  wait at most SEC for each completion and for the server's replies (30)\n"
+	      "  --inject ITEMS the responder's injectors (list-injections) on the replies sent the\n"
+	      "                 client; the client's next move (the same XID again, another call, a\n"
+	      "                 disconnect, nothing for --timeout) is judged in the client leg's manifest\n",
 	      f);
 }
 
@@ -122,9 +126,12 @@ static int parse_args(struct proxy *p, struct px_args *a, int argc, char **argv)
 			bad = 1;
 		}
 	}
-	if (*p->cl.run.inject) {
-		fprintf(stderr, AGENT_NAME ": proxy: --inject: the proxy relays, it breaks no rule\n");
-		bad = 1;
+	if (!bad && *p->cl.run.inject) {
+		char err[256];
+		if (!px_inj_parse(&p->cl.run, err, sizeof(err))) {
+			fprintf(stderr, AGENT_NAME ": proxy: %s\n", err);
+			bad = 1;
+		}
 	}
 	if (bad || !have_server) {
 		if (!have_server && !bad)
@@ -215,11 +222,22 @@ static void relay(struct proxy *p)
 		struct vb_msg msg;
 		bool ok, disc;
 		bool busy = g_hash_table_size(p->calls) > 0;
-		int i = vb_recv_any(conns, 2, &msg, busy ? p->cl.run.timeout_ms : PX_IDLE_MS, &ok, &disc,
-				    err, sizeof(err));
+		/* after a broken reply, the client's silence for --timeout is its answer; under
+		 * --inject an idle client is let go after 4 x --timeout, so that the run ends */
+		bool react = px_inj_waiting(&p->inj);
+		bool idle_end = !busy && !react && p->cl.run.inj.n;
+		int i = vb_recv_any(conns, 2, &msg, busy || react ? p->cl.run.timeout_ms :
+				    idle_end ? p->cl.run.timeout_ms * 4 : PX_IDLE_MS, &ok, &disc, err, sizeof(err));
 		if (i < 0) {
 			if (agent_stop_signal)
 				break;
+			if (react)
+				px_inj_silence(&p->inj, &p->cl.run);
+			if (idle_end) {
+				fprintf(stderr, AGENT_NAME ": proxy: the client was idle for %u s; its connection "
+					"is closed\n", p->cl.run.timeout_ms * 4 / 1000);
+				break;
+			}
 			if (!busy)
 				continue;
 			agent_mf_event(&p->sv.run, "timeout", 0, "%u calls unanswered by the server: %s",
@@ -252,6 +270,7 @@ static bool serve_client(struct proxy *p)
 		p->waiting = g_queue_new();
 		p->broken = false;
 		relay(p);
+		px_inj_gone(&p->inj, &p->cl.run);
 		/* the server leg first: nothing more to answer the client with */
 		vb_disconnect(p->sv.conn);
 		vb_disconnect(p->cl.conn);
@@ -274,6 +293,7 @@ static bool accept_loop(struct proxy *p, const char *listen_addr)
 	char err[512] = "";
 	struct vb_opts vo;
 	bool ok = true;
+	unsigned n_conns = 0;
 
 	l = vb_listen(listen_addr, p->cl.run.port, err, sizeof(err));
 	if (!l) {
@@ -285,20 +305,27 @@ static bool accept_loop(struct proxy *p, const char *listen_addr)
 	agent_rfc8797(pd);
 	vo = leg_opts(p, pd);
 	while (!agent_stop_signal) {
-		p->cl.conn = vb_accept(l, &vo, peer, &peer_len,
-				       p->cl.run.once ? p->cl.run.timeout_ms * 4 : PX_IDLE_MS, err, sizeof(err));
+		/* with --inject the client's reconnect after a broken reply is awaited, for as long */
+		bool bounded = p->cl.run.once || p->cl.run.inj.n;
+		p->cl.conn = vb_accept(l, &vo, peer, &peer_len, bounded ? p->cl.run.timeout_ms * 4 : PX_IDLE_MS,
+				       err, sizeof(err));
 		if (!p->cl.conn) {
-			if (!agent_stop_signal) {
+			if (p->cl.run.inj.n && n_conns && !agent_stop_signal) {
+				fprintf(stderr, AGENT_NAME ": proxy: no client came back within %u s; done\n",
+					p->cl.run.timeout_ms * 4 / 1000);
+			} else if (!agent_stop_signal) {
 				fprintf(stderr, AGENT_NAME ": proxy: accept: %s\n", err);
 				ok = false;
 			}
 			break;
 		}
+		n_conns++;
 		p->cl.peer_inline = agent_peer_inline(peer, peer_len);
 		fprintf(stderr, AGENT_NAME ": proxy: a client on %s; it receives %u bytes inline\n",
 			vb_device_name(p->cl.conn), p->cl.peer_inline);
+		/* under --inject, a connection the injection broke is the client's reaction */
 		if (leg_device_ok(&p->cl, "client"))
-			ok &= serve_client(p);
+			ok &= serve_client(p) || p->cl.run.inj.n;
 		else
 			ok = false;
 		vb_free(p->cl.conn);
@@ -340,7 +367,9 @@ int agent_cmd_proxy(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	p.server = a.server;
-	if (!agent_run_begin(&p.cl.run, "serve"))
+	px_inj_init(&p.inj);
+	/* role=proxy: the client leg's manifest judges the kernel's client (docs/conformance) */
+	if (!agent_run_begin(&p.cl.run, "proxy"))
 		return 1;
 	server_run(&p, &a);
 	if (!agent_run_begin(&p.sv.run, "drive")) {

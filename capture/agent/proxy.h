@@ -31,6 +31,7 @@
 #include <rpcrdma/ulp.h>
 
 #include "common.h"
+#include "proxy_inject.h"
 #include "verbs.h"
 
 #define PX_MAX_READ_CHUNKS 16
@@ -74,6 +75,7 @@ struct proxy {
 	uint32_t server_grant;            /* the server's last grant (1 until its first reply) */
 	unsigned n_calls, n_replies, n_errors, n_back;
 	bool broken;                      /* a leg failed: end this connection pair */
+	struct px_inj inj;                /* --inject on the replies to the client (proxy_inject.h) */
 };
 
 /* One message received on the client leg / the server leg. */

@@ -211,6 +211,7 @@ static void forward_call(struct proxy *p, const struct vb_msg *msg, const struct
 	c->xid = h->xid;
 	c->ch = *h;
 	p->n_calls++;
+	px_inj_call(&p->inj, &p->cl.run, h->xid);
 	if (!pull_reads(p, c, msg)) {
 		record(&p->cl, msg->data, msg->len, false, NULL, false, 0, 0);
 		if (!p->broken)
@@ -296,7 +297,8 @@ static void answer_client(struct proxy *p, struct px_call *c, const uint8_t *bas
 	pg_rdmamsg m;
 
 	pg_rdmamsg_simple(&m, h->xid, RDMA_MSG, p->cl.run.credits);
-	if (base_len + px_reply_hdr_len(h) > p->cl.peer_inline) {
+	if (base_len + px_reply_hdr_len(h) > p->cl.peer_inline &&
+	    !px_inj_agent(&p->inj, &p->cl.run, "oversize-send")) {
 		struct vb_mr tmp;
 		bool ok;
 		if (!h->has_reply || base_len > rr_chunk_length(h, &h->reply)) {
@@ -321,11 +323,17 @@ static void answer_client(struct proxy *p, struct px_call *c, const uint8_t *bas
 		g_byte_array_append(m.inline_payload, base, (guint)base_len);
 	}
 	px_returned_chunks(&m, h, wused, rused, own);
+	px_inj_header(&p->inj, &p->cl.run, &m);
 	pg_rdmamsg_encode(&m);
-	if (send_wire(p, &p->cl, m.wire))
+	px_inj_wire(&p->inj, &p->cl.run, &m);
+	/* a Send that failed never reached the wire: no injection to find in the capture */
+	if (send_wire(p, &p->cl, m.wire)) {
 		record(&p->cl, m.wire->data, m.wire->len, true, payload, true, m.inline_payload->len, pushed);
+		px_inj_sent(&p->inj, &p->cl.run, &m);
+	}
 	p->n_replies++;
 out:
+	px_inj_end(&p->inj);
 	pg_rdmamsg_clear(&m);
 	px_chunks_free(own);
 }
@@ -336,7 +344,7 @@ static void forward_reply(struct proxy *p, const struct vb_msg *msg, const struc
 	uint64_t wused[RR_HDR_MAX_WRITE_CHUNKS] = { 0 }, pushed = 0, rused;
 	const uint8_t *base;
 	size_t base_len;
-	GByteArray *payload;
+	GByteArray *payload, *planned;
 
 	if (!c) {
 		record(&p->sv, msg->data, msg->len, true, NULL, false, 0, 0);
@@ -375,8 +383,19 @@ static void forward_reply(struct proxy *p, const struct vb_msg *msg, const struc
 	payload = reply_payload(p, c, base, base_len, wused);
 	record(&p->sv, msg->data, msg->len, true, payload, true,
 	       sh->proc == RR_RDMA_MSG ? base_len : 0, pushed + (sh->proc == RR_RDMA_NOMSG ? rused : 0));
+	/* --inject: the reply's RPC message as the client gets it (answer_client ends it) */
+	px_inj_begin(&p->inj, &p->cl.run, c->xid, c->info_ok ? &c->info : NULL);
+	planned = px_inj_plan(&p->inj, &p->cl.run, base, base_len);
+	if (planned) {
+		g_byte_array_free(payload, TRUE);
+		base = planned->data;
+		base_len = planned->len;
+		payload = reply_payload(p, c, base, base_len, wused);
+	}
 	answer_client(p, c, base, base_len, wused, payload, pushed);
 	g_byte_array_free(payload, TRUE);
+	if (planned)
+		g_byte_array_free(planned, TRUE);
 out:
 	px_call_free(c);
 	px_pump(p);

@@ -134,7 +134,7 @@ def _agent(d, cap, log, verify):
     errs = []
     for line in (log or "").split("\n"):
         if re.search(r"error|fail|refused|timed out|cannot", line, re.I) and \
-                not re.search(r": (event|verdict) |\b0 scenario errors", line):
+                not re.search(r": (event|verdict|reaction) |\b0 scenario errors", line):
             errs.append(line.strip())
     return {"exit": int(rc) if rc and rc.strip().isdigit() else None,
             "hang": bool(rc and rc.strip() == "124"),

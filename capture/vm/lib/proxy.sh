@@ -154,6 +154,11 @@ lab_proxy() {
     lab_boot
     gmust server proxy-src 120 "bash /lab/guest/proxy-work.sh prepare $PROXY_SIZE"
     printf 'check\tresult\tsummary\n' >"$OUT/proxy.tsv"
+    if [ -n "${PROXY_INJ:-}" ]; then
+        proxy_inj_matrix
+        lab_finish
+        return 0
+    fi
     proxy_sigcheck
     printf 'transport\tnfs\tproxy_s\tdirect_s\tratio\n' >"$OUT/proxy-cost.tsv"
     for t in ${TRANSPORTS//,/ }; do
@@ -166,4 +171,87 @@ lab_proxy() {
     column -t -s $'\t' "$OUT/proxy-cost.tsv" >&2 || cat "$OUT/proxy-cost.tsv" >&2
     column -t -s $'\t' "$OUT/cpu.tsv" >&2 || cat "$OUT/cpu.tsv" >&2
     [ "$PROXY_FAILED" = 0 ] || die "$PROXY_FAILED proxy check(s) failed (see proxy.tsv and logs/)"
+}
+
+# ---- the client's conformance matrix: rpcrdma-agent proxy --inject breaks the replies the
+# Linux client (xprtrdma) gets; the client leg's manifest (role=proxy) holds the inject,
+# reaction and verdict lines (capture/vm/conformance.py's client table).
+# PROXY_INJ: "matrix" (PROXY_INJ_MATRIX) or a blank-separated list of --inject items;
+# PROXY_INJ_NFS: the NFS versions (4.1 by default; 3 names its runs NAME-v3).
+PROXY_INJ_MATRIX=${PROXY_INJ_MATRIX:-"zero-credit:op=READ grant-above:op=READ reply-chunk-cut:op=READDIR
+  write-length-lie:op=READ unused-nonzero:op=READ bad-vers:op=READ bad-proc:op=READ orphan-reply:op=READ
+  oversize-send:op=READDIR"}
+PROXY_INJ_STEP=${PROXY_INJ_STEP:-20}   # seconds each step of the workload may take (then: a hang)
+
+# proxy_inj_run T V ITEM : one injection; agent-proxy-inj-NAME-T.pcap + .manifest in OUT,
+# logs/CAP.drive.{log,rc} (the proxy's), logs/CAP.client.dmesg, logs/CAP.app.txt
+proxy_inj_run() {
+    local t=$1 v=$2 item=$3 name cap pip sip cdev sdev maddr="" px rc=0 prc=0
+    eval "pip=\$PROXY_IP_$t sip=\$PROXY_SRV_$t cdev=\$PROXY_CDEV_$t sdev=\$PROXY_SDEV_$t"
+    name=${item%%[:=]*}; [ "$v" = 4.1 ] || name=$name-v${v//./}
+    cap=agent-proxy-inj-$name-$t
+    [ "$v" != 3 ] || eval "maddr=\$SERVER_IP_$t"
+    # a port of its own: the client's state for an address and port (its NFSv4.1 session, an
+    # RPC a hang left retrying) does not reach the next injection's mount
+    PROXY_INJ_PORT=$((${PROXY_INJ_PORT:-20049} + 1))
+    step "proxy inject: $item, NFSv$v over $t -> $cap.pcap"
+    gstart proxy "$cap-proxy" "echo \$\$ >/tmp/pinj.pid; exec rpcrdma-agent proxy -d $cdev --listen $pip:$PROXY_INJ_PORT --server $sip --server-dev $sdev --timeout 10 --inject '$item' -w /lab/out/$cap.pcap --server-capture /lab/out/$cap.server.pcap"
+    px=$GCMD
+    if ! proxy_wait_serving "$px"; then
+        log "  the proxy did not start"; PROXY_FAILED=$((PROXY_FAILED + 1))
+        cp "$px.log" "$OUT/logs/$cap.drive.log"; return 0
+    fi
+    : >"$OUT/logs/$cap.app.txt"
+    gexec client "$cap-begin" 30 "bash /lab/guest/proxy-inj.sh begin $cap" || true
+    gexec client "$cap-mount" 90 "bash /lab/guest/proxy-inj.sh mount $v $pip '$maddr' $PROXY_INJ_PORT" || rc=$?
+    cat "$GCMD.log" >>"$OUT/logs/$cap.app.txt"
+    if [ "$rc" = 0 ]; then
+        gexec client "$cap-work" $((PROXY_INJ_STEP * 4 + 40)) "bash /lab/guest/proxy-inj.sh work $PROXY_INJ_STEP" || true
+        cat "$GCMD.log" >>"$OUT/logs/$cap.app.txt"
+    fi
+    gexec client "$cap-umount" 60 "bash /lab/guest/proxy-inj.sh umount" || true
+    cat "$GCMD.log" >>"$OUT/logs/$cap.app.txt"
+    # with --inject the proxy ends 4 x --timeout after the client let its transport go (it
+    # awaits reconnects); else it is stopped (a signal: it keeps no capture that looks complete)
+    gwait "$px" 120 || prc=$?
+    if [ "$prc" = 124 ]; then
+        gexec proxy "$cap-stop" 30 'kill -TERM "$(cat /tmp/pinj.pid)"' || true
+        gwait "$px" 30 || true
+        echo "APP step=proxy rc=124 the client never let the connection go: the proxy was stopped" >>"$OUT/logs/$cap.app.txt"
+    fi
+    gexec client "$cap-end" 30 "bash /lab/guest/proxy-inj.sh end $cap" || true
+    cp "$GCMD.log" "$OUT/logs/$cap.client.dmesg"
+    cp "$px.log" "$OUT/logs/$cap.drive.log"
+    cat "$px.rc" >"$OUT/logs/$cap.drive.rc" 2>/dev/null || echo "$prc" >"$OUT/logs/$cap.drive.rc"
+    mkdir -p "$OUT/server-leg"
+    mv "$RUN/proxy/out/$cap.server".* "$OUT/server-leg/" 2>/dev/null || true
+    mv "$RUN/proxy/out/$cap".* "$OUT/" 2>/dev/null || true
+    log "  $(grep -h '^APP\|^UMOUNT' "$OUT/logs/$cap.app.txt" | tr '\n' ';')"
+    grep -h 'reaction .*verdict' "$OUT/logs/$cap.drive.log" | sed 's/^/  /' >&2 || true
+    proxy_inj_verify "$cap"
+}
+
+# proxy_inj_verify CAP : the client leg's capture against its manifest; a line in agent.tsv
+proxy_inj_verify() {
+    local cap=$1 rc=0 f=$OUT/$1.pcap sum
+    if [ ! -e "$f" ] || [ ! -e "$f.manifest" ]; then
+        printf '%s\t%s\t%s\n' "$cap" "FAIL(missing)" "no capture or manifest" >>"$OUT/agent.tsv"; return 0
+    fi
+    "$AGENT_BIN" verify --quiet "$f" "$f.manifest" >"$OUT/logs/$cap.verify.txt" 2>&1 || rc=$?
+    sum=$(tail -n 1 "$OUT/logs/$cap.verify.txt")
+    printf '%s\t%s\t%s\n' "$cap" "$([ $rc = 0 ] && echo PASS || echo "FAIL($rc)")" "$sum" >>"$OUT/agent.tsv"
+    log "  verify $cap: $sum"
+}
+
+# proxy_inj_matrix : every item of PROXY_INJ over every transport and PROXY_INJ_NFS version
+proxy_inj_matrix() {
+    local t v item items=$PROXY_INJ
+    [ "$items" != matrix ] || items=$PROXY_INJ_MATRIX
+    "$AGENT_BIN" list-injections >"$OUT/injections.txt"
+    printf 'capture\tverify\tsummary\n' >"$OUT/agent.tsv"
+    for t in ${TRANSPORTS//,/ }; do
+        for v in ${PROXY_INJ_NFS:-4.1}; do
+            for item in $items; do proxy_inj_run "$t" "$v" "$item"; done
+        done
+    done
 }
