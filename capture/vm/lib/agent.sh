@@ -167,7 +167,10 @@ lab_agent() {
         if [ "${AGENT_PAIRS:-1}" = 0 ]; then :
         elif [ "$t" = siw ]; then agent_pair shapes "$t" "" "" shapes.scn pcapng
         else agent_pair shapes "$t" "" "" shapes.scn; fi
-        [ "${AGENT_PAIRS:-1}" = 0 ] || agent_pair write-read "$t" "" "" write-read.scn
+        # WRITE then READ of the same ranges: serve keeps what was written (the full tier)
+        if [ "$QUICK" != 1 ] && [ "${AGENT_PAIRS:-1}" != 0 ]; then
+            agent_pair write-read "$t" "" "" write-read.scn
+        fi
         # the same calls pipelined: up to the credits the responder grants outstanding
         if [ "${AGENT_PAIRS:-1}" != 0 ] && [ "$t" = rxe ]; then
             agent_pair shapes-window "$t" "" "" shapes.scn pcap "--window credits"
