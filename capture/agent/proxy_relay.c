@@ -287,12 +287,23 @@ static GByteArray *reply_payload(struct proxy *p, const struct px_call *c, const
 	return out;
 }
 
+/* The bytes the Reply chunk returns: what the requester takes its reply from. */
+static uint64_t returned_len(const pg_chunk *c)
+{
+	uint64_t n = 0;
+
+	for (guint i = 0; c && c->ret && i < c->ret->len; i++)
+		n += g_array_index(c->ret, pg_seg, i).length;
+	return n;
+}
+
 /* The reply toward the client: inline when it fits, else in the client's Reply chunk. */
 static void answer_client(struct proxy *p, struct px_call *c, const uint8_t *base, size_t base_len,
 			  const uint64_t *wused, const GByteArray *payload, uint64_t pushed)
 {
 	const struct rr_hdr *h = &c->ch;
 	GPtrArray *own = px_chunks_new();
+	GByteArray *cut = NULL;
 	uint64_t rused = 0;
 	pg_rdmamsg m;
 
@@ -324,6 +335,10 @@ static void answer_client(struct proxy *p, struct px_call *c, const uint8_t *bas
 	}
 	px_returned_chunks(&m, h, wused, rused, own);
 	px_inj_header(&p->inj, &p->cl.run, &m);
+	/* a Reply chunk returned shorter than what was written into it (reply-chunk-cut):
+	 * the client rebuilds the reply from the returned length, and so does the engine */
+	if (m.proc == RDMA_NOMSG && returned_len(m.reply) < rused)
+		payload = cut = reply_payload(p, c, base, returned_len(m.reply), wused);
 	pg_rdmamsg_encode(&m);
 	px_inj_wire(&p->inj, &p->cl.run, &m);
 	/* a Send that failed never reached the wire: no injection to find in the capture */
@@ -333,6 +348,8 @@ static void answer_client(struct proxy *p, struct px_call *c, const uint8_t *bas
 	}
 	p->n_replies++;
 out:
+	if (cut)
+		g_byte_array_free(cut, TRUE);
 	px_inj_end(&p->inj);
 	pg_rdmamsg_clear(&m);
 	px_chunks_free(own);
