@@ -34,6 +34,20 @@ trap 'log "interrupted during step: $LAB_STEP"; exit 130' INT TERM
 
 need_root() { [ "$(id -u)" = 0 ] || die "must run as root"; }
 
+# lab_lock: one lab at a time on a host. The guests' subnets, tap names and the image cache
+# are fixed, so a second run would break the first; it waits here instead (the live tests
+# of ctest, a user's run and a benchmark may all start one). LAB_LOCK names another file.
+lab_lock() {
+    local f=${LAB_LOCK:-/run/lock/rpcrdma-lab.lock}
+    exec 8>>"$f" || die "cannot open the lab's lock file $f"
+    if ! flock -n 8; then
+        log "another lab run holds $f: waiting for it to end"
+        flock 8
+        log "the other lab run ended: going on"
+    fi
+    LAB_T0=$(date +%s)
+}
+
 need_cmds() {
     local c missing=()
     for c in "$@"; do command -v "$c" >/dev/null 2>&1 || missing+=("$c"); done

@@ -50,7 +50,8 @@ qemu_boot() {
         -append "root=/dev/vda rw console=ttyS0 net.ifnames=0 panic=-1 systemd.show_status=1" \
         -drive "file=$disk,if=virtio,format=qcow2,cache=unsafe" \
         -virtfs "local,path=$RUN/$name,mount_tag=lab,security_model=none,id=lab" \
-        "${nets[@]}" >"$RUN/$name.qemu.log" 2>&1 &
+        "${nets[@]}" >"$RUN/$name.qemu.log" 2>&1 8>&- &
+    # (8>&-: a guest outliving a killed run must not hold the lab's lock, lab_lock)
     QEMU_PID[$name]=$!
     on_exit "kill ${QEMU_PID[$name]}; sleep 0.5; kill -9 ${QEMU_PID[$name]}"
 }
