@@ -13,6 +13,7 @@
 #include <glib.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,253 +263,207 @@ struct field {
 	char *val;
 };
 
-/*
- * Which of keys each field is: *seen gets a bit per key; a key that is
- * not in keys, or comes twice, is an error.  idx[i] is the key of f[i].
- */
-static bool index_fields(struct pctx *p, const char *rec, const char *const *keys, const struct field *f,
-			 int nf, int *idx, uint32_t *seen)
-{
-	int i, k;
-	char b[40];
+/* What a key's value is; it is parsed into its record's struct at fdef.off. */
+enum fkind {
+	F_TEXT,       /* printable text */
+	F_TEXT_DASH,  /* text, "-" for none */
+	F_TOKEN,      /* copy_token's characters */
+	F_TOKENS,     /* a comma list of tokens, "-" for none */
+	F_PROC,       /* a token, or empty */
+	F_HEX32,
+	F_DEC32,
+	F_DEC64,
+	F_PORT,       /* decimal, at most 65535 */
+	F_DIR,        /* call or reply: bool reply */
+	F_REBUILT,    /* yes or no: bool rebuilt */
+	F_SHA,
+	F_RESULT,     /* pass, fail or n/a */
+	F_READS,      /* the rpc line's chunk lists (the whole struct mf_rpc) */
+	F_WRITES,
+	F_REPLY,
+};
 
-	*seen = 0;
-	for (i = 0; i < nf; i++) {
-		for (k = 0; keys[k] && strcmp(keys[k], f[i].key); k++)
-			;
-		if (!keys[k])
-			return p_fail(p, "%s: unknown key '%s'", rec, shown(f[i].key, b, sizeof(b)));
-		if (*seen & (1u << k))
-			return p_fail(p, "%s: key '%s' given twice", rec, keys[k]);
-		*seen |= 1u << k;
-		idx[i] = k;
-	}
-	return true;
+struct fdef {
+	const char *key;
+	enum fkind kind;
+	size_t off, size;
+	bool required;
+};
+
+#define FD(type, key, kind, member, req) \
+	{ key, kind, offsetof(type, member), sizeof(((type *)0)->member), req }
+#define FD_RPC_LIST(key, kind) { key, kind, 0, 0, false }
+
+static const struct fdef run_defs[] = {
+	FD(struct mf_run, "role", F_TEXT, role, true),
+	FD(struct mf_run, "transport", F_TEXT, transport, false),
+	FD(struct mf_run, "device", F_TEXT, device, false),
+	FD(struct mf_run, "netdev", F_TEXT, netdev, false),
+	FD(struct mf_run, "local", F_TEXT, local, false),
+	FD(struct mf_run, "remote", F_TEXT, remote, false),
+	FD(struct mf_run, "port", F_PORT, port, false),
+	FD(struct mf_run, "target", F_TEXT, target, false),
+	FD(struct mf_run, "scenario", F_TEXT, scenario, false),
+	/* --inject as given: NAME[=ARG][:WHEN...] items (inject.h) */
+	FD(struct mf_run, "inject", F_TEXT_DASH, inject, false),
+};
+
+/* dropped= is what makes a capture untrustworthy: it must be there. */
+static const struct fdef capture_defs[] = {
+	FD(struct mf_capture, "file", F_TEXT, file, true),
+	FD(struct mf_capture, "received", F_DEC64, received, false),
+	FD(struct mf_capture, "dropped", F_DEC64, dropped, true),
+	FD(struct mf_capture, "ifdropped", F_DEC64, ifdropped, true),
+};
+
+/* xid dir len sha256 rebuilt: what verify compares. */
+static const struct fdef rpc_defs[] = {
+	FD(struct mf_rpc, "xid", F_HEX32, xid, true),
+	FD(struct mf_rpc, "dir", F_DIR, reply, true),
+	FD(struct mf_rpc, "proc", F_PROC, proc, false),
+	FD(struct mf_rpc, "vers", F_DEC32, vers, false),
+	FD(struct mf_rpc, "credit", F_DEC32, credit, false),
+	FD(struct mf_rpc, "len", F_DEC64, len, true),
+	FD(struct mf_rpc, "sha256", F_SHA, sha256, true),
+	FD(struct mf_rpc, "rebuilt", F_REBUILT, rebuilt, true),
+	FD_RPC_LIST("reads", F_READS),
+	FD_RPC_LIST("writes", F_WRITES),
+	FD_RPC_LIST("reply", F_REPLY),
+	FD(struct mf_rpc, "inline", F_DEC64, inline_bytes, false),
+	FD(struct mf_rpc, "rdma", F_DEC64, rdma_bytes, false),
+};
+
+static const struct fdef inject_defs[] = {
+	FD(struct mf_inject, "rule", F_TOKEN, rule, true),
+	FD(struct mf_inject, "xid", F_HEX32, xid, true),
+	FD(struct mf_inject, "dir", F_DIR, reply, true),
+	FD(struct mf_inject, "also", F_TOKENS, also, false),
+	FD(struct mf_inject, "note", F_TEXT, note, false),
+};
+
+static const struct fdef event_defs[] = {
+	FD(struct mf_event, "kind", F_TOKEN, kind, true),
+	FD(struct mf_event, "xid", F_HEX32, xid, false),
+	FD(struct mf_event, "text", F_TEXT, text, false),
+};
+
+static const struct fdef verdict_defs[] = {
+	FD(struct mf_verdict, "rule", F_TOKEN, rule, true),
+	FD(struct mf_verdict, "xid", F_HEX32, xid, false),
+	FD(struct mf_verdict, "result", F_RESULT, result, true),
+	FD(struct mf_verdict, "text", F_TEXT, text, false),
+};
+
+static const struct fdef reaction_defs[] = {
+	FD(struct mf_reaction, "xid", F_HEX32, xid, true),
+	FD(struct mf_reaction, "dir", F_DIR, reply, false),
+	FD(struct mf_reaction, "inject", F_TOKEN, inject, true),
+	FD(struct mf_reaction, "answer", F_TOKEN, answer, true),
+	FD(struct mf_reaction, "credit", F_DEC32, credit, false),
+	FD(struct mf_reaction, "reconnects", F_DEC32, reconnects, false),
+	FD(struct mf_reaction, "retransmits", F_DEC32, retransmits, false),
+	FD(struct mf_reaction, "elapsed_ms", F_DEC32, elapsed_ms, false),
+	FD(struct mf_reaction, "error", F_TEXT, error, false),
+};
+
+static bool parse_rpc_list(struct pctx *p, enum fkind kind, char *v, struct mf_rpc *r)
+{
+	if (kind == F_WRITES)
+		return parse_writes(p, v, r);
+	if (kind == F_READS)
+		return !strcmp(v, "-") || parse_segs(p, "reads", v, true, r->reads, &r->n_reads, MF_MAX_SEGS);
+	r->has_reply = strcmp(v, "-") != 0;
+	return !r->has_reply || !strcmp(v, "empty") ||
+	       parse_segs(p, "reply", v, false, r->rsegs, &r->n_rsegs, MF_MAX_SEGS);
 }
 
-static bool require(struct pctx *p, const char *rec, const char *const *keys, uint32_t seen, uint32_t need)
+static bool parse_value(struct pctx *p, const struct fdef *d, char *v, void *rec)
 {
-	int k;
-
-	for (k = 0; keys[k]; k++)
-		if ((need & (1u << k)) && !(seen & (1u << k)))
-			return p_fail(p, "%s: missing %s=", rec, keys[k]);
-	return true;
-}
-
-static bool rec_run(struct pctx *p, struct field *f, int nf, struct mf_run *r)
-{
-	static const char *const keys[] = { "role", "transport", "device", "netdev", "local", "remote",
-					     "port", "target", "scenario", "inject", NULL };
-	char *const dst[] = { r->role, r->transport, r->device, r->netdev, r->local, r->remote, NULL,
-			      r->target, r->scenario, r->inject };
-	const size_t len[] = { sizeof(r->role), sizeof(r->transport), sizeof(r->device), sizeof(r->netdev),
-			       sizeof(r->local), sizeof(r->remote), 0, sizeof(r->target), sizeof(r->scenario),
-			       sizeof(r->inject) };
-	int idx[MF_MAX_FIELDS], i;
-	uint32_t seen;
-
-	if (!index_fields(p, "run", keys, f, nf, idx, &seen))
-		return false;
-	for (i = 0; i < nf; i++) {
-		int k = idx[i];
-		bool ok;
-
-		if (k == 6)
-			ok = parse_dec32(p, "port", f[i].val, &r->port) &&
-			     (r->port <= 65535 || p_fail(p, "port=%" PRIu32 " is not a port", r->port));
-		else if (k == 9 && !strcmp(f[i].val, "-"))
-			ok = (r->inject[0] = 0, true);
-		else if (k == 9)
-			/* --inject as given: NAME[=ARG][:WHEN...] items (inject.h) */
-			ok = copy_text(p, "inject", f[i].val, dst[k], len[k]);
-		else
-			ok = copy_text(p, keys[k], f[i].val, dst[k], len[k]);
-		if (!ok)
-			return false;
-	}
-	return require(p, "run", keys, seen, 1u << 0);
-}
-
-static bool rec_capture(struct pctx *p, struct field *f, int nf, struct mf_capture *c)
-{
-	static const char *const keys[] = { "file", "received", "dropped", "ifdropped", NULL };
-	uint64_t *num[] = { NULL, &c->received, &c->dropped, &c->ifdropped };
-	int idx[MF_MAX_FIELDS], i;
-	uint32_t seen;
-
-	if (!index_fields(p, "capture", keys, f, nf, idx, &seen))
-		return false;
-	for (i = 0; i < nf; i++) {
-		int k = idx[i];
-
-		if (k == 0 ? !copy_text(p, "file", f[i].val, c->file, sizeof(c->file))
-			   : !parse_dec(p, keys[k], f[i].val, UINT64_MAX, num[k]))
-			return false;
-	}
-	/* dropped= is what makes a capture untrustworthy: it must be there. */
-	if (!require(p, "capture", keys, seen, 1u << 0 | 1u << 2 | 1u << 3))
-		return false;
-	c->present = true;
-	return true;
-}
-
-static bool rec_rpc(struct pctx *p, struct field *f, int nf, struct mf_rpc *r)
-{
-	static const char *const keys[] = { "xid", "dir", "proc", "vers", "credit", "len", "sha256",
-					     "rebuilt", "reads", "writes", "reply", "inline", "rdma", NULL };
-	int idx[MF_MAX_FIELDS], i;
-	uint32_t seen;
+	char *at = (char *)rec + d->off, b[40];
 	bool no = false;
 
-	if (!index_fields(p, "rpc", keys, f, nf, idx, &seen))
-		return false;
-	for (i = 0; i < nf; i++) {
-		char *v = f[i].val;
-		bool ok = true;
-
-		switch (idx[i]) {
-		case 0: ok = parse_hex32(p, "xid", v, &r->xid); break;
-		case 1: ok = parse_choice(p, "dir", v, "call", "reply", &r->reply); break;
-		case 2: ok = !*v || copy_token(p, "proc", v, r->proc, sizeof(r->proc), false); break;
-		case 3: ok = parse_dec32(p, "vers", v, &r->vers); break;
-		case 4: ok = parse_dec32(p, "credit", v, &r->credit); break;
-		case 5: ok = parse_dec(p, "len", v, UINT64_MAX, &r->len); break;
-		case 6: ok = parse_sha(p, v, r->sha256); break;
-		case 7:
-			ok = parse_choice(p, "rebuilt", v, "yes", "no", &no);
-			r->rebuilt = !no;
-			break;
-		case 8:
-			ok = !strcmp(v, "-") || parse_segs(p, "reads", v, true, r->reads, &r->n_reads, MF_MAX_SEGS);
-			break;
-		case 9: ok = parse_writes(p, v, r); break;
-		case 10:
-			r->has_reply = strcmp(v, "-") != 0;
-			if (r->has_reply && strcmp(v, "empty"))
-				ok = parse_segs(p, "reply", v, false, r->rsegs, &r->n_rsegs, MF_MAX_SEGS);
-			break;
-		case 11: ok = parse_dec(p, "inline", v, UINT64_MAX, &r->inline_bytes); break;
-		case 12: ok = parse_dec(p, "rdma", v, UINT64_MAX, &r->rdma_bytes); break;
+	switch (d->kind) {
+	case F_TEXT_DASH:
+		if (!strcmp(v, "-")) {
+			at[0] = 0;
+			return true;
 		}
-		if (!ok)
+		/* fall through */
+	case F_TEXT: return copy_text(p, d->key, v, at, d->size);
+	case F_TOKEN: return copy_token(p, d->key, v, at, d->size, false);
+	case F_TOKENS: return copy_token(p, d->key, v, at, d->size, true);
+	case F_PROC: return !*v || copy_token(p, d->key, v, at, d->size, false);
+	case F_HEX32: return parse_hex32(p, d->key, v, (uint32_t *)(void *)at);
+	case F_DEC32: return parse_dec32(p, d->key, v, (uint32_t *)(void *)at);
+	case F_DEC64: return parse_dec(p, d->key, v, UINT64_MAX, (uint64_t *)(void *)at);
+	case F_PORT:
+		return parse_dec32(p, d->key, v, (uint32_t *)(void *)at) &&
+		       (*(uint32_t *)(void *)at <= 65535 ||
+			p_fail(p, "port=%" PRIu32 " is not a port", *(uint32_t *)(void *)at));
+	case F_DIR: return parse_choice(p, d->key, v, "call", "reply", (bool *)(void *)at);
+	case F_REBUILT:
+		if (!parse_choice(p, d->key, v, "yes", "no", &no))
 			return false;
+		*(bool *)(void *)at = !no;
+		return true;
+	case F_SHA: return parse_sha(p, v, at);
+	case F_RESULT:
+		if (strcmp(v, "pass") && strcmp(v, "fail") && strcmp(v, "n/a"))
+			return p_fail(p, "%s=%s: expected pass, fail or n/a", d->key, shown(v, b, sizeof(b)));
+		return copy_text(p, d->key, v, at, d->size);
+	case F_READS:
+	case F_WRITES:
+	case F_REPLY: return parse_rpc_list(p, d->kind, v, rec);
 	}
-	/* xid dir len sha256 rebuilt: what verify compares. */
-	return require(p, "rpc", keys, seen, 1u << 0 | 1u << 1 | 1u << 5 | 1u << 6 | 1u << 7);
+	return p_fail(p, "%s: no parser", d->key);
 }
 
-static bool rec_inject(struct pctx *p, struct field *f, int nf, struct mf_inject *j)
+/*
+ * A record's fields into out by its table: a key that is not in the table,
+ * or comes twice, is an error, and so is a required key that is missing.
+ */
+static bool parse_record(struct pctx *p, const char *rec, const struct fdef *defs, size_t n,
+			 const struct field *f, int nf, void *out)
 {
-	static const char *const keys[] = { "rule", "xid", "dir", "also", "note", NULL };
-	int idx[MF_MAX_FIELDS], i;
-	uint32_t seen;
-
-	if (!index_fields(p, "inject", keys, f, nf, idx, &seen))
-		return false;
-	for (i = 0; i < nf; i++) {
-		char *v = f[i].val;
-		bool ok = true;
-
-		switch (idx[i]) {
-		case 0: ok = copy_token(p, "rule", v, j->rule, sizeof(j->rule), false); break;
-		case 1: ok = parse_hex32(p, "xid", v, &j->xid); break;
-		case 2: ok = parse_choice(p, "dir", v, "call", "reply", &j->reply); break;
-		case 3: ok = copy_token(p, "also", v, j->also, sizeof(j->also), true); break;
-		case 4: ok = copy_text(p, "note", v, j->note, sizeof(j->note)); break;
-		}
-		if (!ok)
-			return false;
-	}
-	return require(p, "inject", keys, seen, 1u << 0 | 1u << 1 | 1u << 2);
-}
-
-static bool rec_event(struct pctx *p, struct field *f, int nf, struct mf_event *e)
-{
-	static const char *const keys[] = { "kind", "xid", "text", NULL };
-	int idx[MF_MAX_FIELDS], i;
-	uint32_t seen;
-
-	if (!index_fields(p, "event", keys, f, nf, idx, &seen))
-		return false;
-	for (i = 0; i < nf; i++) {
-		char *v = f[i].val;
-		bool ok = true;
-
-		switch (idx[i]) {
-		case 0: ok = copy_token(p, "kind", v, e->kind, sizeof(e->kind), false); break;
-		case 1: ok = parse_hex32(p, "xid", v, &e->xid); break;
-		case 2: ok = copy_text(p, "text", v, e->text, sizeof(e->text)); break;
-		}
-		if (!ok)
-			return false;
-	}
-	return require(p, "event", keys, seen, 1u << 0);
-}
-
-static bool rec_verdict(struct pctx *p, struct field *f, int nf, struct mf_verdict *d)
-{
-	static const char *const keys[] = { "rule", "xid", "result", "text", NULL };
-	int idx[MF_MAX_FIELDS], i;
-	uint32_t seen;
+	uint32_t seen = 0;
 	char b[40];
+	size_t k;
 
-	if (!index_fields(p, "verdict", keys, f, nf, idx, &seen))
-		return false;
-	for (i = 0; i < nf; i++) {
-		char *v = f[i].val;
-		bool ok = true;
-
-		switch (idx[i]) {
-		case 0: ok = copy_token(p, "rule", v, d->rule, sizeof(d->rule), false); break;
-		case 1: ok = parse_hex32(p, "xid", v, &d->xid); break;
-		case 2:
-			if (strcmp(v, "pass") && strcmp(v, "fail") && strcmp(v, "n/a"))
-				ok = p_fail(p, "result=%s: expected pass, fail or n/a", shown(v, b, sizeof(b)));
-			else
-				ok = copy_text(p, "result", v, d->result, sizeof(d->result));
-			break;
-		case 3: ok = copy_text(p, "text", v, d->text, sizeof(d->text)); break;
-		}
-		if (!ok)
+	for (int i = 0; i < nf; i++) {
+		for (k = 0; k < n && strcmp(defs[k].key, f[i].key); k++)
+			;
+		if (k == n)
+			return p_fail(p, "%s: unknown key '%s'", rec, shown(f[i].key, b, sizeof(b)));
+		if (seen & (1u << k))
+			return p_fail(p, "%s: key '%s' given twice", rec, defs[k].key);
+		seen |= 1u << k;
+		if (!parse_value(p, &defs[k], f[i].val, out))
 			return false;
 	}
-	return require(p, "verdict", keys, seen, 1u << 0 | 1u << 2);
-}
-
-static bool rec_reaction(struct pctx *p, struct field *f, int nf, struct mf_reaction *r)
-{
-	static const char *const keys[] = { "xid", "dir", "inject", "answer", "credit", "reconnects",
-					    "retransmits", "elapsed_ms", "error", NULL };
-	int idx[MF_MAX_FIELDS], i;
-	uint32_t seen;
-
-	if (!index_fields(p, "reaction", keys, f, nf, idx, &seen))
-		return false;
-	for (i = 0; i < nf; i++) {
-		char *v = f[i].val;
-		bool ok = true;
-
-		switch (idx[i]) {
-		case 0: ok = parse_hex32(p, "xid", v, &r->xid); break;
-		case 1: ok = parse_choice(p, "dir", v, "call", "reply", &r->reply); break;
-		case 2: ok = copy_token(p, "inject", v, r->inject, sizeof(r->inject), false); break;
-		case 3: ok = copy_token(p, "answer", v, r->answer, sizeof(r->answer), false); break;
-		case 4: ok = parse_dec32(p, "credit", v, &r->credit); break;
-		case 5: ok = parse_dec32(p, "reconnects", v, &r->reconnects); break;
-		case 6: ok = parse_dec32(p, "retransmits", v, &r->retransmits); break;
-		case 7: ok = parse_dec32(p, "elapsed_ms", v, &r->elapsed_ms); break;
-		case 8: ok = copy_text(p, "error", v, r->error, sizeof(r->error)); break;
-		}
-		if (!ok)
-			return false;
-	}
-	return require(p, "reaction", keys, seen, 1u << 0 | 1u << 2 | 1u << 3);
+	for (k = 0; k < n; k++)
+		if (defs[k].required && !(seen & (1u << k)))
+			return p_fail(p, "%s: missing %s=", rec, defs[k].key);
+	return true;
 }
 
 struct acc {
 	GArray *rpcs, *injects, *events, *verdicts, *reactions;
 	bool have_run;
+};
+
+/* The records a manifest may hold many of: their tables, where they gather, how many at most. */
+static const struct {
+	const char *name;
+	const struct fdef *defs;
+	size_t n_defs, acc_off;
+	unsigned cap;
+} lists[] = {
+	{ "rpc", rpc_defs, G_N_ELEMENTS(rpc_defs), offsetof(struct acc, rpcs), MF_MAX_RPCS },
+	{ "inject", inject_defs, G_N_ELEMENTS(inject_defs), offsetof(struct acc, injects), MF_MAX_OTHER },
+	{ "event", event_defs, G_N_ELEMENTS(event_defs), offsetof(struct acc, events), MF_MAX_OTHER },
+	{ "verdict", verdict_defs, G_N_ELEMENTS(verdict_defs), offsetof(struct acc, verdicts), MF_MAX_OTHER },
+	{ "reaction", reaction_defs, G_N_ELEMENTS(reaction_defs), offsetof(struct acc, reactions),
+	  MF_MAX_OTHER },
 };
 
 /* Appends a zeroed element and returns it, or NULL past the cap. */
@@ -527,7 +482,6 @@ static bool parse_line(struct pctx *p, char *line, struct mf_manifest *m, struct
 	struct field f[MF_MAX_FIELDS];
 	char *rec = line, *s, *next, b[40];
 	int nf = 0;
-	void *slot;
 
 	s = strchr(line, '\t');
 	if (s)
@@ -549,36 +503,25 @@ static bool parse_line(struct pctx *p, char *line, struct mf_manifest *m, struct
 		f[nf].key = s;
 		f[nf++].val = eq + 1;
 	}
-	if (!strcmp(rec, "rpc")) {
-		slot = grow(p, a->rpcs, MF_MAX_RPCS, "rpc");
-		return slot && rec_rpc(p, f, nf, slot);
-	}
-	if (!strcmp(rec, "inject")) {
-		slot = grow(p, a->injects, MF_MAX_OTHER, "inject");
-		return slot && rec_inject(p, f, nf, slot);
-	}
-	if (!strcmp(rec, "event")) {
-		slot = grow(p, a->events, MF_MAX_OTHER, "event");
-		return slot && rec_event(p, f, nf, slot);
-	}
-	if (!strcmp(rec, "verdict")) {
-		slot = grow(p, a->verdicts, MF_MAX_OTHER, "verdict");
-		return slot && rec_verdict(p, f, nf, slot);
-	}
-	if (!strcmp(rec, "reaction")) {
-		slot = grow(p, a->reactions, MF_MAX_OTHER, "reaction");
-		return slot && rec_reaction(p, f, nf, slot);
-	}
+	for (size_t i = 0; i < G_N_ELEMENTS(lists); i++)
+		if (!strcmp(rec, lists[i].name)) {
+			GArray *arr = *(GArray **)(void *)((char *)a + lists[i].acc_off);
+			void *slot = grow(p, arr, lists[i].cap, lists[i].name);
+			return slot && parse_record(p, rec, lists[i].defs, lists[i].n_defs, f, nf, slot);
+		}
 	if (!strcmp(rec, "run")) {
 		if (a->have_run)
 			return p_fail(p, "a second run line (one manifest records one run)");
 		a->have_run = true;
-		return rec_run(p, f, nf, &m->run);
+		return parse_record(p, rec, run_defs, G_N_ELEMENTS(run_defs), f, nf, &m->run);
 	}
 	if (!strcmp(rec, "capture")) {
 		if (m->capture.present)
 			return p_fail(p, "a second capture line (one manifest describes one capture)");
-		return rec_capture(p, f, nf, &m->capture);
+		if (!parse_record(p, rec, capture_defs, G_N_ELEMENTS(capture_defs), f, nf, &m->capture))
+			return false;
+		m->capture.present = true;
+		return true;
 	}
 	return p_fail(p, "unknown record '%s' (run, capture, rpc, inject, event, verdict or reaction)",
 		      shown(rec, b, sizeof(b)));
