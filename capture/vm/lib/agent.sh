@@ -155,6 +155,8 @@ lab_agent() {
     AGENT_FAILED=0
     AGENT_BIN=$REPO_DIR/build/bin/rpcrdma-agent
     [ -x "$AGENT_BIN" ] || die "build rpcrdma-agent first (cmake --build build): $AGENT_BIN is missing"
+    # --proxy: the third guest too, for the proxy's relay check after the agent's runs
+    [ "${AGENT_PROXY:-0}" = 1 ] && LAB_PROXY=1
     lab_boot
     agent_run_info
     cp -r "$LAB_DIR/agent" "$RUN/client/agent"
@@ -225,6 +227,10 @@ lab_agent() {
             replay_setacl "$t"
         fi
     done
+    if [ "${AGENT_PROXY:-0}" = 1 ]; then
+        proxy_relay_quick
+        AGENT_FAILED=$((AGENT_FAILED + PROXY_FAILED))
+    fi
     if [ "$QUICK" != 1 ] && [ "${AGENT_BENCH:-1}" = 1 ]; then
         BENCH_N=${BENCH_N:-200}
         printf 'transport\tagent\tverb\tib_bw_MBps\tagent_MBps\tratio\tcapture_drops\toutstanding\n' >"$OUT/bench.tsv"

@@ -144,6 +144,18 @@ proxy_cpu() {
     done
 }
 
+# proxy_relay_quick: what `lab proxy --quick` checks (SIGTERM; NFSv4.1 over rxe through the
+# proxy with 1 MiB writers, checksums, verify on both legs; no direct mount), in a run that
+# booted the proxy's guest already (`lab agent --proxy`: one boot for both quick tiers)
+proxy_relay_quick() {
+    PROXY_FAILED=0 PROXY_SIZE=${PROXY_SIZE:-1} PROXY_DIRECT=0
+    gmust server proxy-src 120 "bash /lab/guest/proxy-work.sh prepare $PROXY_SIZE"
+    printf 'check\tresult\tsummary\n' >"$OUT/proxy.tsv"
+    proxy_sigcheck
+    proxy_mount_run rxe 4.1
+    column -t -s $'\t' "$OUT/proxy.tsv" >&2 || cat "$OUT/proxy.tsv" >&2
+}
+
 lab_proxy() {
     local t v
     T0=$(date +%s)
