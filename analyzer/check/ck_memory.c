@@ -32,6 +32,23 @@ static const struct ck_retired *after_reply(struct rr_checker *ck, const struct 
 	return ck_retired_find(ck_conn(ck, r->conn_id), r->rkey, r->va, r->len ? r->len : 1);
 }
 
+/*
+ * The finding names the XID whose segment was reached: the handle is no
+ * longer live, so the operation itself belongs to no exchange, but the
+ * memory it touched was that call's.
+ */
+static void late_op(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule,
+		    const struct ck_retired *old)
+{
+	const struct rr_fact_rdma *r = f->rdma;
+	const uint64_t frames[2] = { old->reply_frame, r->frame };
+
+	ck_report_full(ck, rule, r->frame, frames, 2, r->conn_id, true, old->xid,
+		       "RDMA %s with handle 0x%08x reaches a segment of XID 0x%08x, whose reply was sent at "
+		       "frame %" G_GUINT64_FORMAT, r->op == RR_RDMA_READ ? "Read" : "Write", r->rkey, old->xid,
+		       old->reply_frame);
+}
+
 void ck_rr068(struct rr_checker *ck, const struct rr_fact *f)
 {
 	const struct rr_fact_rdma *r = f->rdma;
@@ -39,10 +56,7 @@ void ck_rr068(struct rr_checker *ck, const struct rr_fact *f)
 
 	if (r->op != RR_RDMA_READ || !(old = after_reply(ck, r)))
 		return;
-	ck_evidence(ck, old->reply_frame);
-	ck_report(ck, f, RR_068_READ_AFTER_REPLY, r->frame,
-		  "RDMA Read with handle 0x%08x reaches a segment of XID 0x%08x, whose reply was sent at frame %"
-		  G_GUINT64_FORMAT, r->rkey, old->xid, old->reply_frame);
+	late_op(ck, f, RR_068_READ_AFTER_REPLY, old);
 }
 
 void ck_rr092(struct rr_checker *ck, const struct rr_fact *f)
@@ -52,10 +66,7 @@ void ck_rr092(struct rr_checker *ck, const struct rr_fact *f)
 
 	if (r->op != RR_RDMA_WRITE || !(old = after_reply(ck, r)))
 		return;
-	ck_evidence(ck, old->reply_frame);
-	ck_report(ck, f, RR_092_WRITE_AFTER_REPLY, r->frame,
-		  "RDMA Write with handle 0x%08x reaches a segment of XID 0x%08x, whose reply was sent at frame %"
-		  G_GUINT64_FORMAT, r->rkey, old->xid, old->reply_frame);
+	late_op(ck, f, RR_092_WRITE_AFTER_REPLY, old);
 }
 
 void ck_rr069(struct rr_checker *ck, const struct rr_fact *f)

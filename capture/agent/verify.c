@@ -349,6 +349,17 @@ static void check_inject(struct vf *v, const struct mf_inject *j)
 			    j->rule, j->xid, dir_name(j->reply), d->frame);
 			return;
 		}
+	/* Last, one that names its XID wherever it is: an RDMA operation after the reply (RR-068,
+	 * RR-092) reaches the call's memory when its exchange is over */
+	for (i = 0; i < fs->len; i++) {
+		d = &g_array_index(fs, struct rr_diag, i);
+		if (d->id == id && d->has_xid && d->xid == j->xid) {
+			v->injects_ok++;
+			say(v, "PASS inject %s 0x%08" PRIx32 " %-5s found at frame %" PRIu64 " (it names the XID)",
+			    j->rule, j->xid, dir_name(j->reply), d->frame);
+			return;
+		}
+	}
 	for (i = 0; i < fs->len; i++) {
 		d = &g_array_index(fs, struct rr_diag, i);
 		if (d->id == id && !n_rule++)
