@@ -2,6 +2,7 @@
 /* rpcrdma-agent proxy: the command, the two connections, the event loop (proxy.h). */
 #include "proxy.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,7 +338,7 @@ static bool accept_loop(struct proxy *p, const char *listen_addr)
 	return ok;
 }
 
-/* A signal: no leg leaves a capture or manifest that looks complete. */
+/* SIGTERM: no leg leaves a capture or manifest that looks complete. */
 static void abort_legs(struct proxy *p)
 {
 	struct agent_run *runs[2] = { &p->sv.run, &p->cl.run };
@@ -388,7 +389,14 @@ int agent_cmd_proxy(int argc, char **argv)
 	ok = accept_loop(&p, a.listen);
 	fprintf(stderr, AGENT_NAME ": proxy: %u calls, %u replies, %u RDMA_ERROR, %u backward messages\n",
 		p.n_calls, p.n_replies, p.n_errors, p.n_back);
-	if (agent_stop_signal) {
+	/* SIGINT (Ctrl-C) is the proxy's orderly end, as for a capture tool: both legs keep
+	 * what they captured and their manifests. SIGTERM, a supervisor's stop, keeps nothing. */
+	if (agent_stop_signal == SIGINT) {
+		fprintf(stderr, AGENT_NAME ": proxy: interrupted: both legs' captures and manifests are kept\n");
+		/* a broken reply the client had not answered by then: its reaction is the silence */
+		if (px_inj_waiting(&p.inj))
+			px_inj_silence(&p.inj, &p.cl.run);
+	} else if (agent_stop_signal) {
 		abort_legs(&p);
 		agent_run_end(&p.sv.run);
 		agent_run_end(&p.cl.run);

@@ -145,7 +145,9 @@ static void check_capture(struct vf *v)
 /*
  * Whether some manifest broke, on purpose and in this message, a rule whose
  * breach leaves the Payload without one right value: results written into
- * the wrong write chunk (RR-081), a Write past its segment (RR-085).  Other
+ * the wrong write chunk (RR-081), a Write past its segment (RR-085), a
+ * Write chunk returned shorter than what was written into it (RR-091: the
+ * engine takes the returned length, the requester's memory holds all).  Other
  * injections (credits, lengths in the header) leave the Payload as it was,
  * and it is compared as usual.
  */
@@ -155,7 +157,8 @@ static bool payload_broken(const struct vf *v, uint32_t xid, bool reply)
 		for (size_t k = 0; k < v->mf[i].n_injects; k++) {
 			const struct mf_inject *j = &v->mf[i].injects[k];
 			if (j->xid == xid && j->reply == reply &&
-			    (!strcmp(j->rule, "RR-081") || !strcmp(j->rule, "RR-085")))
+			    (!strcmp(j->rule, "RR-081") || !strcmp(j->rule, "RR-085") ||
+			     !strcmp(j->rule, "RR-091")))
 				return true;
 		}
 	return false;

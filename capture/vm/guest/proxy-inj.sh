@@ -31,6 +31,12 @@ mount)
     opts="vers=$v,proto=rdma,port=$port"
     [ -z "$maddr" ] || opts="$opts,mountaddr=$maddr,mountproto=tcp,nolock"
     mkdir -p "$m"
+    # an NFSv4 client identity of its own for each mount (RFC 8881 §2.4, co_ownerid): a
+    # client an earlier injection left retrying on its own proxy port would be found the
+    # same client of the same server (session trunking), and this mount would queue
+    # behind its dead transport
+    id=/sys/fs/nfs/net/nfs_client/identifier
+    [ ! -w "$id" ] || cat /proc/sys/kernel/random/uuid >"$id"
     app mount 60 mount -t nfs -o "$opts" "$ip:/srv/export" "$m"
     grep -q " $m " /proc/mounts ;;
 work)

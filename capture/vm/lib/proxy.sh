@@ -122,13 +122,14 @@ proxy_mount_run() {
     log "  NFSv$v over $t: the work through the proxy ${tp:-?} s, direct ${td:-?} s"
 }
 
-# proxy_sigcheck : SIGTERM leaves no file of either leg behind (guest/proxy-sigcheck.sh)
+# proxy_sigcheck : SIGTERM leaves no file of either leg behind; SIGINT, the orderly end, keeps
+# both legs' captures and manifests (guest/proxy-sigcheck.sh)
 proxy_sigcheck() {
     local rc=0
-    step "proxy: SIGTERM while waiting, both legs capturing"
+    step "proxy: SIGTERM and SIGINT while waiting, both legs capturing"
     gexec proxy sigcheck 60 "bash /lab/guest/proxy-sigcheck.sh $PROXY_CDEV_rxe $PROXY_IP_rxe $PROXY_SRV_rxe $PROXY_SDEV_rxe" || rc=$?
     cp "$GCMD.log" "$OUT/logs/proxy-sigcheck.log"
-    printf '%s\t%s\t%s\n' proxy-sigterm "$([ $rc = 0 ] && echo PASS || echo "FAIL($rc)")" \
+    printf '%s\t%s\t%s\n' proxy-signals "$([ $rc = 0 ] && echo PASS || echo "FAIL($rc)")" \
         "$(grep '^exit' "$GCMD.log" | tail -n 1)" >>"$OUT/proxy.tsv"
     [ "$rc" = 0 ] || PROXY_FAILED=$((PROXY_FAILED + 1))
 }
@@ -224,12 +225,12 @@ proxy_inj_run() {
     gexec client "$cap-umount" 60 "bash /lab/guest/proxy-inj.sh umount" || true
     cat "$GCMD.log" >>"$OUT/logs/$cap.app.txt"
     # with --inject the proxy ends 4 x --timeout after the client let its transport go (it
-    # awaits reconnects); else it is stopped (a signal: it keeps no capture that looks complete)
+    # awaits reconnects); else it is stopped with SIGINT, its orderly end (both legs kept)
     gwait "$px" 120 || prc=$?
     if [ "$prc" = 124 ]; then
-        gexec proxy "$cap-stop" 30 'kill -TERM "$(cat /tmp/pinj.pid)"' || true
+        gexec proxy "$cap-stop" 30 'kill -INT "$(cat /tmp/pinj.pid)"' || true
         gwait "$px" 30 || true
-        echo "APP step=proxy rc=124 the client never let the connection go: the proxy was stopped" >>"$OUT/logs/$cap.app.txt"
+        echo "APP step=proxy rc=124 the client never let the connection go: the proxy was stopped (SIGINT)" >>"$OUT/logs/$cap.app.txt"
     fi
     gexec client "$cap-end" 30 "bash /lab/guest/proxy-inj.sh end $cap" || true
     cp "$GCMD.log" "$OUT/logs/$cap.client.dmesg"
