@@ -286,20 +286,14 @@ void px_pump(struct proxy *p)
 /* The pending broken call again, unbroken, under a fresh XID (its RPC message's too). */
 static void resend_clean(struct proxy *p, struct px_call *c)
 {
-	struct rr_hdr h;
 	uint32_t old = c->sv_xid;
 
 	px_broken_free(c->broken);
 	c->broken = NULL;
 	c->sv_xid = px_sinj_fresh_xid(&p->sinj, p->calls, c->xid);
-	rr_hdr_decode(c->wire->data, c->wire->len, &h);
-	px_put_xid(c->wire->data, c->sv_xid);
-	if (c->ch.proc == RR_RDMA_MSG && c->wire->len >= h.hdr_len + 4)
-		px_put_xid(c->wire->data + h.hdr_len, c->sv_xid);
-	else if (c->n_rd && c->rd[0].len >= 4)
-		px_put_xid(c->rd[0].data, c->sv_xid);   /* a Long Call: the Position-Zero chunk */
-	if (c->payload && c->payload->len >= 4)
-		px_put_xid(c->payload->data, c->sv_xid);
+	/* a Long Call's RPC message is its Position-Zero chunk, the first pulled (pull_reads) */
+	px_sinj_rexid(c->wire, c->ch.proc == RR_RDMA_NOMSG && c->n_rd ? c->rd[0].data : NULL,
+		      c->ch.proc == RR_RDMA_NOMSG && c->n_rd ? c->rd[0].len : 0, c->payload, c->sv_xid);
 	agent_mf_event(&p->sv.run, "resent", c->sv_xid, "the client's call 0x%08x again, unbroken "
 		       "(the broken one was 0x%08x)", c->xid, old);
 	g_queue_push_head(p->waiting, c);

@@ -169,3 +169,18 @@ void px_put_xid(uint8_t *p, uint32_t xid)
 	p[2] = (uint8_t)(xid >> 8);
 	p[3] = (uint8_t)xid;
 }
+
+void px_sinj_rexid(GByteArray *wire, uint8_t *pzrc, size_t pzrc_len, GByteArray *payload, uint32_t xid)
+{
+	struct rr_hdr h;
+	enum rr_hdr_status st = rr_hdr_decode(wire->data, wire->len, &h);
+
+	if (wire->len >= 4)
+		px_put_xid(wire->data, xid);
+	if (st == RR_HDR_OK && h.proc == RR_RDMA_MSG && wire->len >= h.hdr_len + 4)
+		px_put_xid(wire->data + h.hdr_len, xid);
+	else if (pzrc && pzrc_len >= 4)
+		px_put_xid(pzrc, xid);
+	if (payload && payload->len >= 4)
+		px_put_xid(payload->data, xid);
+}

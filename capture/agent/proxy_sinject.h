@@ -76,5 +76,9 @@ void px_sinj_react(struct agent_run *sv, const struct px_broken *b, enum jd_answ
 uint32_t px_sinj_fresh_xid(struct px_sinj *si, GHashTable *calls, uint32_t avoid);
 /* The XID word at p (XDR, big-endian). */
 void px_put_xid(uint8_t *p, uint32_t xid);
+/* A relayed call under another XID: its Send's transport header and RPC message (inline
+ * after the header for RDMA_MSG, else the first word of pzrc, a Long Call's Position-Zero
+ * chunk), and payload, the RPC call the manifest hashes. */
+void px_sinj_rexid(GByteArray *wire, uint8_t *pzrc, size_t pzrc_len, GByteArray *payload, uint32_t xid);
 
 #endif

@@ -6,7 +6,9 @@ through the proxy) against the generator's own list (`rpcrdma-pcapgen
 every generator injector appears with its first rule; a "client" row
 (--inject) is a responder entry of the table, a "server" row
 (--inject-server) a requester entry whose only stages are the header and
-the Send; every other entry says why it is not through the proxy."""
+the Send; every other entry says why it is not through the proxy.  When
+list-injections notes the leg on its rows ("[proxy: ...]"), the notes say
+the same."""
 import re
 import subprocess
 import sys
@@ -27,9 +29,12 @@ def main():
             gen[m.group(1)] = (m.group(3) or "").split()
     if len(gen) < 50:
         sys.exit(f"only {len(gen)} injectors in the generator's list: not the format expected")
-    table = {}
+    table, notes = {}, {}
     for f in rows([agent, "list-injections"]):
         table.setdefault(f[1], {})[f[2]] = f[3]
+        m = re.search(r"\[proxy: ([^\]]*)\]$", f[-1])
+        if m:
+            notes[(f[1], f[2])] = m.group(1)
     legs, bad = {}, []
     for f in rows([agent, "proxy", "--list-injections"]):
         if len(f) != 5:
@@ -58,6 +63,20 @@ def main():
                 bad.append(f"{name}: leg {leg!r}")
         if name not in gen and name not in table:
             bad.append(f"{name}: neither the generator's nor the agent's")
+    # list-injections' own note of the leg, when it carries one: the same as the proxy's listing
+    if notes:
+        want = {"responder": ("client", "client leg, --inject"),
+                "requester": ("server", "server leg, --inject-server")}
+        for name, roles in table.items():
+            for role in roles:
+                if role not in want:
+                    continue
+                leg, text = want[role]
+                on = any(f[2] == leg for f in legs.get(name, []))
+                got = notes.get((name, role))
+                if got != (text if on else "not through it"):
+                    bad.append(f"{name} ({role}): list-injections says proxy {got!r}, "
+                               f"proxy --list-injections {'has' if on else 'lacks'} the {leg} leg")
     # the contract the docs state: the header and version injections on both legs
     for name in ("bad-vers", "zero-credit", "xid-mismatch"):
         if sorted(f[2] for f in legs.get(name, [])) != ["client", "server"]:

@@ -14,7 +14,9 @@
  *  - op= and the default WHEN pick the calls inject.h says;
  *  - the server's answers (RDMA_ERROR, RPC replies written by hand from
  *    RFC 8166 §4.2 and RFC 5531 §9) are classified, and which of them the
- *    proxy relays; the reaction and verdict lines land in a manifest.
+ *    proxy relays; the reaction and verdict lines land in a manifest;
+ *  - a call resent unbroken carries its fresh XID in the header and the RPC
+ *    message, as the engine's decoder reads them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +28,8 @@
 #include <cmocka.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+
+#include <rpcrdma/hdr.h>
 
 #include "manifest.h"
 #include "pg_exch.h"
@@ -497,6 +501,60 @@ static void test_fresh_xid(void **state)
 	g_hash_table_destroy(calls);
 }
 
+/* The RPC XID of a message (RFC 5531 §9: its first word). */
+static uint32_t rpc_xid(const uint8_t *p)
+{
+	return be32(p);
+}
+
+/* An unbroken resend under a fresh XID: the engine's decoder sees the new XID in the transport
+ * header and the RPC message alike, inline (RDMA_MSG) or in a Long Call's Position-Zero chunk. */
+static void test_rexid(void **state)
+{
+	static const char *const lines[] = { "rpc 3 GETATTR", "rpc 3 WRITE len=5000 call=read:1",
+					     "rpc 3 WRITE len=3000 call=pzrc:1" };
+
+	(void)state;
+	for (size_t k = 0; k < G_N_ELEMENTS(lines); k++) {
+		built bu;
+		GByteArray *wire, *payload;
+		pg_chunk *pz = NULL;
+		uint8_t *pzrc = NULL;
+		struct rr_hdr h;
+
+		build(&bu, lines[k]);
+		wire = g_byte_array_new();
+		g_byte_array_append(wire, bu.ex->plan.call.wire->data, bu.ex->plan.call.wire->len);
+		payload = g_byte_array_new();
+		g_byte_array_append(payload, bu.ex->rp.call.msg->data, bu.ex->rp.call.msg->len);
+		if (bu.ex->plan.call.proc == RDMA_NOMSG) {
+			pz = bu.ex->plan.call.reads->pdata[0];
+			assert_int_equal(pz->position, 0);
+			pzrc = g_memdup2(pz->data->data, pz->data->len);
+		}
+		px_sinj_rexid(wire, pzrc, pz ? pz->data->len : 0, payload, 0x5e1e0042);
+		assert_int_equal(rr_hdr_decode(wire->data, wire->len, &h), RR_HDR_OK);
+		assert_int_equal(h.xid, 0x5e1e0042);
+		assert_int_equal(rpc_xid(payload->data), 0x5e1e0042);
+		if (h.proc == RR_RDMA_MSG) {
+			assert_int_equal(rpc_xid(wire->data + h.hdr_len), 0x5e1e0042);
+			/* nothing else moved: the rest of the Send is the generator's */
+			assert_memory_equal(wire->data + h.hdr_len + 4,
+					    bu.ex->plan.call.wire->data + h.hdr_len + 4, wire->len - h.hdr_len - 4);
+		} else {
+			assert_int_equal(h.proc, RR_RDMA_NOMSG);
+			assert_non_null(pzrc);
+			assert_int_equal(rpc_xid(pzrc), 0x5e1e0042);
+			assert_int_equal(wire->len, bu.ex->plan.call.wire->len);
+			assert_memory_equal(wire->data + 4, bu.ex->plan.call.wire->data + 4, wire->len - 4);
+		}
+		g_free(pzrc);
+		g_byte_array_free(wire, TRUE);
+		g_byte_array_free(payload, TRUE);
+		built_free(&bu);
+	}
+}
+
 /* The reaction and verdict lines in a manifest: ERR_VERS after bad-vers passes RR-110
  * (RFC 8166 §4.5.1), a normal reply fails it. */
 static void test_reaction_lines(void **state)
@@ -555,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_selection),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_fresh_xid),
+		cmocka_unit_test(test_rexid),
 		cmocka_unit_test(test_reaction_lines),
 	};
 
