@@ -184,7 +184,7 @@ static bool send_call(struct drive *d, const pg_item *it, pg_exch *ex, struct ca
 	if (d->last != JD_REPLY && !*r.app_error)
 		snprintf(r.app_error, sizeof(r.app_error), "%s%s", jd_answer_text(d->last),
 			 r.retransmits ? " after retransmitting" : "");
-	if (di->any)
+	if (di->r.any)
 		drive_inj_react(d, di, xid, &r);
 	d->prev_rdma_error = d->last == JD_ERR_CHUNK || d->last == JD_ERR_VERS;
 	return alive && d->conn;

@@ -12,6 +12,7 @@
 
 #include "common.h"
 #include "inject_live.h"
+#include "inject_req.h"
 #include "judge.h"
 #include "kernel_target.h"
 #include "mrpool.h"
@@ -97,11 +98,9 @@ void drive_use_reply(struct drive *d, const struct vb_msg *msg, uint32_t xid,
 bool drive_pipe_items(struct drive *d);
 
 /* ---- drive_inject.c ---- */
-/* The injections aimed at one call. */
+/* The injections aimed at one call: the requester's (inject_req.h). */
 struct drive_inj {
-	bool sel[INJ_MAX_SPECS], applied[INJ_MAX_SPECS], failed[INJ_MAX_SPECS];
-	char expected[INJ_MAX_SPECS][160];   /* the findings each hook named */
-	bool any, wire;
+	struct req_inj r;
 };
 /* Which items hit the k-th call (xid, item it). */
 void drive_inj_select(struct drive *d, struct drive_inj *di, uint64_t k, uint32_t xid,

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The injections drive makes on a call (drive.h): which --inject items hit
- * it, the generator's hooks at each stage of building it (inject_live.c),
- * the few the agent makes itself (inject_table.c's agent-only entries),
- * and the manifest's inject, reaction and verdict lines.
+ * The injections drive makes on a call (drive.h): the requester's
+ * (inject_req.h: selection, the generator's hooks, the manifest's lines)
+ * and the few drive makes itself (inject_table.c's agent-only entries).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,24 +17,13 @@
 void drive_inj_select(struct drive *d, struct drive_inj *di, uint64_t k, uint32_t xid,
 		      const pg_item *it)
 {
-	const char *ops[PG_MAX_CHUNKS * 4 + 2];
-	unsigned n = 0;
-
-	memset(di, 0, sizeof(*di));
-	if (it->nfsver == PG_V3)
-		ops[n++] = pg_nfs_opname(PG_V3, false, it->proc);
-	else if (it->proc == 0)
-		ops[n++] = "NULL";
-	for (guint i = 0; it->nfsver != PG_V3 && it->ops && i < it->ops->len && n < G_N_ELEMENTS(ops); i++)
-		ops[n++] = pg_nfs_opname(it->nfsver, false, g_array_index(it->ops, pg_nfsop, i).op);
-	for (unsigned i = 0; i < d->run.inj.n; i++)
-		di->sel[i] = inj_selects(&d->run.inj.v[i], INJ_REQ, k, xid, ops, n);
+	req_inj_select(&d->run.inj, &di->r, k, xid, it);
 }
 
 const struct inj_spec *drive_inj_on(const struct drive *d, const struct drive_inj *di,
 				    const char *name)
 {
-	return inj_find(&d->run.inj, di->sel, name);
+	return req_inj_on(&d->run.inj, &di->r, name);
 }
 
 static uint32_t spec_arg(const struct inj_spec *sp, uint32_t dflt)
@@ -51,7 +39,7 @@ static void agent_only(struct drive *d, struct drive_inj *di, pg_exch *ex, unsig
 		const char *nm = sp->def->name;
 		pg_item *it = &ex->itc;
 
-		if (!di->sel[i] || !(inj_def_stages(sp->def, INJ_REQ) & INJ_ST_AGENT))
+		if (!di->r.sel[i] || !(inj_def_stages(sp->def, INJ_REQ) & INJ_ST_AGENT))
 			continue;
 		if (stage == INJ_ST_PREP && !strcmp(nm, "small-reply-chunk")) {
 			if (!it->reply.long_segs)
@@ -62,10 +50,10 @@ static void agent_only(struct drive *d, struct drive_inj *di, pg_exch *ex, unsig
 			uint32_t each = MAX(4u, pg_round4(spec_arg(sp, 64) / sg->len));
 			for (guint k = 0; k < sg->len; k++)
 				g_array_index(sg, pg_seg, k).length = each;
-			di->applied[i] = true;
+			di->r.applied[i] = true;
 		} else if (stage == INJ_ST_PREP && (!strcmp(nm, "reconnect-xid") ||
 						    !strcmp(nm, "credit-overrun") || !strcmp(nm, "dup-xid"))) {
-			di->applied[i] = true;   /* drive.c does it around the exchange */
+			di->r.applied[i] = true;   /* drive.c does it around the exchange */
 		}
 	}
 }
@@ -74,159 +62,22 @@ void drive_inj_stage(struct drive *d, struct drive_inj *di, pg_exch *ex, unsigne
 		     pg_rdmamsg *msg, uint32_t *xid)
 {
 	agent_only(d, di, ex, stage);
-	/* one item at a time, so that each inject line names its own findings */
-	for (unsigned i = 0; i < d->run.inj.n; i++) {
-		bool one[INJ_MAX_SPECS] = { false }, was = di->applied[i];
-		if (!di->sel[i] || d->run.inj.v[i].def->agent_only)
-			continue;
-		one[i] = true;
-		*d->lv.expected = 0;
-		inj_live_stage(&d->lv, ex, &d->run.inj, one, stage, true, msg, xid, di->applied,
-			       di->failed);
-		if (*d->lv.expected) {
-			if (*di->expected[i])
-				g_strlcat(di->expected[i], " ", sizeof(di->expected[i]));
-			g_strlcat(di->expected[i], d->lv.expected, sizeof(di->expected[i]));
-		}
-		if (stage == INJ_ST_WIRE && di->applied[i] && !was)
-			di->wire = true;
-	}
-	for (unsigned i = 0; i < d->run.inj.n; i++)
-		di->any |= di->applied[i];
-}
-
-/* Injections after which the Payload a checker rebuilds is still the RPC call
- * as built (the header's chunks still rebuild it, or only credits/XIDs/shape
- * changed); any other applied one makes the call's rpc line rebuilt=no. */
-static bool keeps_payload(const char *name)
-{
-	static const char *const t[] = {
-		"ineligible-chunk", "zero-credit", "msgp", "resend-xid", "retry-xid", "dup-xid",
-		"reconnect-xid", "credit-overrun", "small-reply-chunk", "oversize-send", "pad-segment",
-		"pad-room", "small-write-chunk", "null-write-chunk", "extra-write-chunk", "minorversion",
-		"readdir-count", "rpcb-nfs4", "rpcb-mount", "split-run", "pz-interleave", "count-in-chunk",
-	};
-	for (size_t i = 0; i < G_N_ELEMENTS(t); i++)
-		if (!strcmp(t[i], name))
-			return true;
-	return false;
+	req_inj_stage(&d->lv, &d->run.inj, &di->r, ex, stage, msg, xid);
 }
 
 bool drive_inj_rebuildable(struct drive *d, const struct drive_inj *di, const pg_exch *ex)
 {
-	const pg_rdmamsg *c = &ex->plan.call;
-	for (unsigned i = 0; i < d->run.inj.n; i++)
-		if (di->applied[i] && !keeps_payload(d->run.inj.v[i].def->name))
-			return false;
-	return c->vers == 1 && c->proc <= RDMA_MSGP && !di->wire &&
-	       !(ex->cmi->flags & (PG_EXF_MALFORMED | PG_EXF_CALL_OFF_WIRE));
-}
-
-/* Rules a conforming engine may add to a broken call's finding: what the
- * answer to it says (refused, answered, retried). */
-#define ALSO_ANSWER "RR-003,RR-004,RR-065,RR-110,RR-111,RR-113,RR-116,RR-131,RR-173"
-
-/* The rule an applied item is checked for in verify: the first finding its
- * hook named, else the first its entry lists. */
-static void broke_rule(const struct inj_spec *sp, const char *expected, char *out, size_t len)
-{
-	const char *src = *expected ? expected : inj_def_rules(sp->def);
-	size_t n = strcspn(src, " ,");
-	/* a conforming engine reports the version itself (ENG-NOT-V1) and RR-001
-	 * only if the responder then answers anything but ERR_VERS */
-	if (!strcmp(sp->def->name, "bad-vers"))
-		src = "ENG-NOT-V1", n = strlen(src);
-	g_strlcpy(out, src, MIN(len, n + 1));
-}
-
-/* What the agent's inject lines for the rule codes it always took tolerated. */
-static const char *legacy_also(const char *name)
-{
-	static const struct { const char *name, *also; } t[] = {
-		{ "bad-vers", "RR-110,RR-111,RR-003,RR-113,RR-001" },
-		{ "xid-mismatch", "RR-003,RR-004,RR-113,RR-110" },
-		{ "msgp", "RR-131,RR-173" },
-		{ "ineligible-chunk", "RR-140,RR-142,RR-024,RR-222,RR-023,RR-065,RR-173,RR-116" },
-		{ "resend-xid", "RR-004,RR-180,RR-181,RR-131,RR-130" },
-		{ "dup-xid", "RR-092,RR-003" },   /* the second answer writes into the same chunks */
-		{ "retry-xid", "RR-004,RR-116,RR-181,RR-131,RR-130" },
-	};
-	for (size_t i = 0; i < G_N_ELEMENTS(t); i++)
-		if (!strcmp(t[i].name, name))
-			return t[i].also;
-	return "";
-}
-
-/* Injections no checker reports on the call itself (legal on the wire, or
- * seen only in what follows): no inject line, the reaction and verdict only. */
-static bool unseen(const char *name)
-{
-	static const char *const t[] = {
-		"zero-credit",        /* requesting 0 credits: RR-100 is about grants */
-		"reconnect-xid",      /* a retransmission on a new connection is no duplicate */
-		"small-reply-chunk",  /* a small Reply chunk is legal; the answer tells */
-		"credit-overrun",     /* past a grant of 0: a checker counts that grant as one */
-		"extra-write-chunk",  /* surplus Write chunks: reported only past the binding's limits */
-	};
-	for (size_t i = 0; i < G_N_ELEMENTS(t); i++)
-		if (!strcmp(t[i], name))
-			return true;
-	return false;
+	return req_inj_rebuildable(&d->run.inj, &di->r, &ex->plan.call, ex->cmi->flags);
 }
 
 void drive_inj_record(struct drive *d, const struct drive_inj *di, uint32_t xid)
 {
-	for (unsigned i = 0; i < d->run.inj.n; i++) {
-		const struct inj_spec *sp = &d->run.inj.v[i];
-		char rule[16], also[128] = "", note[256];
-		if (!di->applied[i] || unseen(sp->def->name))
-			continue;
-		broke_rule(sp, di->expected[i], rule, sizeof(rule));
-		if (!*rule)
-			continue;   /* an entry that breaks no rule (legal on purpose) */
-		inj_add_rules(also, sizeof(also), di->expected[i], rule);
-		inj_add_rules(also, sizeof(also), legacy_also(sp->def->name), rule);
-		inj_add_rules(also, sizeof(also), inj_def_rules(sp->def), rule);
-		inj_add_rules(also, sizeof(also), ALSO_ANSWER, rule);
-		snprintf(note, sizeof(note), "%s: %s", sp->def->name, inj_def_help(sp->def));
-		agent_mf_inject(&d->run, rule, xid, false, also, note);
-	}
+	req_inj_record(&d->run, &di->r, xid);
 }
 
 void drive_inj_react(struct drive *d, const struct drive_inj *di, uint32_t xid,
 		     const struct jd_reaction *r)
 {
-	for (unsigned i = 0; i < d->run.inj.n; i++) {
-		const struct inj_spec *sp = &d->run.inj.v[i];
-		struct mf_reaction mr;
-		struct mf_verdict v;
-		struct jd_verdict jv;
-		char rule[16];
-		if (!di->applied[i])
-			continue;
-		broke_rule(sp, di->expected[i], rule, sizeof(rule));
-		if (!strcmp(rule, "ENG-NOT-V1"))
-			g_strlcpy(rule, "RR-001", sizeof(rule));
-		memset(&mr, 0, sizeof(mr));
-		mr.xid = xid;
-		g_strlcpy(mr.inject, sp->def->name, sizeof(mr.inject));
-		g_strlcpy(mr.answer, jd_answer_name(r->answer), sizeof(mr.answer));
-		mr.credit = r->credit;
-		mr.reconnects = r->reconnects;
-		mr.retransmits = r->retransmits;
-		mr.elapsed_ms = r->elapsed_ms;
-		g_strlcpy(mr.error, r->app_error, sizeof(mr.error));
-		if (d->run.mf)
-			mf_write_reaction(d->run.mf, &mr);
-		jd_judge(sp->def->name, INJ_REQ, *rule ? rule : sp->def->name, r, &jv);
-		memset(&v, 0, sizeof(v));
-		g_strlcpy(v.rule, jv.rule, sizeof(v.rule));
-		v.xid = xid;
-		g_strlcpy(v.result, jv.result, sizeof(v.result));
-		g_strlcpy(v.text, jv.why, sizeof(v.text));
-		fprintf(stderr, AGENT_NAME ": reaction %s xid 0x%08x: %s; verdict %s %s\n",
-			sp->def->name, xid, mr.answer, v.rule, v.result);
-		if (d->run.mf)
-			mf_write_verdict(d->run.mf, &v);
-	}
+	req_inj_react(&d->run, &di->r, xid, r);
 }
+

@@ -16,6 +16,7 @@
  * synthetic frames.
  */
 #include "inject.h"
+#include "inject_legs.h"
 
 #include <string.h>
 
@@ -177,4 +178,59 @@ const char *inj_def_help(const struct inj_def *d)
 unsigned inj_def_stages(const struct inj_def *d, int role)
 {
 	return role == INJ_REQ ? d->req_stages : d->resp_stages;
+}
+
+/* The responder's plan hooks that only rewrite the reply's RPC message (orphan-reply's XID,
+ * bad-msg-type's msg_type): the server built the rest of a relayed reply (its results, its
+ * chunks), which the table's other plan and ops hooks would have to build themselves. */
+static const char *const client_plan_ok[] = { "orphan-reply", "bad-msg-type" };
+
+/* The requester's entries whose hooks need nothing but the call's transport header
+ * (pg_rdmamsg) or its Send.  The others plan the call from the scenario line (its shape,
+ * reduction and knobs: ineligible-chunk, msgp, oversize-send, ...), take the XID from the
+ * generator's sequence of calls, or read what the reduction recorded (zero-length-segment,
+ * position-in-item), which a relayed call has not; record-mark reads the RPC message's
+ * length, which the relay gives. */
+static const char *const server_ok[] = {
+	"bad-vers", "xid-mismatch", "bad-proc", "zero-credit", "nomsg-empty", "short-header",
+	"trailing-bytes", "record-mark", "unaligned-payload", "bad-discriminator",
+	"descending-positions", "unaligned-position",
+};
+
+static bool listed(const char *const *t, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(t[i], name))
+			return true;
+	return false;
+}
+
+bool inj_leg_client_ok(const char *name, unsigned resp_stages)
+{
+	if (!(resp_stages & (INJ_ST_PLAN | INJ_ST_OPS)))
+		return true;
+	return listed(client_plan_ok, sizeof(client_plan_ok) / sizeof(client_plan_ok[0]), name);
+}
+
+bool inj_leg_server_ok(const char *name, unsigned req_stages)
+{
+	if (!req_stages || (req_stages & ~(unsigned)(INJ_ST_HEADER | INJ_ST_WIRE)))
+		return false;
+	return listed(server_ok, sizeof(server_ok) / sizeof(server_ok[0]), name);
+}
+
+unsigned inj_def_legs(const struct inj_def *d, const char **why)
+{
+	unsigned legs = 0;
+
+	if (d->resp_stages && inj_leg_client_ok(d->name, d->resp_stages))
+		legs |= INJ_LEG_CLIENT;
+	if (inj_leg_server_ok(d->name, d->req_stages))
+		legs |= INJ_LEG_SERVER;
+	*why = legs ? NULL :
+	       d->resp_stages ? "it plans the reply's results or RDMA operations, which the server made" :
+	       d->req_stages ? "it plans the call from a scenario line (its chunks, its shape or its "
+			       "XID), which a relayed call has not" :
+	       d->reason ? d->reason : "?";
+	return legs;
 }

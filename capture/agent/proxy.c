@@ -9,18 +9,21 @@
 
 
 #include "agent.h"
+#include "inject_legs.h"
 
 #define PX_IDLE_MS 3600000   /* no call outstanding: an idle mount is no hang */
 
 static void usage(FILE *f)
 {
-	fputs("usage: rpcrdma-agent proxy --server ADDR[:PORT] [--listen ADDR[:PORT]] [-d DEV]\n"
+	fputs("usage: rpcrdma-agent proxy --list-injections\n"
+	      "       rpcrdma-agent proxy --server ADDR[:PORT] [--listen ADDR[:PORT]] [-d DEV]\n"
 	      "                           [--server-dev DEV] [-w CAPTURE] [--server-capture CAPTURE]\n"
 	      "                           [-m MANIFEST] [--server-manifest MANIFEST] [-c CREDITS]\n"
 	      "                           [-F pcap|pcapng] [--netdev IF] [--server-netdev IF]\n"
 	      "                           [--rxe|--siw NETDEV] [--server-rxe|--server-siw NETDEV]\n"
 	      "                           [--once] [--timeout SEC] [--force] [--overwrite] [--no-manifest]\n"
 	      "                           [--inject NAME[=ARG][:WHEN...][,...]]\n"
+	      "                           [--inject-server NAME[=ARG][:WHEN...][,...]]\n"
 	      "Relays RPC-over-RDMA between the clients that connect to --listen (default port 20049)\n"
 	      "and the server at --server, chunk by chunk: the proxy pulls the client's read chunks and\n"
 	      "offers its own to the server, offers its own write and reply chunks, and pushes the\n"
@@ -28,12 +31,48 @@ static void usage(FILE *f)
 	      "each.  The client leg (-d, -w, -m) and the server leg (--server-*) are captured and\n"
 	      "recorded each on its own; `rpcrdma-agent verify LEG.pcap LEG.pcap.manifest` checks each.\n"
 	      "  -c N           credits granted to the client, and asked of the server (default 32)\n"
+	      "  --list-injections  each injector with the leg it breaks through the proxy\n"
 	      "  --once         exit after the first client connection ends\n"
 	      "  --timeout SEC  wait at most SEC for each completion and for the server's replies (30)\n"
 	      "  --inject ITEMS the responder's injectors (list-injections) on the replies sent the\n"
 	      "                 client; the client's next move (the same XID again, another call, a\n"
-	      "                 disconnect, nothing for --timeout) is judged in the client leg's manifest\n",
+	      "                 disconnect, nothing for --timeout) is judged in the client leg's manifest\n"
+	      "  --inject-server ITEMS the requester's injectors the relay carries (--list-injections,\n"
+	      "                 leg server) on the calls sent the server, each alone; the server's\n"
+	      "                 answer is judged in the server leg's manifest.  The client is not\n"
+	      "                 broken: a normal reply is relayed, else the call goes again unbroken\n",
 	      f);
+}
+
+/* The first rule an entry names ("-": none). */
+static void first_rule(const struct inj_def *d, char *out, size_t len)
+{
+	const char *r = inj_def_rules(d);
+	size_t n = strcspn(r, " ");
+
+	g_strlcpy(out, n ? r : "-", MIN(len, n ? n + 1 : 2));
+}
+
+/* `proxy --list-injections`: each entry of the table (list-injections) with the leg it
+ * breaks through the proxy and the option that asks for it, or why it does not. */
+static void list_legs(FILE *f)
+{
+	fprintf(f, "# rule\tinjector\tleg\toption\twhat it breaks there, or why not through the proxy\n");
+	for (size_t i = 0; inj_def_at(i); i++) {
+		const struct inj_def *d = inj_def_at(i);
+		const char *why;
+		unsigned legs = inj_def_legs(d, &why);
+		char rule[16];
+
+		first_rule(d, rule, sizeof(rule));
+		if (legs & INJ_LEG_CLIENT)
+			fprintf(f, "%s\t%s\tclient\t--inject\tthe replies relayed to the client\n", rule, d->name);
+		if (legs & INJ_LEG_SERVER)
+			fprintf(f, "%s\t%s\tserver\t--inject-server\tthe calls relayed to the server\n", rule,
+				d->name);
+		if (!legs)
+			fprintf(f, "%s\t%s\t-\t-\tnot through the proxy: %s\n", rule, d->name, why);
+	}
 }
 
 /* "ADDR", "ADDR:PORT", "[V6]" or "[V6]:PORT" into addr and *port (kept when absent). */
@@ -89,6 +128,9 @@ static int parse_args(struct proxy *p, struct px_args *a, int argc, char **argv)
 		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
 			usage(stdout);
 			return 0;
+		} else if (!strcmp(o, "--list-injections")) {
+			list_legs(stdout);
+			return 0;
 		} else if (agent_common_opt(&p->cl.run, argc, argv, &i, &bad)) {
 			continue;
 		} else if (!strcmp(o, "--once")) {
@@ -111,6 +153,10 @@ static int parse_args(struct proxy *p, struct px_args *a, int argc, char **argv)
 			}
 			have_server = true;
 			i++;
+		} else if (!strcmp(o, "--inject-server")) {
+			if (*p->sv.run.inject)
+				g_strlcat(p->sv.run.inject, ",", sizeof(p->sv.run.inject));
+			g_strlcat(p->sv.run.inject, argv[++i], sizeof(p->sv.run.inject));
 		} else if (!strcmp(o, "--server-dev")) {
 			a->sv_dev = argv[++i];
 		} else if (!strcmp(o, "--server-capture")) {
@@ -130,6 +176,13 @@ static int parse_args(struct proxy *p, struct px_args *a, int argc, char **argv)
 	if (!bad && *p->cl.run.inject) {
 		char err[256];
 		if (!px_inj_parse(&p->cl.run, err, sizeof(err))) {
+			fprintf(stderr, AGENT_NAME ": proxy: %s\n", err);
+			bad = 1;
+		}
+	}
+	if (!bad && *p->sv.run.inject) {
+		char err[512];
+		if (!px_sinj_parse(&p->sv.run, err, sizeof(err))) {
 			fprintf(stderr, AGENT_NAME ": proxy: %s\n", err);
 			bad = 1;
 		}
@@ -213,6 +266,12 @@ static bool connect_server(struct proxy *p)
 	return leg_device_ok(&p->sv, "server");
 }
 
+/* Either leg injects: a connection broken by it is a reaction, and an idle run ends. */
+static bool injecting(const struct proxy *p)
+{
+	return p->cl.run.inj.n || p->sv.run.inj.n;
+}
+
 /* Messages from both legs until one of them ends, fails or a call goes unanswered. */
 static void relay(struct proxy *p)
 {
@@ -222,11 +281,13 @@ static void relay(struct proxy *p)
 	while (!p->broken && !agent_stop_signal) {
 		struct vb_msg msg;
 		bool ok, disc;
-		bool busy = g_hash_table_size(p->calls) > 0;
+		/* a broken call at the server: its silence for --timeout is its answer */
+		bool pend = p->pending != NULL;
+		bool busy = g_hash_table_size(p->calls) > 0 || pend;
 		/* after a broken reply, the client's silence for --timeout is its answer; under
 		 * --inject an idle client is let go after 4 x --timeout, so that the run ends */
 		bool react = px_inj_waiting(&p->inj);
-		bool idle_end = !busy && !react && p->cl.run.inj.n;
+		bool idle_end = !busy && !react && injecting(p);
 		int i = vb_recv_any(conns, 2, &msg, busy || react ? p->cl.run.timeout_ms :
 				    idle_end ? p->cl.run.timeout_ms * 4 : PX_IDLE_MS, &ok, &disc, err, sizeof(err));
 		if (i < 0) {
@@ -234,6 +295,10 @@ static void relay(struct proxy *p)
 				break;
 			if (react)
 				px_inj_silence(&p->inj, &p->cl.run);
+			if (pend) {
+				px_pending_silence(p);
+				continue;
+			}
 			if (idle_end) {
 				fprintf(stderr, AGENT_NAME ": proxy: the client was idle for %u s; its connection "
 					"is closed\n", p->cl.run.timeout_ms * 4 / 1000);
@@ -252,6 +317,8 @@ static void relay(struct proxy *p)
 					       i ? "server" : "client");
 			else
 				agent_mf_event(&leg->run, "failed", 0, "%s", err);
+			if (i)
+				px_pending_gone(p);
 			break;
 		}
 		if (i == 0)
@@ -272,6 +339,13 @@ static bool serve_client(struct proxy *p)
 		p->broken = false;
 		relay(p);
 		px_inj_gone(&p->inj, &p->cl.run);
+		if (p->pending) {
+			/* the client left (or a signal came) before the server answered */
+			agent_mf_event(&p->sv.run, "no-reaction", p->pending->broken->xid, "the relay "
+				       "ended before the server answered the broken call");
+			px_call_free(p->pending);
+			p->pending = NULL;
+		}
 		/* the server leg first: nothing more to answer the client with */
 		vb_disconnect(p->sv.conn);
 		vb_disconnect(p->cl.conn);
@@ -307,11 +381,11 @@ static bool accept_loop(struct proxy *p, const char *listen_addr)
 	vo = leg_opts(p, pd);
 	while (!agent_stop_signal) {
 		/* with --inject the client's reconnect after a broken reply is awaited, for as long */
-		bool bounded = p->cl.run.once || p->cl.run.inj.n;
+		bool bounded = p->cl.run.once || injecting(p);
 		p->cl.conn = vb_accept(l, &vo, peer, &peer_len, bounded ? p->cl.run.timeout_ms * 4 : PX_IDLE_MS,
 				       err, sizeof(err));
 		if (!p->cl.conn) {
-			if (p->cl.run.inj.n && n_conns && !agent_stop_signal) {
+			if (injecting(p) && n_conns && !agent_stop_signal) {
 				fprintf(stderr, AGENT_NAME ": proxy: no client came back within %u s; done\n",
 					p->cl.run.timeout_ms * 4 / 1000);
 			} else if (!agent_stop_signal) {
@@ -326,7 +400,7 @@ static bool accept_loop(struct proxy *p, const char *listen_addr)
 			vb_device_name(p->cl.conn), p->cl.peer_inline);
 		/* under --inject, a connection the injection broke is the client's reaction */
 		if (leg_device_ok(&p->cl, "client"))
-			ok &= serve_client(p) || p->cl.run.inj.n;
+			ok &= serve_client(p) || injecting(p);
 		else
 			ok = false;
 		vb_free(p->cl.conn);
@@ -369,6 +443,7 @@ int agent_cmd_proxy(int argc, char **argv)
 		return rc;
 	p.server = a.server;
 	px_inj_init(&p.inj);
+	px_sinj_init(&p.sinj);
 	/* role=proxy: the client leg's manifest judges the kernel's client (docs/conformance) */
 	if (!agent_run_begin(&p.cl.run, "proxy"))
 		return 1;

@@ -17,7 +17,8 @@
  *
  * proxy.c: the command, the connections and the event loop;
  * proxy_relay.c: one message from either side; proxy_map.c: the chunk
- * arithmetic (proxy_map.h).
+ * arithmetic (proxy_map.h); proxy_inject.c and proxy_sinject.c: the
+ * injections on the client leg's replies and on the server leg's calls.
  */
 #ifndef AGENT_PROXY_H
 #define AGENT_PROXY_H
@@ -32,6 +33,7 @@
 
 #include "common.h"
 #include "proxy_inject.h"
+#include "proxy_sinject.h"
 #include "verbs.h"
 
 #define PX_MAX_READ_CHUNKS 16
@@ -58,6 +60,8 @@ struct px_call {
 	GByteArray *payload;              /* the call's Payload, for the server leg's manifest */
 	uint64_t inline_bytes, rdma_bytes;
 	GByteArray *wire;                 /* the call toward the server */
+	uint32_t sv_xid;                  /* its XID there (a fresh one once resent unbroken) */
+	struct px_broken *broken;         /* --inject-server: sent in its place first */
 };
 
 struct px_leg {
@@ -76,13 +80,19 @@ struct proxy {
 	unsigned n_calls, n_replies, n_errors, n_back;
 	bool broken;                      /* a leg failed: end this connection pair */
 	struct px_inj inj;                /* --inject on the replies to the client (proxy_inject.h) */
+	struct px_sinj sinj;              /* --inject-server on the calls to the server (proxy_sinject.h) */
+	struct px_call *pending;          /* a broken call alone at the server, awaiting its reaction */
 };
 
 /* One message received on the client leg / the server leg. */
 void px_from_client(struct proxy *p, const struct vb_msg *msg);
 void px_from_server(struct proxy *p, const struct vb_msg *msg);
-/* Sends waiting calls while the server's grant allows. */
+/* Sends waiting calls while the server's grant allows (a broken call alone). */
 void px_pump(struct proxy *p);
+/* No answer to the pending broken call for --timeout, or the server leg ended under it:
+ * its reaction (after a timeout the call goes again unbroken). */
+void px_pending_silence(struct proxy *p);
+void px_pending_gone(struct proxy *p);
 void px_call_free(gpointer call);
 
 #endif

@@ -5,29 +5,25 @@
 #include <stdio.h>
 #include <string.h>
 
-#define NFS_PROGRAM 100003u
+#include "inject_legs.h"
 
-/* The plan hooks that only rewrite the reply's RPC message (orphan-reply's XID, bad-msg-type's
- * msg_type): the server built the rest of the reply (its results, its chunks), which the
- * table's other plan and ops hooks would have to build themselves. */
-static const char *const plan_ok[] = { "orphan-reply", "bad-msg-type" };
+#define NFS_PROGRAM 100003u
 
 bool px_inj_plan_ok(const char *name, unsigned stages)
 {
-	if (!(stages & (INJ_ST_PLAN | INJ_ST_OPS)))
-		return true;
-	for (size_t i = 0; i < G_N_ELEMENTS(plan_ok); i++)
-		if (!strcmp(name, plan_ok[i]))
-			return true;
-	return false;
+	return inj_leg_client_ok(name, stages);
 }
 
 bool px_inj_parse(struct agent_run *cl, char *err, size_t errlen)
 {
-	/* the server leg's calls are built by the relay, not by drive's encoder: only the
-	 * client leg, where the proxy answers, takes injections */
-	if (!agent_inject_parse(cl, INJ_RESP, err, errlen))
+	/* --inject is the client leg's, where the proxy answers; the server leg's calls
+	 * take the requester's items (--inject-server, proxy_sinject.h) */
+	if (!agent_inject_parse(cl, INJ_RESP, err, errlen)) {
+		if (strstr(err, "the requester breaks it"))
+			g_strlcat(err, "; through the proxy: --inject-server, on the calls to the server",
+				  errlen);
 		return false;
+	}
 	for (unsigned i = 0; i < cl->inj.n; i++) {
 		const struct inj_def *d = cl->inj.v[i].def;
 		if (!px_inj_plan_ok(d->name, inj_def_stages(d, INJ_RESP))) {

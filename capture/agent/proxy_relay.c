@@ -83,6 +83,7 @@ void px_call_free(gpointer call)
 		g_byte_array_free(c->payload, TRUE);
 	if (c->wire)
 		g_byte_array_free(c->wire, TRUE);
+	px_broken_free(c->broken);
 	g_free(c);
 }
 
@@ -198,6 +199,11 @@ static bool build_call(struct proxy *p, struct px_call *c, const struct vb_msg *
 	if (c->wire->len > p->sv.peer_inline)
 		agent_mf_event(&p->sv.run, "inline-exceeded", h->xid, "a %u-byte call; the server "
 			       "receives %u bytes inline", c->wire->len, p->sv.peer_inline);
+	c->sv_xid = c->xid;
+	/* --inject-server: the broken twin, from the message the clean Send was encoded from */
+	if (ok && p->sv.run.inj.n)
+		c->broken = px_sinj_break(&p->sinj, &p->sv.run.inj, h->xid, c->payload,
+					  c->info_ok ? &c->info : NULL, &m);
 	pg_rdmamsg_clear(&m);
 	px_chunks_free(own);
 	return ok;
@@ -234,12 +240,38 @@ static void forward_call(struct proxy *p, const struct vb_msg *msg, const struct
 	px_pump(p);
 }
 
+/* A broken call, alone at the server: its rpc and inject lines; its reaction is awaited. */
+static void send_broken(struct proxy *p, struct px_call *c)
+{
+	struct px_broken *b = c->broken;
+
+	b->t0 = g_get_monotonic_time();
+	p->pending = c;
+	if (!send_wire(p, &p->sv, b->wire)) {
+		/* a Send that failed never reached the wire: the connection is gone */
+		px_pending_gone(p);
+		return;
+	}
+	record(&p->sv, b->wire->data, b->wire->len, false, c->payload, b->rebuilt,
+	       c->ch.proc == RR_RDMA_MSG ? c->inline_bytes : 0, c->rdma_bytes);
+	req_inj_record(&p->sv.run, &b->ri, b->xid);
+}
+
 void px_pump(struct proxy *p)
 {
 	uint32_t limit = MIN(p->server_grant, p->cl.run.credits);
 
-	while (!p->broken && !g_queue_is_empty(p->waiting) && g_hash_table_size(p->calls) < MAX(limit, 1u)) {
-		struct px_call *c = g_queue_pop_head(p->waiting);
+	while (!p->broken && !p->pending && !g_queue_is_empty(p->waiting) &&
+	       g_hash_table_size(p->calls) < MAX(limit, 1u)) {
+		struct px_call *c = g_queue_peek_head(p->waiting);
+		/* a broken call goes alone, so that what the server does next is its reaction */
+		if (c->broken && g_hash_table_size(p->calls))
+			return;
+		g_queue_pop_head(p->waiting);
+		if (c->broken) {
+			send_broken(p, c);
+			return;
+		}
 		if (!send_wire(p, &p->sv, c->wire)) {
 			px_call_free(c);
 			return;
@@ -247,8 +279,49 @@ void px_pump(struct proxy *p)
 		record(&p->sv, c->wire->data, c->wire->len, false, c->payload, true,
 		       c->ch.proc == RR_RDMA_MSG ? c->inline_bytes : 0, c->rdma_bytes);
 		/* a later call with this XID replaces the entry: the server answers the last */
-		g_hash_table_replace(p->calls, GUINT_TO_POINTER(c->xid), c);
+		g_hash_table_replace(p->calls, GUINT_TO_POINTER(c->sv_xid), c);
 	}
+}
+
+/* The pending broken call again, unbroken, under a fresh XID (its RPC message's too). */
+static void resend_clean(struct proxy *p, struct px_call *c)
+{
+	uint32_t old = c->sv_xid;
+
+	px_broken_free(c->broken);
+	c->broken = NULL;
+	c->sv_xid = px_sinj_fresh_xid(&p->sinj, p->calls, c->xid);
+	/* a Long Call's RPC message is its Position-Zero chunk, the first pulled (pull_reads) */
+	px_sinj_rexid(c->wire, c->ch.proc == RR_RDMA_NOMSG && c->n_rd ? c->rd[0].data : NULL,
+		      c->ch.proc == RR_RDMA_NOMSG && c->n_rd ? c->rd[0].len : 0, c->payload, c->sv_xid);
+	agent_mf_event(&p->sv.run, "resent", c->sv_xid, "the client's call 0x%08x again, unbroken "
+		       "(the broken one was 0x%08x)", c->xid, old);
+	g_queue_push_head(p->waiting, c);
+}
+
+void px_pending_silence(struct proxy *p)
+{
+	struct px_call *c = p->pending;
+
+	if (!c)
+		return;
+	p->pending = NULL;
+	agent_mf_event(&p->sv.run, "timeout", c->broken->xid, "no answer to the broken call");
+	px_sinj_react(&p->sv.run, c->broken, JD_TIMEOUT, 0);
+	resend_clean(p, c);
+	px_pump(p);
+}
+
+void px_pending_gone(struct proxy *p)
+{
+	struct px_call *c = p->pending;
+
+	if (!c)
+		return;
+	p->pending = NULL;
+	px_sinj_react(&p->sv.run, c->broken, JD_DISCONNECT, 0);
+	/* the server leg is gone: the client's retransmission after its reconnect is the retry */
+	px_call_free(c);
 }
 
 /* n bytes of src (registered on the client leg at off) into the client's chunk wc, in order. */
@@ -361,7 +434,7 @@ static void forward_reply(struct proxy *p, const struct vb_msg *msg, const struc
 	uint64_t wused[RR_HDR_MAX_WRITE_CHUNKS] = { 0 }, pushed = 0, rused;
 	const uint8_t *base;
 	size_t base_len;
-	GByteArray *payload, *planned;
+	GByteArray *payload, *planned, *fixed = NULL;
 
 	if (!c) {
 		record(&p->sv, msg->data, msg->len, true, NULL, false, 0, 0);
@@ -400,6 +473,14 @@ static void forward_reply(struct proxy *p, const struct vb_msg *msg, const struc
 	payload = reply_payload(p, c, base, base_len, wused);
 	record(&p->sv, msg->data, msg->len, true, payload, true,
 	       sh->proc == RR_RDMA_MSG ? base_len : 0, pushed + (sh->proc == RR_RDMA_NOMSG ? rused : 0));
+	/* a call resent under a fresh XID: the client's XID back into the reply */
+	if (c->sv_xid != c->xid && base_len >= 4) {
+		fixed = g_byte_array_new_take(g_memdup2(base, base_len), base_len);
+		px_put_xid(fixed->data, c->xid);
+		base = fixed->data;
+		g_byte_array_free(payload, TRUE);
+		payload = reply_payload(p, c, base, base_len, wused);
+	}
 	/* --inject: the reply's RPC message as the client gets it (answer_client ends it) */
 	px_inj_begin(&p->inj, &p->cl.run, c->xid, c->info_ok ? &c->info : NULL);
 	planned = px_inj_plan(&p->inj, &p->cl.run, base, base_len);
@@ -413,6 +494,8 @@ static void forward_reply(struct proxy *p, const struct vb_msg *msg, const struc
 	g_byte_array_free(payload, TRUE);
 	if (planned)
 		g_byte_array_free(planned, TRUE);
+	if (fixed)
+		g_byte_array_free(fixed, TRUE);
 out:
 	px_call_free(c);
 	px_pump(p);
@@ -476,12 +559,50 @@ void px_from_client(struct proxy *p, const struct vb_msg *msg)
 	}
 }
 
+/* The server's answer to the pending broken call: its reaction; relayed
+ * to the client when it is the call's answer, else the call goes again. */
+static void reaction(struct proxy *p, const struct vb_msg *msg, const struct rr_hdr *h,
+		     enum rr_hdr_status st)
+{
+	struct px_call *c = p->pending;
+	const uint8_t *rpc = NULL;
+	size_t rpc_len = 0;
+	uint32_t credit;
+	enum jd_answer a;
+
+	if (st == RR_HDR_OK && h->proc == RR_RDMA_MSG) {
+		rpc = msg->data + h->hdr_len;
+		rpc_len = msg->len - h->hdr_len;
+	} else if (st == RR_HDR_OK && h->proc == RR_RDMA_NOMSG && px_returned_reply(h) <= c->rp.len) {
+		rpc = c->rp.data;
+		rpc_len = (size_t)px_returned_reply(h);
+	}
+	a = px_sinj_classify(msg->data, msg->len, rpc, rpc_len, &credit);
+	p->pending = NULL;
+	px_sinj_react(&p->sv.run, c->broken, a, credit);
+	if (px_sinj_relays(a)) {
+		/* the reply is the call's, whatever XID its header carries */
+		g_hash_table_replace(p->calls, GUINT_TO_POINTER(h->xid), c);
+		forward_reply(p, msg, h);
+		return;
+	}
+	record(&p->sv, msg->data, msg->len, true, NULL, false, 0, 0);
+	agent_mf_event(&p->sv.run, "reaction", h->xid, "%s to the broken call; not relayed",
+		       jd_answer_text(a));
+	if (st == RR_HDR_OK)
+		p->server_grant = h->credit;
+	resend_clean(p, c);
+	px_pump(p);
+}
+
 void px_from_server(struct proxy *p, const struct vb_msg *msg)
 {
 	struct rr_hdr h;
 	enum rr_hdr_status st = rr_hdr_decode(msg->data, msg->len, &h);
 
-	if (st != RR_HDR_OK) {
+	if (p->pending && (st != RR_HDR_OK || msg_type(msg, &h) != 0)) {
+		reaction(p, msg, &h, st);
+	} else if (st != RR_HDR_OK) {
 		record(&p->sv, msg->data, msg->len, true, NULL, false, 0, 0);
 		agent_mf_event(&p->sv.run, "bad-reply", h.xid, "from the server: %s; dropped",
 			       rr_hdr_status_text(st));

@@ -189,26 +189,35 @@ lab_proxy() {
 # ---- the client's conformance matrix: rpcrdma-agent proxy --inject breaks the replies the
 # Linux client (xprtrdma) gets; the client leg's manifest (role=proxy) holds the inject,
 # reaction and verdict lines (capture/vm/conformance.py's client table).
-# PROXY_INJ: "matrix" (PROXY_INJ_MATRIX) or a blank-separated list of --inject items;
-# PROXY_INJ_NFS: the NFS versions (4.1 by default; 3 names its runs NAME-v3).
+# PROXY_INJ: "matrix" (PROXY_INJ_MATRIX), "server-matrix" (PROXY_INJ_SERVER_MATRIX) or a
+# blank-separated list of --inject items; an item "server:ITEM" is --inject-server ITEM: the
+# proxy breaks the calls the Linux server (svcrdma) gets, the server leg's manifest holds the
+# inject, reaction and verdict lines, and the client leg must stay clean (the client is not
+# broken by it). PROXY_INJ_NFS: the NFS versions (4.1 by default; 3 names its runs NAME-v3).
 PROXY_INJ_MATRIX=${PROXY_INJ_MATRIX:-"zero-credit:op=READ grant-above:op=READ reply-chunk-cut:op=READDIR
   write-length-lie:op=READ unused-nonzero:op=READ bad-vers:op=READ bad-proc:op=READ orphan-reply:op=READ
   oversize-send:op=READDIR"}
+PROXY_INJ_SERVER_MATRIX=${PROXY_INJ_SERVER_MATRIX:-"server:bad-vers:op=READ server:zero-credit:op=READ
+  server:xid-mismatch:op=READ server:bad-proc:op=READ server:nomsg-empty:op=GETATTR
+  server:short-header:op=READ server:record-mark:op=READ server:unaligned-payload:op=GETATTR
+  server:unaligned-position:op=WRITE"}
 PROXY_INJ_STEP=${PROXY_INJ_STEP:-20}   # seconds each step of the workload may take (then: a hang)
 
 # proxy_inj_run T V ITEM : one injection; agent-proxy-inj-NAME-T.pcap + .manifest in OUT,
 # logs/CAP.drive.{log,rc} (the proxy's), logs/CAP.client.dmesg, logs/CAP.app.txt
 proxy_inj_run() {
-    local t=$1 v=$2 item=$3 name cap pip sip cdev sdev maddr="" px rc=0 prc=0
+    local t=$1 v=$2 item=$3 name cap pip sip cdev sdev maddr="" px rc=0 prc=0 opt=--inject leg=client
     eval "pip=\$PROXY_IP_$t sip=\$PROXY_SRV_$t cdev=\$PROXY_CDEV_$t sdev=\$PROXY_SDEV_$t"
-    name=${item%%[:=]*}; [ "$v" = 4.1 ] || name=$name-v${v//./}
+    # server:ITEM breaks the calls to the server (the server leg's manifest judges svcrdma)
+    if [ "${item#server:}" != "$item" ]; then item=${item#server:} opt=--inject-server leg=server; fi
+    name=${item%%[:=]*}; [ "$leg" = client ] || name=server-$name; [ "$v" = 4.1 ] || name=$name-v${v//./}
     cap=agent-proxy-inj-$name-$t
     [ "$v" != 3 ] || eval "maddr=\$SERVER_IP_$t"
     # a port of its own: the client's state for an address and port (its NFSv4.1 session, an
     # RPC a hang left retrying) does not reach the next injection's mount
     PROXY_INJ_PORT=$((${PROXY_INJ_PORT:-20049} + 1))
     step "proxy inject: $item, NFSv$v over $t -> $cap.pcap"
-    gstart proxy "$cap-proxy" "echo \$\$ >/tmp/pinj.pid; exec rpcrdma-agent proxy -d $cdev --listen $pip:$PROXY_INJ_PORT --server $sip --server-dev $sdev --timeout 10 --inject '$item' -w /lab/out/$cap.pcap --server-capture /lab/out/$cap.server.pcap"
+    gstart proxy "$cap-proxy" "echo \$\$ >/tmp/pinj.pid; exec rpcrdma-agent proxy -d $cdev --listen $pip:$PROXY_INJ_PORT --server $sip --server-dev $sdev --timeout 10 $opt '$item' -w /lab/out/$cap.pcap --server-capture /lab/out/$cap.server.pcap"
     px=$GCMD
     if ! proxy_wait_serving "$px"; then
         log "  the proxy did not start"; PROXY_FAILED=$((PROXY_FAILED + 1))
@@ -242,6 +251,26 @@ proxy_inj_run() {
     log "  $(grep -h '^APP\|^UMOUNT' "$OUT/logs/$cap.app.txt" | tr '\n' ';')"
     grep -h 'reaction .*verdict' "$OUT/logs/$cap.drive.log" | sed 's/^/  /' >&2 || true
     proxy_inj_verify "$cap"
+    [ "$leg" = client ] || proxy_inj_verify_server "$cap"
+}
+
+# proxy_inj_verify_server CAP : (server:ITEM) the server leg's capture against its manifest,
+# which must hold the injection's reaction and verdict lines; the client leg's manifest (just
+# verified) must hold none: the client was not broken. A line CAP.server in agent.tsv.
+proxy_inj_verify_server() {
+    local cap=$1 rc=0 f=$OUT/server-leg/$1.server.pcap sum nr nc
+    if [ ! -e "$f" ] || [ ! -e "$f.manifest" ]; then
+        printf '%s\t%s\t%s\n' "$cap.server" "FAIL(missing)" "no server-leg capture or manifest" >>"$OUT/agent.tsv"; return 0
+    fi
+    "$AGENT_BIN" verify --quiet "$f" "$f.manifest" >"$OUT/logs/$cap.server.verify.txt" 2>&1 || rc=$?
+    sum=$(tail -n 1 "$OUT/logs/$cap.server.verify.txt")
+    nr=$(grep -c '^reaction' "$f.manifest" || true)
+    nc=$(grep -c '^\(inject\|reaction\)' "$OUT/$cap.pcap.manifest" 2>/dev/null || true)
+    if [ "$rc" = 0 ] && { [ "${nr:-0}" = 0 ] || [ "${nc:-0}" != 0 ]; }; then
+        rc=3 sum="$sum; $nr reaction lines on the server leg (want 1 or more), $nc inject/reaction lines on the client leg (want 0)"
+    fi
+    printf '%s\t%s\t%s\n' "$cap.server" "$([ $rc = 0 ] && echo PASS || echo "FAIL($rc)")" "$sum" >>"$OUT/agent.tsv"
+    log "  verify $cap.server: $sum; $(grep -h '^verdict' "$f.manifest" | head -n 3 | tr '\n' ';')"
 }
 
 # proxy_inj_verify CAP : the client leg's capture against its manifest; a line in agent.tsv
@@ -260,7 +289,9 @@ proxy_inj_verify() {
 proxy_inj_matrix() {
     local t v item items=$PROXY_INJ
     [ "$items" != matrix ] || items=$PROXY_INJ_MATRIX
+    [ "$items" != server-matrix ] || items=$PROXY_INJ_SERVER_MATRIX
     "$AGENT_BIN" list-injections >"$OUT/injections.txt"
+    "$AGENT_BIN" proxy --list-injections >"$OUT/proxy-injections.txt"
     printf 'capture\tverify\tsummary\n' >"$OUT/agent.tsv"
     for t in ${TRANSPORTS//,/ }; do
         for v in ${PROXY_INJ_NFS:-4.1}; do
