@@ -9,6 +9,7 @@
 
 #include <glib.h>
 
+#include "inject_legs.h"
 #include "pg_inject.h"
 
 /* The rule IDs `--inject` has always taken, as the injector that breaks them. */
@@ -204,6 +205,17 @@ static void first_rule(const struct inj_def *d, char *out, size_t len)
 	g_strlcpy(out, n ? r : "-", MIN(len, n ? n + 1 : 2));
 }
 
+/* The leg a role's row breaks through the proxy (inject_legs.h). */
+static const char *proxy_note(const struct inj_def *d, int role)
+{
+	const char *why;
+	unsigned legs = inj_def_legs(d, &why);
+
+	if (role == INJ_RESP)
+		return legs & INJ_LEG_CLIENT ? " [proxy: client leg, --inject]" : " [proxy: not through it]";
+	return legs & INJ_LEG_SERVER ? " [proxy: server leg, --inject-server]" : " [proxy: not through it]";
+}
+
 void inj_list_print(void *file)
 {
 	FILE *f = file;
@@ -220,9 +232,10 @@ void inj_list_print(void *file)
 				continue;
 			stage_names(s, st, sizeof(st));
 			/* the agent's own way of breaking a table entry's rule in this role */
-			fprintf(f, "%s\t%s\t%s\t%s\t%s%s [breaks %s]\n", rule, d->name, role_name(role), st,
+			fprintf(f, "%s\t%s\t%s\t%s\t%s%s [breaks %s]%s\n", rule, d->name, role_name(role), st,
 				d->agent_only ? "(agent only) " : "",
-				s == INJ_ST_AGENT && d->help ? d->help : inj_def_help(d), inj_def_rules(d));
+				s == INJ_ST_AGENT && d->help ? d->help : inj_def_help(d), inj_def_rules(d),
+				proxy_note(d, role));
 			any = true;
 		}
 		if (!any)
