@@ -43,7 +43,7 @@ bool pg_num(pctx *c, const char *key, const char *s, uint64_t lo, uint64_t hi, u
 
 bool pg_num32(pctx *c, const char *key, const char *s, uint32_t lo, uint32_t hi, uint32_t *v)
 {
-	uint64_t t;
+	uint64_t t = 0;
 	if (!pg_num(c, key, s, lo, hi, &t))
 		return false;
 	*v = (uint32_t)t;
