@@ -125,12 +125,13 @@ def read_manifest(path):
 
 def role_of(run):
     """Which kernel implementation a manifest judges: "server" (svcrdma: the agent
-    drives the kernel's NFS server), "client" (xprtrdma: a run whose run line says
+    drives the kernel's NFS server, directly or as the proxy's server leg), "client" (xprtrdma: a run whose run line says
     role=proxy, or target=client, in front of the kernel's NFS client), or None (the
     agent against itself)."""
     if run.get("role") == "proxy" or run.get("target") in ("client", "kernel-client"):
         return "client"
-    if run.get("role") == "drive" and run.get("target") == "kernel":
+    # target=proxy: the proxy's server leg (--inject-server), whose server is the lab's kernel
+    if run.get("role") == "drive" and run.get("target") in ("kernel", "proxy"):
         return "server"
     return None
 

@@ -153,6 +153,22 @@ class Merge(unittest.TestCase):
         self.assertEqual(md, self.md)
 
 
+class Roles(unittest.TestCase):
+    """Which kernel implementation a manifest's run line judges (docs/conformance/README.md)."""
+
+    def test_role_of_run_lines(self):
+        sys.path.insert(0, os.path.dirname(TOOL))
+        import conformance_read as cr
+        cases = [({"role": "drive", "target": "kernel"}, "server"),
+                 ({"role": "drive", "target": "proxy"}, "server"),   # the proxy's server leg
+                 ({"role": "proxy", "target": ""}, "client"),        # the proxy's client leg
+                 ({"role": "serve", "target": "client"}, "client"),
+                 ({"role": "drive", "target": "agent"}, None),
+                 ({"role": "serve", "target": ""}, None)]
+        for run, want in cases:
+            self.assertEqual(cr.role_of(run), want, run)
+
+
 class OneKernel(unittest.TestCase):
     def test_client_placeholder(self):
         md, doc = build(K61)
