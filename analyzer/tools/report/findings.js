@@ -27,7 +27,7 @@ RR.Findings.prototype.render = function () {
 		var docs = document.body.getAttribute("data-docs");
 		var head = RR.el("div", {class: "rule-head"},
 			RR.el("span", {class: "sev sev-" + rule.severity}, rule.severity),
-			RR.el("span", {class: "code"}, code), " ", RR.el("span", {class: "name"}, rule.name),
+			RR.el("span", {class: "code"}, code), " ", rule.name !== code ? RR.el("span", {class: "name"}, rule.name) : null,
 			RR.el("span", {class: "count", "data-count": rule.count}, RR.int(rule.count) +
 				(rule.count === 1 ? " finding" : " findings")));
 		var links = RR.el("div", {class: "rule-links"}, "Rule: ",

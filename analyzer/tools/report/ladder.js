@@ -13,7 +13,7 @@ RR.Ladder = function (d, box, minimap) {
 	this.conn = null;
 };
 
-RR.Ladder.ROW = 19;
+RR.Ladder.ROW = 18;
 
 // The arrows of one RPC, top to bottom: its call, its RDMA runs, its reply.
 RR.Ladder.prototype.arrows = function (i) {
@@ -82,13 +82,16 @@ RR.Ladder.prototype.render = function () {
 		var g = RR.svg("g", {class: "rpc", "data-rpc": i, "data-pos": p});
 		var flags = r.flags[i], label = "#" + (p + 1) + "  " + RR.hex(r.xid[i]);
 		g.appendChild(RR.svg("line", {x1: 0, x2: W, y1: y - 13, y2: y - 13, class: "sep"}));
-		g.appendChild(RR.svg("text", {x: 4, y: y, class: "rpc-id"}, label));
-		g.appendChild(RR.svg("text", {x: 4, y: y + ROW - 3, class: "rpc-op"}, d.ops[r.op[i]]));
-		g.appendChild(RR.svg("text", {x: 4, y: y + 2 * ROW - 6, class: "rpc-t"},
-			"t " + RR.secs(r.ct[i] >= 0 ? r.ct[i] : r.rt[i]) +
-			(flags & RR.F.RETRY ? "  retry" : "") + (flags & RR.F.BACK ? "  backchannel" : "") +
-			(flags & (RR.F.CALL_INC | RR.F.REPLY_INC) ? "  incomplete" : "")));
-		var rows = Math.max(arrows.length, 3), used = {};
+		var idText = RR.svg("text", {x: 4, y: y, class: "rpc-id"}, label);
+		idText.appendChild(RR.svg("tspan", {class: "rpc-t", dx: 8}, RR.secs(r.ct[i] >= 0 ? r.ct[i] : r.rt[i])));
+		g.appendChild(idText);
+		var opText = RR.svg("text", {x: 4, y: y + ROW - 2, class: "rpc-op"}, d.ops[r.op[i]]);
+		[[RR.F.RETRY, "retry"], [RR.F.BACK, "backchannel"], [RR.F.CALL_INC | RR.F.REPLY_INC, "incomplete"],
+			[RR.F.LOSS, "bytes lost"]].forEach(function (x) {
+			if (flags & x[0]) opText.appendChild(RR.svg("tspan", {class: "flag", dx: 8}, x[1]));
+		});
+		g.appendChild(opText);
+		var rows = Math.max(arrows.length, 2), used = {};
 		arrows.forEach(function (a, k) {
 			var ay = y + k * ROW, x1 = a.toResp ? reqX : respX, x2 = a.toResp ? respX : reqX;
 			var hl = self.hlFrame && a.first && self.hlFrame >= a.first && self.hlFrame <= a.last;

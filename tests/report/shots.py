@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Screenshots and timings of ulb-lint --report pages in headless Chromium (cdp.py), for the docs.
+
+  shots.py --out docs/img PAGE.html[#frame=N]:NAME[:WIDTHxHEIGHT[:SELECTOR]] ...
+
+Each page is opened (timed: navigation to its load event, the page's own script done by then), the
+address's #frame=N applied, and a PNG of the viewport (or of the element SELECTOR) written to
+OUT/NAME.png.  Then, per page, what an operator's actions cost: a jump to a frame, the next window of
+the ladder, drawing the charts."""
+import argparse
+import base64
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+
+def timed(browser, page, expr):
+    t = time.monotonic()
+    browser.evaluate(page, expr)
+    return time.monotonic() - t
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("shots", nargs="+")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    b = cdp.Browser()
+    try:
+        page = b.new_page()
+        for spec in args.shots:
+            parts = spec.split(":")
+            url, name = parts[0], parts[1]
+            w, h = (int(x) for x in (parts[2] if len(parts) > 2 else "1400x900").split("x"))
+            sel = parts[3] if len(parts) > 3 else None
+            b.call("Emulation.setDeviceMetricsOverride", {"width": w, "height": h, "deviceScaleFactor": 1,
+                                                          "mobile": False}, page)
+            path, _, frag = url.partition("#")
+            b.open(page, "about:blank")
+            secs = b.open(page, "file://" + os.path.abspath(path) + (("#" + frag) if frag else ""))
+            ready = b.evaluate(page, "performance.now()")
+            jump = timed(b, page, "new Promise(function (d) { window.addEventListener('hashchange', function () "
+                         "{ d(1); }, {once: true}); location.hash = 'frame=' + (RR.data.rpc.cf[RR.data.n >> 1]); })")
+            nxt = timed(b, page, "document.getElementById('lad-next').click()")
+            if frag:
+                b.evaluate(page, "new Promise(function (d) { window.addEventListener('hashchange', function () "
+                           "{ d(1); }, {once: true}); location.hash = '%s'; })" % frag)
+            charts = timed(b, page, "new Promise(function (d) { document.getElementById('charts').scrollIntoView(); "
+                           "requestAnimationFrame(function () { setTimeout(function () { d(1); }, 0); }); })")
+            if sel:
+                b.evaluate(page, "document.querySelector(%r).scrollIntoView({block: 'start'})" % sel)
+            elif frag:
+                b.evaluate(page, "new Promise(function (d) { location.hash = ''; location.hash = '%s'; "
+                           "setTimeout(d, 50); })" % frag)
+            else:
+                b.evaluate(page, "window.scrollTo(0, 0)")
+            time.sleep(0.3)
+            png = b.call("Page.captureScreenshot", {"format": "png"}, page)["data"]
+            with open(os.path.join(args.out, name + ".png"), "wb") as f:
+                f.write(base64.b64decode(png))
+            errors = b.errors(page)
+            b.events.clear()
+            print("%s: %s (%.1f MiB): load event after %.2f s (script done at %.0f ms), jump to a frame %.0f ms, "
+                  "next window %.0f ms, charts %.0f ms%s" % (
+                      name, path, os.path.getsize(path) / 1048576, secs, ready, jump * 1000, nxt * 1000,
+                      charts * 1000, "; ERRORS " + "; ".join(errors) if errors else ""))
+    finally:
+        b.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
