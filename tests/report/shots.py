@@ -4,10 +4,10 @@
 
   shots.py --out docs/img PAGE.html[#frame=N]:NAME[:WIDTHxHEIGHT[:SELECTOR]] ...
 
-Each page is opened (timed: navigation to its load event, the page's own script done by then), the
-address's #frame=N applied, and a PNG of the viewport (or of the element SELECTOR) written to
-OUT/NAME.png.  Then, per page, what an operator's actions cost: a jump to a frame, the next window of
-the ladder, drawing the charts."""
+Each page is opened (timed: navigation to its load event, the page's own script done by then), and
+what an operator's actions cost is timed: a jump to a frame, the next window of the ladder, drawing
+the charts.  Then it is opened afresh at its address (#frame=N) and a PNG of the viewport, scrolled to
+the element SELECTOR if given, written to OUT/NAME.png."""
 import argparse
 import base64
 import os
@@ -50,19 +50,14 @@ def main():
             jump = timed(b, page, "new Promise(function (d) { window.addEventListener('hashchange', function () "
                          "{ d(1); }, {once: true}); location.hash = 'frame=' + (RR.data.rpc.cf[RR.data.n >> 1]); })")
             nxt = timed(b, page, "document.getElementById('lad-next').click()")
-            if frag:
-                b.evaluate(page, "new Promise(function (d) { window.addEventListener('hashchange', function () "
-                           "{ d(1); }, {once: true}); location.hash = '%s'; })" % frag)
             charts = timed(b, page, "new Promise(function (d) { "
                            "document.getElementById('charts').scrollIntoView(); (function wait() { "
                            "if (document.querySelector('#chart-bytes .uplot')) d(1); else requestAnimationFrame(wait); })(); })")
+            # The picture: the page opened afresh at its address, scrolled to SELECTOR if given.
+            b.open(page, "about:blank")
+            b.open(page, "file://" + os.path.abspath(path) + (("#" + frag) if frag else ""))
             if sel:
                 b.evaluate(page, "document.querySelector(%r).scrollIntoView({block: 'start'})" % sel)
-            elif frag:
-                b.evaluate(page, "new Promise(function (d) { location.hash = ''; location.hash = '%s'; "
-                           "setTimeout(d, 50); })" % frag)
-            else:
-                b.evaluate(page, "window.scrollTo(0, 0)")
             time.sleep(0.3)
             png = b.call("Page.captureScreenshot", {"format": "png"}, page)["data"]
             with open(os.path.join(args.out, name + ".png"), "wb") as f:

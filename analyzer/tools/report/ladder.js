@@ -64,8 +64,10 @@ RR.Ladder.prototype.show = function (pos) {
 RR.Ladder.prototype.focus = function (i, frame) {
 	this.hlFrame = frame || 0;
 	this.show(this.d.pos[i] - Math.floor(this.size / 3));
+	// Scroll the ladder's own box (not the page) to put the marked arrow a third of the way down.
 	var hl = this.box.querySelector(".hl, .mark.hl");
-	if (hl && hl.scrollIntoView) hl.scrollIntoView({block: "center"});
+	if (hl) this.box.scrollTop += hl.getBoundingClientRect().top - this.box.getBoundingClientRect().top -
+		this.box.clientHeight / 3;
 };
 
 RR.Ladder.prototype.render = function () {
@@ -123,7 +125,7 @@ RR.Ladder.prototype.render = function () {
 	svg.insertBefore(RR.svg("line", {x1: reqX, x2: reqX, y1: lanesTop, y2: y, class: "laneline"}), svg.firstChild);
 	svg.insertBefore(RR.svg("line", {x1: respX, x2: respX, y1: lanesTop, y2: y, class: "laneline"}), svg.firstChild);
 	var defs = RR.svg("defs"), m = RR.svg("marker", {id: "ah", viewBox: "0 0 10 10", refX: 9, refY: 5,
-		markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse"});
+		markerWidth: 9, markerHeight: 9, markerUnits: "userSpaceOnUse", orient: "auto-start-reverse"});
 	m.appendChild(RR.svg("path", {d: "M0,0 L10,5 L0,10 z", class: "ah"}));
 	defs.appendChild(m);
 	svg.insertBefore(defs, svg.firstChild);

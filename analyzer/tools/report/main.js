@@ -123,8 +123,8 @@ RR.main = function () {
 		var i = f ? f.p : RR.findFrame(d, n);
 		if (i < 0) return true;
 		setConn(d.connOf[d.rpc.conn[i]]);
-		ladder.focus(i, n);
 		document.getElementById("timeline").scrollIntoView();
+		ladder.focus(i, n);
 		return true;
 	}
 	sel.onchange = function () { location.hash = "conn=" + sel.value; };
