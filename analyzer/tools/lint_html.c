@@ -23,9 +23,18 @@ static void conn_free(gpointer p)
 	g_free(c);
 }
 
-struct lint_html *lint_html_new(void)
+struct lint_html *lint_html_open(const char *path, char *err, size_t errlen)
 {
-	struct lint_html *h = g_new0(struct lint_html, 1);
+	FILE *out = fopen(path, "w");
+	struct lint_html *h;
+
+	if (!out) {
+		snprintf(err, errlen, "--report: cannot write %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	h = g_new0(struct lint_html, 1);
+	h->out = out;
+	h->path = g_strdup(path);
 
 	h->rpcs = g_array_new(FALSE, TRUE, sizeof(struct html_rpc));
 	h->runs = g_array_new(FALSE, TRUE, sizeof(struct html_run));
@@ -44,6 +53,9 @@ void lint_html_free(struct lint_html *h)
 
 	if (!h)
 		return;
+	if (h->out)
+		fclose(h->out);
+	g_free(h->path);
 	for (i = 0; i < h->findings->len; i++)
 		g_free(g_array_index(h->findings, struct html_finding, i).text);
 	g_array_free(h->findings, TRUE);
@@ -288,20 +300,17 @@ void lint_html_finding(struct lint_html *h, const struct rr_diag *d)
 	g_array_append_val(h->findings, f);
 }
 
-bool lint_html_write(struct lint_html *h, const char *path, const char *capture, const uint64_t *skipped,
-		     char *err, size_t errlen)
+bool lint_html_write(struct lint_html *h, const char *capture, const uint64_t *skipped, char *err, size_t errlen)
 {
-	FILE *out = fopen(path, "w");
+	FILE *out = h->out;
+	bool ok;
 
-	if (!out) {
-		snprintf(err, errlen, "--report: cannot write %s: %s", path, strerror(errno));
-		return false;
-	}
+	h->out = NULL;
 	html_json_mark_findings(h);
 	html_page_write(out, h, capture, skipped);
-	if (ferror(out) | (fclose(out) != 0)) {
-		snprintf(err, errlen, "--report: writing %s failed: %s", path, strerror(errno));
-		return false;
-	}
-	return true;
+	ok = !ferror(out);
+	ok &= fclose(out) == 0;
+	if (!ok)
+		snprintf(err, errlen, "--report: writing %s failed: %s", h->path, strerror(errno));
+	return ok;
 }

@@ -22,18 +22,23 @@
 
 struct lint_html;
 
-struct lint_html *lint_html_new(void);
+/*
+ * Open path for the page before the capture is read (a path that cannot be
+ * written fails at once, not after the analysis): NULL, with a sentence
+ * naming the file in err, when it cannot be.
+ */
+struct lint_html *lint_html_open(const char *path, char *err, size_t errlen);
 void lint_html_send(struct lint_html *h, const struct rr_send_report *s);
 void lint_html_rdma(struct lint_html *h, const struct rr_rdma_report *r);
 void lint_html_message(struct lint_html *h, const struct rr_message *m);
 void lint_html_finding(struct lint_html *h, const struct rr_diag *d);
 /*
- * Write the page for capture (its name as shown) to path.  skipped: the
- * engine's skipped checks by enum rr_skip_reason.  false, with a sentence
- * naming the file in err, when it cannot be written.
+ * Write the page for capture (its name as shown) and close the file.
+ * skipped: the engine's skipped checks by enum rr_skip_reason.  false, with
+ * a sentence naming the file in err, when it could not be written.
  */
-bool lint_html_write(struct lint_html *h, const char *path, const char *capture, const uint64_t *skipped,
-		     char *err, size_t errlen);
+bool lint_html_write(struct lint_html *h, const char *capture, const uint64_t *skipped, char *err, size_t errlen);
+/* Also closes the file if lint_html_write() was not called. */
 void lint_html_free(struct lint_html *h);
 
 #endif

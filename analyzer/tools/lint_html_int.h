@@ -82,6 +82,8 @@ struct html_finding {
 };
 
 struct lint_html {
+	FILE *out;                   /* the page, open from lint_html_open() to lint_html_write() */
+	char *path;
 	GArray *rpcs;                /* struct html_rpc, in the order their first Send was seen */
 	GArray *runs;                /* struct html_run */
 	GHashTable *by_frame;        /* call Send frame -> rpc index + 1 */

@@ -205,7 +205,12 @@ static int lint_file(struct lint *l, const char *path)
 	l->progress = l->progress && isatty(STDERR_FILENO) && l->file_size >= PROGRESS_MIN_BYTES;
 	l->read_at_start = l->progress ? bytes_read() : 0;
 	l->sum = l->summary ? lint_summary_new() : NULL;
-	l->html = l->report ? lint_html_new() : NULL;
+	if (l->report && !(l->html = lint_html_open(l->report, err, sizeof(err)))) {
+		fprintf(stderr, "ulb-lint: %s\n", err);
+		lint_summary_free(l->sum);
+		l->sum = NULL;
+		return 2;
+	}
 	if (l->html) {
 		sinks.send = on_send;
 		sinks.rdma = on_rdma;
@@ -231,7 +236,7 @@ static int lint_file(struct lint *l, const char *path)
 		skipped[i] = rr_session_checks_skipped(s, i);
 	if (l->sum)
 		lint_summary_print(l->sum, l->out, l->fmt, l->file, skipped);
-	if (l->html && !lint_html_write(l->html, l->report, l->file, skipped, err, sizeof(err))) {
+	if (l->html && !lint_html_write(l->html, l->file, skipped, err, sizeof(err))) {
 		fprintf(stderr, "ulb-lint: %s\n", err);
 		rc = 1;
 	}

@@ -9,7 +9,8 @@
   - generated scenarios (FILE.scn or FILE.scn@LINK, whose Sends are one frame each): each RPC's RDMA frames on the ladder are those the generator's ground truth
     (rpcrdma-pcapgen --truth) lists for its messages besides their Sends: the Read Responses of a
     call's read chunks, the Writes of its reply's chunks; packets counted once each;
-  - misuse: --report with two captures, or to a folder that does not exist, exits 2 and says why.
+  - misuse: --report with two captures, or to a folder that does not exist, exits 2 and says why (the
+    latter before reading the capture).
 """
 import argparse
 import json
@@ -120,8 +121,9 @@ def check_misuse(args, capture, fails):
         fails.append("--report with two captures: exit %d, %r" % (p.returncode, p.stderr))
     bad = os.path.join(args.out, "no-such-folder", "x.html")
     p = subprocess.run([args.lint, "-q", "--report", bad, capture], capture_output=True, text=True)
-    if p.returncode != 2 or bad not in p.stderr:
-        fails.append("--report into a missing folder: exit %d, %r" % (p.returncode, p.stderr))
+    if p.returncode != 2 or bad not in p.stderr or p.stdout:
+        fails.append("--report into a missing folder: exit %d, %r, %d bytes of findings (it should stop before "
+                     "reading the capture)" % (p.returncode, p.stderr, len(p.stdout)))
 
 
 def main():
