@@ -47,12 +47,14 @@ def main():
             secs = b.open(page, "file://" + os.path.abspath(path) + (("#" + frag) if frag else ""))
             ready = b.evaluate(page, "performance.now()")
             metrics = {m["name"]: m["value"] for m in b.call("Performance.getMetrics", {}, page)["metrics"]}
-            jump = timed(b, page, "new Promise(function (d) { window.addEventListener('hashchange', function () "
-                         "{ d(1); }, {once: true}); location.hash = 'frame=' + (RR.data.rpc.cf[RR.data.n >> 1]); })")
-            nxt = timed(b, page, "document.getElementById('lad-next').click()")
-            charts = timed(b, page, "new Promise(function (d) { "
-                           "document.getElementById('charts').scrollIntoView(); (function wait() { "
-                           "if (document.querySelector('#chart-bytes .uplot')) d(1); else requestAnimationFrame(wait); })(); })")
+            jump = nxt = charts = 0
+            if b.evaluate(page, "RR.data.n"):  # with no RPC there is nothing to act on
+                jump = timed(b, page, "new Promise(function (d) { window.addEventListener('hashchange', function () "
+                             "{ d(1); }, {once: true}); location.hash = 'frame=' + (RR.data.rpc.cf[RR.data.n >> 1]); })")
+                nxt = timed(b, page, "document.getElementById('lad-next').click()")
+                charts = timed(b, page, "new Promise(function (d) { "
+                               "document.getElementById('charts').scrollIntoView(); (function wait() { "
+                               "if (document.querySelector('#chart-bytes .uplot')) d(1); else requestAnimationFrame(wait); })(); })")
             # The picture: the page opened afresh at its address, scrolled to SELECTOR if given.
             b.open(page, "about:blank")
             b.open(page, "file://" + os.path.abspath(path) + (("#" + frag) if frag else ""))

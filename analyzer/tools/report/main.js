@@ -147,6 +147,12 @@ RR.main = function () {
 	window.addEventListener("resize", RR.throttle(function () { charts.resize(); ladder.mapCols = null; ladder.render(); }));
 	var busiest = d.conns.slice().sort(function (a, b) { return b.rpcs.length - a.rpcs.length; })[0];
 	if (!route() && busiest) setConn(busiest);
+	if (!busiest) {
+		document.getElementById("conn-name").textContent = "No RPC-over-RDMA connection in this capture.";
+		["charts", "operations", "ladder-box", "conn-select"].forEach(function (id) { document.getElementById(id).hidden = true; });
+		Array.prototype.forEach.call(document.querySelectorAll("#timeline .ladder-controls, #timeline .map-wrap, #timeline .legend"),
+			function (e) { e.hidden = true; });
+	}
 	document.body.setAttribute("data-ready", "1");
 };
 
