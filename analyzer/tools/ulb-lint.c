@@ -18,6 +18,7 @@
 
 #include "dump.h"
 #include "lint.h"
+#include "lint_html.h"
 #include "rpcrdma/session.h"
 
 #define PROGRESS_MIN_BYTES (64u << 20)
@@ -35,6 +36,8 @@ struct lint {
 	uint64_t total[3];            /* all files */
 	uint64_t file_size, events, read_at_start;
 	FILE *out;
+	const char *report;          /* --report FILE.html */
+	struct lint_html *html;
 };
 
 static void usage(FILE *f)
@@ -46,7 +49,8 @@ static void usage(FILE *f)
 		"  --format text|json        findings as FILE:FRAME: SEVERITY: RULE text [ref], or JSON Lines\n"
 		"  --summary                 counts per rule; per connection RPCs, DDP and inline bytes,\n"
 		"                            credits, retries, response time per NFS operation\n"
-		"  --fail-on error|warning|info   exit 1 at findings of this severity or above (default error)\n");
+		"  --fail-on error|warning|info   exit 1 at findings of this severity or above (default error)\n"
+		"  --report FILE.html        also write a self-contained HTML report of the capture (one capture)\n");
 	rr_session_print_options(f);
 	fprintf(f,
 		"  --list-rules              print the rule table and exit\n"
@@ -83,6 +87,8 @@ static void on_finding(void *ctx, const struct rr_diag *d)
 	l->count[d->severity]++;
 	if (l->sum)
 		lint_summary_finding(l->sum, d);
+	if (l->html)
+		lint_html_finding(l->html, d);
 	if (l->dump) {
 		if (!l->quiet)
 			lint_print_finding(stderr, LINT_TEXT, l->file, d);
@@ -97,8 +103,20 @@ static void on_message(void *ctx, const struct rr_message *m)
 
 	if (l->sum)
 		lint_summary_message(l->sum, m);
+	if (l->html)
+		lint_html_message(l->html, m);
 	if (l->dump)
 		dump_message(l->out, l->fmt == LINT_JSON ? DUMP_JSON : DUMP_TEXT, m);
+}
+
+static void on_send(void *ctx, const struct rr_send_report *s)
+{
+	lint_html_send(((struct lint *)ctx)->html, s);
+}
+
+static void on_rdma(void *ctx, const struct rr_rdma_report *r)
+{
+	lint_html_rdma(((struct lint *)ctx)->html, r);
 }
 
 /* Bytes this process has read so far (Linux /proc/self/io): how far into the file we are. */
@@ -187,11 +205,23 @@ static int lint_file(struct lint *l, const char *path)
 	l->progress = l->progress && isatty(STDERR_FILENO) && l->file_size >= PROGRESS_MIN_BYTES;
 	l->read_at_start = l->progress ? bytes_read() : 0;
 	l->sum = l->summary ? lint_summary_new() : NULL;
+	if (l->report && !(l->html = lint_html_open(l->report, err, sizeof(err)))) {
+		fprintf(stderr, "ulb-lint: %s\n", err);
+		lint_summary_free(l->sum);
+		l->sum = NULL;
+		return 2;
+	}
+	if (l->html) {
+		sinks.send = on_send;
+		sinks.rdma = on_rdma;
+	}
 	s = rr_session_new(&l->opts, &sinks);
 	if (!rr_session_open_file(s, path, err, sizeof(err))) {
 		fprintf(stderr, "ulb-lint: %s\n", err);
 		lint_summary_free(l->sum);
 		l->sum = NULL;
+		lint_html_free(l->html);
+		l->html = NULL;
 		rr_session_free(s);
 		return 2;
 	}
@@ -206,19 +236,25 @@ static int lint_file(struct lint *l, const char *path)
 		skipped[i] = rr_session_checks_skipped(s, i);
 	if (l->sum)
 		lint_summary_print(l->sum, l->out, l->fmt, l->file, skipped);
+	if (l->html && !lint_html_write(l->html, l->file, skipped, err, sizeof(err))) {
+		fprintf(stderr, "ulb-lint: %s\n", err);
+		rc = 1;
+	}
 	if (!l->quiet)
 		print_stats(l, s);
 	for (i = 0; i < 3; i++)
 		l->total[i] += l->count[i];
 	lint_summary_free(l->sum);
 	l->sum = NULL;
+	lint_html_free(l->html);
+	l->html = NULL;
 	rr_session_free(s);
 	return rc ? 2 : 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct option opts[RR_OPT__COUNT + 9] = {
+	struct option opts[RR_OPT__COUNT + 10] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -227,6 +263,7 @@ int main(int argc, char **argv)
 		{ "list-rules", no_argument, NULL, 'l' },
 		{ "no-progress", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "report", required_argument, NULL, 'R' },
 	};
 	struct lint l = { .fmt = LINT_TEXT, .out = stdout, .fail_on = RR_SEV_ERROR, .progress = true };
 	bool list = false;
@@ -241,7 +278,7 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	rr_session_default_opts(&l.opts);
-	rr_session_getopt_entries(&opts[8]);   /* the terminator stays zero */
+	rr_session_getopt_entries(&opts[9]);   /* the terminator stays zero */
 	while ((c = getopt_long(argc, argv, "df:qsh", opts, NULL)) != -1) {
 		if (rr_session_is_option(c)) {
 			if (!rr_session_set_option(&l.opts, c - RR_SESSION_OPT_BASE, optarg, err, sizeof(err))) {
@@ -288,6 +325,9 @@ int main(int argc, char **argv)
 		case 'P':
 			l.progress = false;
 			break;
+		case 'R':
+			l.report = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -302,6 +342,10 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		usage(stderr);
+		return 2;
+	}
+	if (l.report && argc - optind != 1) {
+		fprintf(stderr, "ulb-lint: --report writes the report of one capture, not %d\n", argc - optind);
 		return 2;
 	}
 	for (i = optind; i < argc; i++) {

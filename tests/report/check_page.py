@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""ulb-lint --report without a browser: the page's embedded data and its self-containment.
+
+  - a real capture: the page holds no reference to anything outside it (no script or style by URL),
+    holds the vendored uPlot byte for byte, and its data (the JSON the page draws from) has the
+    findings of `ulb-lint --format json` (rule, frame) and the calls and replies per connection of
+    `--summary --format json`; every finding tied to a connection is marked on an RPC of it;
+  - generated scenarios (FILE.scn or FILE.scn@LINK, whose Sends are one frame each): each RPC's RDMA frames on the ladder are those the generator's ground truth
+    (rpcrdma-pcapgen --truth) lists for its messages besides their Sends: the Read Responses of a
+    call's read chunks, the Writes of its reply's chunks; packets counted once each;
+  - misuse: --report with two captures, or to a folder that does not exist, exits 2 and says why (the
+    latter before reading the capture).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+KINDS = {0: "write", 1: "read request", 2: "read response"}
+
+
+def run(cmd, ok=(0, 1)):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode not in ok:
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
+    return p
+
+
+def page_data(path):
+    html = open(path, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="rr-data">(.*?)</script>', html, re.S)
+    if not m:
+        raise RuntimeError("%s: no data element" % path)
+    return html, json.loads(m.group(1))
+
+
+def check_real(args, capture, fails):
+    page = os.path.join(args.out, "real.html")
+    lines = run([args.lint, "-q", "--summary", "--format", "json", capture]).stdout.splitlines()
+    objs = [json.loads(x) for x in lines if x]
+    summary = [o for o in objs if "summary" in o][0]["summary"]
+    findings = [o for o in objs if "summary" not in o]
+    run([args.lint, "-q", "--report", page, capture])
+    html, d = page_data(page)
+    if re.search(r'<(script|img|iframe)[^>]*\ssrc=|<link[^>]*\shref=|@import|url\(\s*["\']?https?:', html, re.I):
+        fails.append("the page loads something by URL: it must hold everything itself")
+    uplot = open(args.uplot, encoding="utf-8").read().strip()
+    if uplot not in html:
+        fails.append("the vendored uPlot is not in the page as it is in third_party/")
+    want = sorted((f["rule"], f["frame"]) for f in findings)
+    have = sorted((f["r"], f["f"]) for f in d["findings"])
+    if want != have:
+        fails.append("findings: --format json %s, page %s" % (want, have))
+    conns = {c["id"]: (c["calls"], c["replies"]) for c in summary["connections"]}
+    got = {c["id"]: (c["calls"], c["replies"]) for c in d["conns"]}
+    if conns != got:
+        fails.append("calls and replies by connection: summary %s, page %s" % (conns, got))
+    for f in d["findings"]:
+        if f["c"] and (f["p"] < 0 or d["rpc"]["conn"][f["p"]] != f["c"]):
+            fails.append("%s at frame %d (connection %d) is marked on no RPC of its connection" % (f["r"], f["f"], f["c"]))
+    print("real %s: %d findings, %d connections, %d RPCs" % (capture, len(have), len(got), len(d["rpc"]["conn"])))
+
+
+def runs_of(d, i):
+    rd, out = d["rpc"]["rd"][i], {}
+    for k in range(0, len(rd), 4):
+        out.setdefault(rd[k], []).append((rd[k + 1], rd[k + 2], rd[k + 3]))
+    return out
+
+
+def check_scenario(args, spec, fails):
+    """spec: a scenario file, or FILE@LINK to generate it on that link type."""
+    scn, _, link = spec.partition("@")
+    base = os.path.join(args.out, os.path.basename(scn) + (link and "-" + link))
+    run([args.pcapgen, scn, "-o", base + ".pcap", "--truth", base + ".json"] + (["--link", link] if link else []),
+        ok=(0,))
+    truth = json.load(open(base + ".json"))
+    run([args.lint, "-q", "--report", base + ".html", base + ".pcap"])
+    _, d = page_data(base + ".html")
+    r = d["rpc"]
+    by_frame = {}
+    for i in range(len(r["conn"])):
+        by_frame[r["cf"][i]] = i
+        by_frame[r["rf"][i]] = i
+    checked = 0
+    for m in truth["messages"]:
+        call = m["dir"] == "call"
+        frames = set(m["frames"])
+        # The Send: a call's first frame, a reply's last (its Writes go first); on iWARP a frame may
+        # hold the end of a Write and the Send both, and a Send may span TCP segments.
+        send = m["first_frame"] if call else m["last_frame"]
+        i = next((by_frame[f] for f in (m["frames"] if call else reversed(m["frames"])) if f in by_frame), None)
+        if i is None:
+            fails.append("%s: the %s of XID %s (frames %s) is on no RPC of the page" % (spec, m["dir"], m["xid"],
+                                                                                     m["frames"]))
+            continue
+        kind = 2 if call else 0
+        runs = runs_of(d, i).get(kind, [])
+        rdma = sorted(frames - {send})
+        packets = sum(n for _, _, n in runs)
+        inside = all(any(a <= f <= b for a, b, _ in runs) for f in rdma)
+        ends = all(a in frames and b in frames for a, b, _ in runs)
+        if not inside or not ends or not len(rdma) <= packets <= len(frames):
+            fails.append("%s: XID %s %s: the truth's frames %s (Send at %d), the ladder's %s runs %s" % (
+                spec, m["xid"], m["dir"], m["frames"], send, KINDS[kind], runs))
+        checked += bool(rdma)
+    calls = sum(1 for m in truth["messages"] if m["dir"] == "call")
+    if sum(c["calls"] for c in d["conns"]) != calls:
+        fails.append("%s: %d calls in the truth, %d on the page" % (spec, calls, sum(c["calls"] for c in d["conns"])))
+    print("scenario %s: %d messages, %d with RDMA frames checked" % (spec, len(truth["messages"]), checked))
+
+
+def check_misuse(args, capture, fails):
+    p = subprocess.run([args.lint, "-q", "--report", os.path.join(args.out, "x.html"), capture, capture],
+                       capture_output=True, text=True)
+    if p.returncode != 2 or "one capture" not in p.stderr:
+        fails.append("--report with two captures: exit %d, %r" % (p.returncode, p.stderr))
+    bad = os.path.join(args.out, "no-such-folder", "x.html")
+    p = subprocess.run([args.lint, "-q", "--report", bad, capture], capture_output=True, text=True)
+    if p.returncode != 2 or bad not in p.stderr or p.stdout:
+        fails.append("--report into a missing folder: exit %d, %r, %d bytes of findings (it should stop before "
+                     "reading the capture)" % (p.returncode, p.stderr, len(p.stdout)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lint", required=True)
+    ap.add_argument("--pcapgen", required=True)
+    ap.add_argument("--uplot", required=True, help="third_party/uplot/uPlot.iife.min.js")
+    ap.add_argument("--real", required=True, help="a real capture with findings")
+    ap.add_argument("scenarios", nargs="+")
+    args = ap.parse_args()
+    fails = []
+    with tempfile.TemporaryDirectory(prefix="rr-report-") as args.out:
+        check_real(args, args.real, fails)
+        for scn in args.scenarios:
+            check_scenario(args, scn, fails)
+        check_misuse(args, args.real, fails)
+    for f in fails:
+        print("FAIL " + f)
+    print("all passed" if not fails else "%d failures" % len(fails))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

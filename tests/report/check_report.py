@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""ulb-lint --report in a real browser.  For each capture: write its report, open it in headless Chromium
+(one browser, the DevTools protocol on a pipe: cdp.py), and check, from the page's rendered DOM, against
+ulb-lint's own JSON outputs as the oracle:
+  - the page loaded with no console error, uncaught exception or error shown on it;
+  - the findings listed (rule, frame) are those of `ulb-lint --format json`, and each rule's count is
+    the one `--summary --format json` gives;
+  - each connection's calls and replies, and the total of calls, are those of the summary;
+  - findings tied to a connection are marked on the timeline: with #frame=N in the address the
+    ladder shows a mark of its rule at its frame (up to MAX_MARKS per capture: every finding of the
+    --mark CAPTURE:RULE rules, which that capture must have, then one of each rule, then the rest).
+Exit 0 all passed, 1 a check failed, 77 no Chromium."""
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+EXTRACT = r"""(function () {
+  var q = function (s) { return Array.prototype.slice.call(document.querySelectorAll(s)); };
+  q("button.more").forEach(function (b) { while (!b.hidden) b.click(); });
+  var err = document.getElementById("rr-errors");
+  return {
+    ready: document.body.getAttribute("data-ready"),
+    errors: err ? err.textContent : "no #rr-errors",
+    findings: q("li.finding").map(function (e) { return [e.dataset.rule, +e.dataset.frame]; }),
+    rules: q("section.rule").map(function (s) { return [s.dataset.rule, +s.querySelector(".count").dataset.count]; }),
+    conns: q("#conns tbody tr").map(function (tr) {
+      var v = function (k) { return +tr.querySelector('[data-k="' + k + '"]').dataset.v; };
+      return [+tr.dataset.conn, v("calls"), v("replies")];
+    }),
+    total: +document.getElementById("total-calls").dataset.n
+  };
+})()"""
+
+MARKED = r"""new Promise(function (done) {
+  var count = function () { done(document.querySelectorAll('#ladder g.mark[data-rule="%s"][data-frame="%d"]').length); };
+  if (location.hash === "#frame=%d") return count();
+  window.addEventListener("hashchange", count, {once: true});
+  location.hash = "frame=%d";
+})"""
+
+MAX_MARKS = 10
+
+
+def lint(binary, *args):
+    p = subprocess.run([binary, "-q", "--no-progress", *args], capture_output=True, text=True)
+    if p.returncode not in (0, 1):
+        raise RuntimeError("ulb-lint %s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr))
+    return p.stdout
+
+
+def page_path(args, capture):
+    return os.path.join(args.out, os.path.basename(os.path.dirname(capture)) + "-" + os.path.basename(capture) + ".html")
+
+
+def prepare(args, capture):
+    """The oracle (findings as JSON Lines, then the summary object, from one run) and, apart, the report."""
+    findings, summary = [], None
+    for line in lint(args.lint, "--summary", "--format", "json", capture).splitlines():
+        obj = json.loads(line)
+        if "summary" in obj:
+            summary = obj["summary"]
+        else:
+            findings.append(obj)
+    lint(args.lint, "--report", page_path(args, capture), capture)
+    return findings, summary
+
+
+def check_capture(browser, page, args, capture, prepared, mark_rules, fails):
+    out = page_path(args, capture)
+    findings, summary = prepared
+    secs = browser.open(page, "file://" + os.path.abspath(out))
+    got = browser.evaluate(page, EXTRACT)
+    bad = []
+    if got["ready"] != "1":
+        bad.append("the page never finished drawing (no data-ready)")
+    if got["errors"].strip():
+        bad.append("errors shown on the page: " + got["errors"].strip())
+    want = sorted((f["rule"], f["frame"]) for f in findings)
+    have = sorted(tuple(x) for x in got["findings"])
+    if want != have:
+        bad.append("findings differ: only in --format json %s; only on the page %s" % (
+            sorted(set(want) - set(have))[:10], sorted(set(have) - set(want))[:10]))
+    if dict(got["rules"]) != summary["rules"]:
+        bad.append("counts by rule: page %s, summary %s" % (dict(got["rules"]), summary["rules"]))
+    conns = {c["id"]: (c["calls"], c["replies"]) for c in summary["connections"]}
+    page_conns = {c[0]: (c[1], c[2]) for c in got["conns"]}
+    if page_conns != conns:
+        bad.append("calls and replies by connection: page %s, summary %s" % (page_conns, conns))
+    if got["total"] != sum(c[0] for c in conns.values()):
+        bad.append("total calls: page %d, summary %d" % (got["total"], sum(c[0] for c in conns.values())))
+    for rule in mark_rules:
+        if not any(f["rule"] == rule for f in findings):
+            bad.append("ulb-lint reports no %s finding: the capture was expected to have some" % rule)
+    t_marks = time.monotonic()
+    tied = [f for f in findings if f["conn"] is not None and f["frame"]]
+    # The --mark rules first, then one finding of each rule, then the rest, up to MAX_MARKS.
+    seen = set()
+    for f in tied:
+        f["_first"] = f["rule"] not in seen
+        seen.add(f["rule"])
+    tied.sort(key=lambda f: (f["rule"] not in mark_rules, not f["_first"]))
+    for f in tied[:MAX_MARKS]:
+        if not browser.evaluate(page, MARKED % (f["rule"], f["frame"], f["frame"], f["frame"])):
+            bad.append("%s at frame %d is not marked on the timeline" % (f["rule"], f["frame"]))
+    t_marks = time.monotonic() - t_marks
+    bad += browser.errors(page)
+    browser.events.clear()
+    print("%s %s: %d findings, %d calls, %d connections; loaded in %.2f s, %d marks checked in %.2f s%s" % (
+        "FAIL" if bad else "ok", capture, len(have), got["total"], len(page_conns), secs, min(len(tied), MAX_MARKS),
+        t_marks,
+        "".join("\n    " + b for b in bad)))
+    fails += bad
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lint", required=True, help="the ulb-lint binary")
+    ap.add_argument("--out", required=True, help="folder for the pages")
+    ap.add_argument("--chromium", default="chromium")
+    ap.add_argument("--mark", action="append", default=[], metavar="CAPTURE:RULE",
+                    help="a capture (by the end of its path) whose RULE findings must be marked")
+    ap.add_argument("captures", nargs="+")
+    args = ap.parse_args()
+    if not shutil.which(args.chromium):
+        print("skipped: no %s (scripts/install-deps.sh installs it)" % args.chromium)
+        return 77
+    os.makedirs(args.out, exist_ok=True)
+    t = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        prepared = list(pool.map(lambda c: prepare(args, c), args.captures))
+    browser = cdp.Browser(args.chromium)
+    fails = []
+    try:
+        page = browser.new_page()
+        for capture, prep in zip(args.captures, prepared):
+            rules = [m.split(":", 1)[1] for m in args.mark if capture.endswith(m.split(":", 1)[0])]
+            check_capture(browser, page, args, capture, prep, rules, fails)
+    finally:
+        browser.close()
+    print("%d captures in %.1f s: %s" % (len(args.captures), time.monotonic() - t,
+                                         "%d failures" % len(fails) if fails else "all passed"))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
