@@ -171,6 +171,21 @@ static void print_stats(const struct lint *l, const struct rr_session *s)
 	fputc('\n', stderr);
 }
 
+/*
+ * Findings reach a reader downstream as they are made: stdio buffers a
+ * pipe's output by 4 KiB blocks, so `tcpdump -w - | ulb-lint - | grep`
+ * showed nothing until the capture ended.  Each line is written when it is
+ * complete unless stdout is a regular file, which nobody reads as it
+ * grows (docs/ulb-lint.1, STREAMING).
+ */
+static void line_buffer_stdout(void)
+{
+	struct stat st;
+
+	if (fstat(STDOUT_FILENO, &st) != 0 || !S_ISREG(st.st_mode))
+		setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
 /* One capture: 0 read to its end, 2 not readable (the findings so far were printed). */
 static int lint_file(struct lint *l, const char *path)
 {
@@ -300,6 +315,7 @@ int main(int argc, char **argv)
 		list_rules(&l);
 		return 0;
 	}
+	line_buffer_stdout();
 	if (optind >= argc) {
 		usage(stderr);
 		return 2;
