@@ -2,8 +2,8 @@
 /*
  * Findings as a user reads them: compiler style
  *   FILE:FRAME: SEVERITY: RULE message [RFC section]
- * or JSON Lines with file, frame, frames, xid, conn, rule, name, severity,
- * message, ref.
+ * or JSON Lines with schema, file, frame, frames, xid, conn, rule, name,
+ * severity, message, ref (docs/ulb-lint-json.md).
  */
 #include <inttypes.h>
 
@@ -41,7 +41,7 @@ void lint_print_finding(FILE *out, enum lint_format fmt, const char *file, const
 				d->text, r->section);
 		return;
 	}
-	fputs("{\"file\":", out);
+	fprintf(out, "{\"schema\":%d,\"file\":", LINT_JSON_SCHEMA);
 	lint_json_string(out, file);
 	fprintf(out, ",\"frame\":%" PRIu64 ",\"frames\":[", d->frame);
 	for (i = 0; i < d->n_frames; i++)

@@ -41,6 +41,7 @@ struct conn_sum {
 
 struct lint_summary {
 	GHashTable *conns;             /* id -> struct conn_sum* */
+	struct lint_capture cap;
 	uint64_t rule_count[RR_RULE_COUNT];
 	uint64_t rule_sev[RR_RULE_COUNT];
 	uint64_t rng;
@@ -271,6 +272,56 @@ static void print_conn_json(FILE *out, struct conn_sum *c)
 	g_list_free(ops);
 }
 
+void lint_summary_capture(struct lint_summary *s, const struct lint_capture *c)
+{
+	s->cap = *c;
+}
+
+void lint_summary_loss(const struct lint_summary *s, uint64_t *packets, uint64_t *bytes)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	*packets = *bytes = 0;
+	g_hash_table_iter_init(&it, s->conns);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const struct rr_conn_info *i = &((const struct conn_sum *)v)->info;
+
+		*packets += i->lost_packets[0] + i->lost_packets[1];
+		*bytes += i->lost_bytes[0] + i->lost_bytes[1];
+	}
+}
+
+/* A live capture: what libpcap dropped before the data, and what the data shows lost. */
+static void print_capture_text(const struct lint_summary *s, FILE *out)
+{
+	uint64_t packets, bytes;
+
+	if (!s->cap.live)
+		return;
+	lint_summary_loss(s, &packets, &bytes);
+	fprintf(out, "  capture: live on %s for %.1f s: %" PRIu64 " frames; dropped before analysis: %" PRIu64
+		" by libpcap (no room in its buffer), %" PRIu64 " by the interface; received by the filter %" PRIu64
+		"\n", s->cap.iface, s->cap.seconds, s->cap.frames, s->cap.dropped, s->cap.ifdropped, s->cap.received);
+	fprintf(out, "  lost in the data: %" PRIu64 " packets (PSN gaps), %" PRIu64 " bytes (TCP gaps)\n", packets,
+		bytes);
+}
+
+static void print_capture_json(const struct lint_summary *s, FILE *out)
+{
+	uint64_t packets, bytes;
+
+	lint_summary_loss(s, &packets, &bytes);
+	fprintf(out, ",\"loss\":{\"packets\":%" PRIu64 ",\"bytes\":%" PRIu64 "}", packets, bytes);
+	if (!s->cap.live)
+		return;
+	fputs(",\"capture\":{\"interface\":", out);
+	lint_json_string(out, s->cap.iface);
+	fprintf(out, ",\"seconds\":%.3f,\"frames\":%" PRIu64 ",\"received\":%" PRIu64 ",\"dropped\":%" PRIu64
+		",\"ifdropped\":%" PRIu64 "}", s->cap.seconds, s->cap.frames, s->cap.received, s->cap.dropped,
+		s->cap.ifdropped);
+}
+
 static const char *const skip_key[RR_SKIP__COUNT] = { "not_captured", "no_threshold", "state_limit",
 								    "not_understood", "undecoded" };
 
@@ -291,12 +342,13 @@ void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt,
 			if (skipped[i])
 				fprintf(out, "  checks skipped: %" PRIu64 " because %s\n", skipped[i],
 					rr_skip_reason_text(i));
+		print_capture_text(s, out);
 		for (l = conns; l; l = l->next)
 			print_conn_text(out, l->data);
 		g_list_free(conns);
 		return;
 	}
-	fputs("{\"file\":", out);
+	fprintf(out, "{\"schema\":%d,\"file\":", LINT_JSON_SCHEMA);
 	lint_json_string(out, file);
 	fputs(",\"summary\":{\"rules\":{", out);
 	for (i = 0; i < RR_RULE_COUNT; i++)
@@ -307,7 +359,9 @@ void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt,
 	fputs("},\"skipped\":{", out);
 	for (i = 0; i < RR_SKIP__COUNT; i++)
 		fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", skip_key[i], skipped[i]);
-	fputs("},\"connections\":[", out);
+	fputc('}', out);
+	print_capture_json(s, out);
+	fputs(",\"connections\":[", out);
 	for (l = conns; l; l = l->next) {
 		print_conn_json(out, l->data);
 		if (l->next)
