@@ -17,6 +17,7 @@ import argparse
 import glob
 import os
 import queue
+import shutil
 import struct
 import subprocess
 import sys
@@ -118,9 +119,9 @@ def main():
     lint.stdin.close()
     err = lint.stderr.read().decode()
     lint.wait()
-    for f in glob.glob(os.path.join(tmp, "*")):
-        os.unlink(f)
-    os.rmdir(tmp)
+    for t in gens:
+        t.join(10)
+    shutil.rmtree(tmp, ignore_errors=True)
     if lint.returncode not in (0, 1):
         print("FAIL: ulb-lint exited %d: %s" % (lint.returncode, err[-2000:]))
         return 1
