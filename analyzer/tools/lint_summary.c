@@ -394,9 +394,9 @@ void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt,
 		g_list_free(conns);
 		return;
 	}
-	fprintf(out, "{\"schema\":%d,\"file\":", LINT_JSON_SCHEMA);
+	fputs("{\"file\":", out);
 	lint_json_string(out, file);
-	fputs(",\"summary\":{\"rules\":{", out);
+	fprintf(out, ",\"schema\":%d,\"summary\":{\"rules\":{", LINT_JSON_SCHEMA);
 	for (i = 0; i < RR_RULE_COUNT; i++)
 		if (s->rule_count[i]) {
 			fprintf(out, "%s\"%s\":%" PRIu64, first ? "" : ",", rr_rule_get(i)->code, s->rule_count[i]);
