@@ -376,8 +376,8 @@ int main(int argc, char **argv)
 	};
 	/*
 	 * 64 MiB of capture buffer: frames are captured whole, so libpcap gives
-	 * each a slot of up to 64 KiB, and its 2 MiB default held a RoCE burst
-	 * replayed at 8 times its speed only with a quarter of it dropped.
+	 * each a slot of up to 64 KiB, and with its 2 MiB default a quarter of
+	 * a real RoCE capture replayed at 8 times its speed was dropped.
 	 */
 	struct lint l = { .fmt = LINT_TEXT, .out = stdout, .fail_on = RR_SEV_ERROR, .progress = true,
 			  .live.buffer_mib = 64 };
