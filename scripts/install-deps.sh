@@ -11,7 +11,8 @@ pkgs=(build-essential cmake pkg-config libglib2.0-dev libpcap-dev libcmocka-dev
       clang llvm libclang-rt-dev python3
       tshark libwireshark-dev wireshark-dev
       rdma-core libibverbs-dev librdmacm-dev ibverbs-providers util-linux time
-      wireshark xvfb xauth imagemagick xdotool debootstrap chromium)
+      wireshark xvfb xauth imagemagick xdotool debootstrap chromium
+      tcpreplay)
 if [ "$lab" = 1 ]; then
   pkgs+=(qemu-system-x86 qemu-utils debootstrap e2fsprogs iproute2 cpio zstd)
 fi

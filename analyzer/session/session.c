@@ -306,6 +306,19 @@ const struct rr_decode_stats *rr_session_decode_stats(const struct rr_session *s
 	return &s->dstats;
 }
 
+void rr_session_decode_stats_now(const struct rr_session *s, struct rr_decode_stats *out)
+{
+	unsigned i;
+
+	if (s->finished || s->cap) {
+		*out = s->dstats;
+		return;
+	}
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < s->n_dec; i++)
+		add_stats(out, rr_frame_decoder_stats(s->dec[i].dec));
+}
+
 const struct rr_engine_stats *rr_session_engine_stats(const struct rr_session *s)
 {
 	return rr_engine_stats(s->eng);

@@ -1,16 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* lint.h - ulb-lint's pieces: findings out and JSON strings (lint_report.c), the summary (lint_summary.c). */
+/*
+ * lint.h - ulb-lint's pieces: findings out and JSON strings (lint_report.c),
+ * the summary (lint_summary.c), live capture (lint_live.c).
+ */
 #ifndef ULB_LINT_LINT_H
 #define ULB_LINT_LINT_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "rpcrdma/engine.h"
+#include "rpcrdma/session.h"
 
 enum lint_format {
 	LINT_TEXT,
 	LINT_JSON,
 };
+
+/*
+ * The version of the JSON Lines ulb-lint writes (docs/ulb-lint-json.md):
+ * every finding's line and every --summary line carries it as "schema".
+ */
+#define LINT_JSON_SCHEMA 1
 
 /* One finding, compiler style or as a JSON line. */
 void lint_print_finding(FILE *out, enum lint_format fmt, const char *file, const struct rr_diag *d);
@@ -26,5 +38,34 @@ void lint_summary_finding(struct lint_summary *s, const struct rr_diag *d);
 void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt, const char *file,
 			const uint64_t *skipped);
 void lint_summary_free(struct lint_summary *s);
+/* What a live capture counted, for the summary (lint_summary_capture; not called for files). */
+struct lint_capture {
+	bool live;
+	const char *iface;
+	uint64_t frames, received, dropped, ifdropped;
+	double seconds;
+};
+void lint_summary_capture(struct lint_summary *s, const struct lint_capture *c);
+/* What the data shows lost, over every connection: packets by PSN gap, bytes by TCP gap. */
+void lint_summary_loss(const struct lint_summary *s, uint64_t *packets, uint64_t *bytes);
+
+/* ulb-lint -i (lint_live.c). */
+struct lint_live_opts {
+	const char *iface;
+	const char *filter;          /* BPF, tcpdump's syntax */
+	double duration, interval;   /* seconds; 0: none */
+	uint64_t count;              /* frames; 0: no limit */
+	unsigned buffer_mib;
+	bool quiet;                  /* no "capturing on" line */
+};
+/*
+ * Capture on o->iface into the session until SIGINT, SIGTERM, --duration or
+ * --count, with --interval lines on stderr (findings: the counts by
+ * severity so far).  -1 the interface could not be opened (nothing ran), 0
+ * ended as asked, 1 capturing failed part way; err says why.  The session
+ * is finished on 0 and 1, and cap holds libpcap's counts.
+ */
+int lint_live_run(const struct lint_live_opts *o, struct rr_session *s, const uint64_t *findings,
+		  struct lint_summary *sum, struct lint_capture *cap, char *err, size_t errlen);
 
 #endif

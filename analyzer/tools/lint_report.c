@@ -2,8 +2,8 @@
 /*
  * Findings as a user reads them: compiler style
  *   FILE:FRAME: SEVERITY: RULE message [RFC section]
- * or JSON Lines with file, frame, frames, xid, conn, rule, name, severity,
- * message, ref.
+ * or JSON Lines with file, schema, frame, frames, xid, conn, rule, name,
+ * severity, message, ref (docs/ulb-lint-json.md).
  */
 #include <inttypes.h>
 
@@ -43,7 +43,7 @@ void lint_print_finding(FILE *out, enum lint_format fmt, const char *file, const
 	}
 	fputs("{\"file\":", out);
 	lint_json_string(out, file);
-	fprintf(out, ",\"frame\":%" PRIu64 ",\"frames\":[", d->frame);
+	fprintf(out, ",\"schema\":%d,\"frame\":%" PRIu64 ",\"frames\":[", LINT_JSON_SCHEMA, d->frame);
 	for (i = 0; i < d->n_frames; i++)
 		fprintf(out, "%s%" PRIu64, i ? "," : "", d->frames[i]);
 	fputs("],\"xid\":", out);

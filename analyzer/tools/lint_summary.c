@@ -7,8 +7,12 @@
  * engine counted it by the connection's last message.  What each message
  * counts for (its bytes, its operation, whether it is a retry) is the
  * engine's description of it (struct rr_msg_view): the plugin's statistics
- * read the same, so the two reports agree.  Memory is bounded: response
- * times are a fixed-size reservoir per operation.
+ * read the same, so the two reports agree.  Memory is bounded, for a live
+ * capture that runs for days: response times are a reservoir of at most
+ * RESERVOIR samples per operation, grown as samples come; at most
+ * MAX_CONNS connections are kept, and past it the least recently active
+ * one is forgotten (its loss still counts in the totals, and the count of
+ * forgotten connections is told).
  */
 #include <glib.h>
 #include <inttypes.h>
@@ -18,12 +22,13 @@
 #include "lint.h"
 
 #define RESERVOIR 4096
+#define MAX_CONNS 1024
 
 struct op_times {
 	char name[RR_OP_LABEL_LEN];
 	uint64_t count;
-	uint32_t n;
-	uint64_t us[RESERVOIR];
+	uint32_t n, room;
+	uint64_t *us;
 };
 
 struct conn_sum {
@@ -37,14 +42,27 @@ struct conn_sum {
 	bool have_grant;
 	uint64_t retries;
 	GHashTable *ops;               /* name -> struct op_times* */
+	uint64_t last_active;          /* struct lint_summary.messages at its latest message */
 };
 
 struct lint_summary {
 	GHashTable *conns;             /* id -> struct conn_sum* */
+	struct lint_capture cap;
+	uint64_t messages;
+	uint64_t forgotten;            /* connections dropped at MAX_CONNS */
+	uint64_t forgotten_lost_packets, forgotten_lost_bytes;
 	uint64_t rule_count[RR_RULE_COUNT];
 	uint64_t rule_sev[RR_RULE_COUNT];
 	uint64_t rng;
 };
+
+static void op_free(gpointer p)
+{
+	struct op_times *t = p;
+
+	g_free(t->us);
+	g_free(t);
+}
 
 static void conn_free(gpointer p)
 {
@@ -72,6 +90,23 @@ void lint_summary_free(struct lint_summary *s)
 	g_free(s);
 }
 
+/* The least recently active connection goes; what it lost stays in the totals. */
+static void forget_oldest(struct lint_summary *s)
+{
+	GHashTableIter it;
+	gpointer v;
+	struct conn_sum *old = NULL;
+
+	g_hash_table_iter_init(&it, s->conns);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		if (!old || ((struct conn_sum *)v)->last_active < old->last_active)
+			old = v;
+	s->forgotten++;
+	s->forgotten_lost_packets += old->info.lost_packets[0] + old->info.lost_packets[1];
+	s->forgotten_lost_bytes += old->info.lost_bytes[0] + old->info.lost_bytes[1];
+	g_hash_table_remove(s->conns, GUINT_TO_POINTER(old->id));
+}
+
 static struct conn_sum *conn_of(struct lint_summary *s, const struct rr_message *m)
 {
 	struct conn_sum *c = g_hash_table_lookup(s->conns, GUINT_TO_POINTER(m->conn_id));
@@ -79,13 +114,16 @@ static struct conn_sum *conn_of(struct lint_summary *s, const struct rr_message 
 	if (!c) {
 		c = g_new0(struct conn_sum, 1);
 		c->id = m->conn_id;
-		c->ops = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+		if (g_hash_table_size(s->conns) >= MAX_CONNS)
+			forget_oldest(s);
+		c->ops = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, op_free);
 		g_hash_table_insert(s->conns, GUINT_TO_POINTER(m->conn_id), c);
 	}
 	g_free(c->name);
 	c->name = g_strdup(m->conn_name);
 	c->transport = m->transport;
 	c->info = m->conn;
+	c->last_active = ++s->messages;
 	return c;
 }
 
@@ -107,6 +145,10 @@ static void add_time(struct lint_summary *s, struct conn_sum *c, const char *key
 		g_hash_table_insert(c->ops, t->name, t);
 	}
 	t->count++;
+	if (t->n == t->room && t->room < RESERVOIR) {
+		t->room = t->room ? t->room * 4 : 16;
+		t->us = g_renew(uint64_t, t->us, t->room);
+	}
 	if (t->n < RESERVOIR)
 		t->us[t->n++] = us;
 	else if (rand64(s) % t->count < RESERVOIR)
@@ -271,6 +313,61 @@ static void print_conn_json(FILE *out, struct conn_sum *c)
 	g_list_free(ops);
 }
 
+void lint_summary_capture(struct lint_summary *s, const struct lint_capture *c)
+{
+	s->cap = *c;
+}
+
+void lint_summary_loss(const struct lint_summary *s, uint64_t *packets, uint64_t *bytes)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	*packets = s->forgotten_lost_packets;
+	*bytes = s->forgotten_lost_bytes;
+	g_hash_table_iter_init(&it, s->conns);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const struct rr_conn_info *i = &((const struct conn_sum *)v)->info;
+
+		*packets += i->lost_packets[0] + i->lost_packets[1];
+		*bytes += i->lost_bytes[0] + i->lost_bytes[1];
+	}
+}
+
+/* A live capture: what libpcap dropped before the data, and what the data shows lost. */
+static void print_capture_text(const struct lint_summary *s, FILE *out)
+{
+	uint64_t packets, bytes;
+
+	if (s->forgotten)
+		fprintf(out, "  connections not shown: %" PRIu64 " (the least recently active, past %u at once; "
+			"their findings and losses are counted)\n", s->forgotten, MAX_CONNS);
+	if (!s->cap.live)
+		return;
+	lint_summary_loss(s, &packets, &bytes);
+	fprintf(out, "  capture: live on %s for %.1f s: %" PRIu64 " frames; dropped before analysis: %" PRIu64
+		" by libpcap (no room in its buffer), %" PRIu64 " by the interface; received by the filter %" PRIu64
+		"\n", s->cap.iface, s->cap.seconds, s->cap.frames, s->cap.dropped, s->cap.ifdropped, s->cap.received);
+	fprintf(out, "  lost in the data: %" PRIu64 " packets (PSN gaps), %" PRIu64 " bytes (TCP gaps)\n", packets,
+		bytes);
+}
+
+static void print_capture_json(const struct lint_summary *s, FILE *out)
+{
+	uint64_t packets, bytes;
+
+	lint_summary_loss(s, &packets, &bytes);
+	fprintf(out, ",\"loss\":{\"packets\":%" PRIu64 ",\"bytes\":%" PRIu64 "},\"forgotten_connections\":%" PRIu64,
+		packets, bytes, s->forgotten);
+	if (!s->cap.live)
+		return;
+	fputs(",\"capture\":{\"interface\":", out);
+	lint_json_string(out, s->cap.iface);
+	fprintf(out, ",\"seconds\":%.3f,\"frames\":%" PRIu64 ",\"received\":%" PRIu64 ",\"dropped\":%" PRIu64
+		",\"ifdropped\":%" PRIu64 "}", s->cap.seconds, s->cap.frames, s->cap.received, s->cap.dropped,
+		s->cap.ifdropped);
+}
+
 static const char *const skip_key[RR_SKIP__COUNT] = { "not_captured", "no_threshold", "state_limit",
 								    "not_understood", "undecoded" };
 
@@ -291,6 +388,7 @@ void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt,
 			if (skipped[i])
 				fprintf(out, "  checks skipped: %" PRIu64 " because %s\n", skipped[i],
 					rr_skip_reason_text(i));
+		print_capture_text(s, out);
 		for (l = conns; l; l = l->next)
 			print_conn_text(out, l->data);
 		g_list_free(conns);
@@ -298,7 +396,7 @@ void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt,
 	}
 	fputs("{\"file\":", out);
 	lint_json_string(out, file);
-	fputs(",\"summary\":{\"rules\":{", out);
+	fprintf(out, ",\"schema\":%d,\"summary\":{\"rules\":{", LINT_JSON_SCHEMA);
 	for (i = 0; i < RR_RULE_COUNT; i++)
 		if (s->rule_count[i]) {
 			fprintf(out, "%s\"%s\":%" PRIu64, first ? "" : ",", rr_rule_get(i)->code, s->rule_count[i]);
@@ -307,7 +405,9 @@ void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt,
 	fputs("},\"skipped\":{", out);
 	for (i = 0; i < RR_SKIP__COUNT; i++)
 		fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", skip_key[i], skipped[i]);
-	fputs("},\"connections\":[", out);
+	fputc('}', out);
+	print_capture_json(s, out);
+	fputs(",\"connections\":[", out);
 	for (l = conns; l; l = l->next) {
 		print_conn_json(out, l->data);
 		if (l->next)

@@ -29,6 +29,7 @@ struct lint {
 	enum lint_format fmt;
 	enum rr_severity fail_on;
 	struct rr_session_opts opts;
+	struct lint_live_opts live;   /* -i: capture on live.iface instead of reading files */
 	/* per file */
 	const char *file;
 	struct lint_summary *sum;
@@ -44,6 +45,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ulb-lint [options] FILE...   ('-' reads standard input)\n"
+		"       ulb-lint [options] -i IFACE [FILTER EXPRESSION]\n"
 		"  Checks RPC-over-RDMA captures (pcap, pcapng; RoCEv1/v2, iWARP, InfiniBand, ERF)\n"
 		"  against RFC 8166 and the NFS Upper-Layer Binding, RFC 8267.\n"
 		"  --format text|json        findings as FILE:FRAME: SEVERITY: RULE text [ref], or JSON Lines\n"
@@ -56,7 +58,14 @@ static void usage(FILE *f)
 		"  --list-rules              print the rule table and exit\n"
 		"  --dump                    one record per rebuilt RPC message instead of findings\n"
 		"  --quiet                   no statistics line (and with --dump, no findings) on stderr\n"
-		"  --no-progress             no progress bar on a terminal\n");
+		"  --no-progress             no progress bar on a terminal\n"
+		"live capture (libpcap; root or CAP_NET_RAW; SIGINT or SIGTERM ends it with the end's findings):\n"
+		"  -i, --interface IFACE     capture on IFACE; what follows the options is a BPF filter, as tcpdump's\n"
+		"  --filter EXPR             the BPF filter as one argument instead\n"
+		"  --duration S              stop after S seconds\n"
+		"  --count N                 stop after N frames\n"
+		"  --interval S              a line on stderr every S seconds: frames, findings, drops, loss\n"
+		"  --buffer-size MIB         the kernel's capture buffer (default 64)\n");
 }
 
 static void list_rules(const struct lint *l)
@@ -161,7 +170,7 @@ static uint64_t file_size(const char *path)
 }
 
 /* The statistics line on stderr: what was read, rebuilt and found, and why checks were skipped. */
-static void print_stats(const struct lint *l, const struct rr_session *s)
+static void print_stats(const struct lint *l, const struct rr_session *s, const struct lint_capture *cap)
 {
 	const struct rr_decode_stats *ds = rr_session_decode_stats(s);
 	const struct rr_engine_stats *es = rr_session_engine_stats(s);
@@ -186,7 +195,54 @@ static void print_stats(const struct lint *l, const struct rr_session *s)
 	if (ds->parts > 1)
 		fprintf(stderr, "; the file holds %" PRIu64 " captures joined end to end, analysed one by one",
 			ds->parts);
+	if (cap && cap->live)
+		fprintf(stderr, "; dropped before analysis: %" PRIu64 " by libpcap, %" PRIu64 " by the interface",
+			cap->dropped, cap->ifdropped);
 	fputc('\n', stderr);
+}
+
+/*
+ * Findings reach a reader downstream as they are made: stdio buffers a
+ * pipe's output by 4 KiB blocks, so `tcpdump -w - | ulb-lint - | grep`
+ * showed nothing until the capture ended.  Each line is written when it is
+ * complete, unless stdout is a regular file fed from files, which nobody
+ * reads as it grows (docs/ulb-lint.1, STREAMING).
+ */
+static void line_buffer_stdout(bool live)
+{
+	struct stat st;
+
+	if (live || fstat(STDOUT_FILENO, &st) != 0 || !S_ISREG(st.st_mode))
+		setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+/* After a run: the summary, the statistics line, the totals; frees the run's session and summary. */
+/* The end of one run: summary, report, statistics; true when the report could not be written. */
+static bool end_run(struct lint *l, struct rr_session *s, const struct lint_capture *cap)
+{
+	uint64_t skipped[RR_SKIP__COUNT];
+	char err[512];
+	bool failed = false;
+	int i;
+
+	for (i = 0; i < RR_SKIP__COUNT; i++)
+		skipped[i] = rr_session_checks_skipped(s, i);
+	if (l->sum)
+		lint_summary_print(l->sum, l->out, l->fmt, l->file, skipped);
+	if (l->html && !lint_html_write(l->html, l->file, skipped, err, sizeof(err))) {
+		fprintf(stderr, "ulb-lint: %s\n", err);
+		failed = true;
+	}
+	if (!l->quiet)
+		print_stats(l, s, cap);
+	for (i = 0; i < 3; i++)
+		l->total[i] += l->count[i];
+	lint_summary_free(l->sum);
+	l->sum = NULL;
+	lint_html_free(l->html);
+	l->html = NULL;
+	rr_session_free(s);
+	return failed;
 }
 
 /* One capture: 0 read to its end, 2 not readable (the findings so far were printed). */
@@ -196,8 +252,7 @@ static int lint_file(struct lint *l, const char *path)
 					  .event = on_event };
 	struct rr_session *s;
 	char err[512];
-	int rc, i;
-	uint64_t skipped[RR_SKIP__COUNT];
+	int rc;
 
 	l->file = strcmp(path, "-") ? path : "<stdin>";
 	memset(l->count, 0, sizeof(l->count));
@@ -232,29 +287,133 @@ static int lint_file(struct lint *l, const char *path)
 		fprintf(stderr, "\r\033[K");
 	if (rc != 0)
 		fprintf(stderr, "ulb-lint: warning: %s\n", err);
-	for (i = 0; i < RR_SKIP__COUNT; i++)
-		skipped[i] = rr_session_checks_skipped(s, i);
-	if (l->sum)
-		lint_summary_print(l->sum, l->out, l->fmt, l->file, skipped);
-	if (l->html && !lint_html_write(l->html, l->file, skipped, err, sizeof(err))) {
-		fprintf(stderr, "ulb-lint: %s\n", err);
-		rc = 1;
-	}
-	if (!l->quiet)
-		print_stats(l, s);
-	for (i = 0; i < 3; i++)
-		l->total[i] += l->count[i];
-	lint_summary_free(l->sum);
-	l->sum = NULL;
-	lint_html_free(l->html);
-	l->html = NULL;
-	rr_session_free(s);
+	if (end_run(l, s, NULL))
+		rc = rc ? rc : 1;
 	return rc ? 2 : 0;
+}
+
+/* -i: one run on a live interface, through the same session as a file. */
+static int lint_iface(struct lint *l)
+{
+	struct rr_session_sinks sinks = { .ctx = l, .message = on_message, .finding = on_finding };
+	struct lint_capture cap = { 0 };
+	struct rr_session *s;
+	char err[512];
+	int rc;
+
+	l->file = l->live.iface;
+	l->live.quiet = l->quiet;
+	l->progress = false;
+	/* Made even without --summary: the --interval lines read its loss counts. */
+	l->sum = lint_summary_new();
+	/* --report: the page of what was captured, written when the capture ends */
+	if (l->report && !(l->html = lint_html_open(l->report, err, sizeof(err)))) {
+		fprintf(stderr, "ulb-lint: %s\n", err);
+		lint_summary_free(l->sum);
+		l->sum = NULL;
+		return 2;
+	}
+	if (l->html) {
+		sinks.send = on_send;
+		sinks.rdma = on_rdma;
+	}
+	s = rr_session_new(&l->opts, &sinks);
+	if (l->dump)
+		dump_header(l->out, l->fmt == LINT_JSON ? DUMP_JSON : DUMP_TEXT);
+	rc = lint_live_run(&l->live, s, l->count, l->sum, &cap, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "ulb-lint: %s\n", err);
+		lint_summary_free(l->sum);
+		l->sum = NULL;
+		lint_html_free(l->html);
+		l->html = NULL;
+		rr_session_free(s);
+		return 2;
+	}
+	if (rc)
+		fprintf(stderr, "ulb-lint: warning: %s\n", err);
+	lint_summary_capture(l->sum, &cap);
+	if (!l->summary) {
+		lint_summary_free(l->sum);
+		l->sum = NULL;
+	}
+	if (end_run(l, s, &cap))
+		rc = 1;
+	return rc ? 2 : 0;
+}
+
+/* The live capture's options (-i and its company); false with a message on stderr for a bad value. */
+enum { OPT_FILTER = 0x4c00, OPT_DURATION, OPT_COUNT, OPT_INTERVAL, OPT_BUFFER };
+
+static bool positive(const char *arg, double max, double *out)
+{
+	char *end;
+	double v = g_ascii_strtod(arg, &end);
+
+	if (end == arg || *end || !(v > 0) || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool live_option(struct lint_live_opts *o, int c, const char *arg)
+{
+	double v;
+
+	switch (c) {
+	case 'i':
+		o->iface = arg;
+		return true;
+	case OPT_FILTER:
+		o->filter = arg;
+		return true;
+	case OPT_DURATION:
+	case OPT_INTERVAL:
+		if (!positive(arg, 1e9, &v)) {
+			fprintf(stderr, "ulb-lint: --%s takes a number of seconds above 0, not '%s'\n",
+				c == OPT_DURATION ? "duration" : "interval", arg);
+			return false;
+		}
+		*(c == OPT_DURATION ? &o->duration : &o->interval) = v;
+		return true;
+	case OPT_COUNT:
+	case OPT_BUFFER:
+		if (!positive(arg, c == OPT_COUNT ? 1e18 : 2047, &v) || v != (double)(uint64_t)v) {
+			fprintf(stderr, "ulb-lint: --%s takes a whole number above 0%s, not '%s'\n",
+				c == OPT_COUNT ? "count" : "buffer-size", c == OPT_COUNT ? "" : " (MiB, at most 2047)", arg);
+			return false;
+		}
+		if (c == OPT_COUNT)
+			o->count = (uint64_t)v;
+		else
+			o->buffer_mib = (unsigned)v;
+		return true;
+	}
+	return false;
+}
+
+static bool is_live_option(int c)
+{
+	return c == 'i' || (c >= OPT_FILTER && c <= OPT_BUFFER);
+}
+
+/* -i: what follows the options is the filter, as tcpdump takes it (words joined by spaces). */
+static bool live_filter(struct lint *l, int argc, char **argv, char **joined)
+{
+	if (optind >= argc)
+		return true;
+	if (l->live.filter) {
+		fprintf(stderr, "ulb-lint: -i takes a filter either with --filter or after the options, not both\n");
+		return false;
+	}
+	*joined = g_strjoinv(" ", argv + optind);
+	l->live.filter = *joined;
+	return true;
 }
 
 int main(int argc, char **argv)
 {
-	struct option opts[RR_OPT__COUNT + 10] = {
+	struct option opts[RR_OPT__COUNT + 16] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -264,11 +423,23 @@ int main(int argc, char **argv)
 		{ "no-progress", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "report", required_argument, NULL, 'R' },
+		{ "interface", required_argument, NULL, 'i' },
+		{ "filter", required_argument, NULL, OPT_FILTER },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "count", required_argument, NULL, OPT_COUNT },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "buffer-size", required_argument, NULL, OPT_BUFFER },
 	};
-	struct lint l = { .fmt = LINT_TEXT, .out = stdout, .fail_on = RR_SEV_ERROR, .progress = true };
+	/*
+	 * 64 MiB of capture buffer: frames are captured whole, so libpcap gives
+	 * each a slot of up to 64 KiB, and with its 2 MiB default a quarter of
+	 * a real RoCE capture replayed at 8 times its speed was dropped.
+	 */
+	struct lint l = { .fmt = LINT_TEXT, .out = stdout, .fail_on = RR_SEV_ERROR, .progress = true,
+			  .live.buffer_mib = 64 };
 	bool list = false;
 	int c, rc = 0, i;
-	char err[256];
+	char err[256], *filter = NULL;
 
 	/*
 	 * Rebuilt messages come and go by the thousand: keep freed heap for
@@ -278,8 +449,13 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	rr_session_default_opts(&l.opts);
-	rr_session_getopt_entries(&opts[9]);   /* the terminator stays zero */
-	while ((c = getopt_long(argc, argv, "df:qsh", opts, NULL)) != -1) {
+	rr_session_getopt_entries(&opts[15]);   /* the terminator stays zero */
+	while ((c = getopt_long(argc, argv, "df:qshi:", opts, NULL)) != -1) {
+		if (is_live_option(c)) {
+			if (!live_option(&l.live, c, optarg))
+				return 2;
+			continue;
+		}
 		if (rr_session_is_option(c)) {
 			if (!rr_session_set_option(&l.opts, c - RR_SESSION_OPT_BASE, optarg, err, sizeof(err))) {
 				fprintf(stderr, "ulb-lint: %s\n", err);
@@ -340,15 +516,24 @@ int main(int argc, char **argv)
 		list_rules(&l);
 		return 0;
 	}
-	if (optind >= argc) {
-		usage(stderr);
+	line_buffer_stdout(l.live.iface != NULL);
+	if (l.live.iface) {
+		if (!live_filter(&l, argc, argv, &filter))
+			return 2;
+		rc = lint_iface(&l);
+		g_free(filter);
+	} else if (optind >= argc || l.live.filter || l.live.duration > 0 || l.live.interval > 0 || l.live.count) {
+		if (optind < argc)
+			fprintf(stderr, "ulb-lint: --filter, --duration, --count and --interval go with -i\n");
+		else
+			usage(stderr);
 		return 2;
 	}
-	if (l.report && argc - optind != 1) {
+	if (!l.live.iface && l.report && argc - optind != 1) {
 		fprintf(stderr, "ulb-lint: --report writes the report of one capture, not %d\n", argc - optind);
 		return 2;
 	}
-	for (i = optind; i < argc; i++) {
+	for (i = l.live.iface ? argc : optind; i < argc; i++) {
 		bool progress = l.progress;
 
 		if (lint_file(&l, argv[i]))

@@ -8,7 +8,8 @@
  *     -> the caller's sinks: rebuilt messages, Sends, findings
  *
  * ulb-lint reads whole files, `rpcrdma-agent verify` too, and the
- * Wireshark plugin feeds the frames Wireshark hands it.  All three get the
+ * Wireshark plugin feeds the frames Wireshark hands it; `ulb-lint -i`
+ * feeds the frames of a live interface (live.h).  All three get the
  * same decoders, the same engine, and the same filter on findings: a rule
  * the options disabled, or one the profile turns off, reaches no sink.
  *
@@ -131,6 +132,8 @@ bool rr_session_can_reopen(const struct rr_session *s);
 unsigned rr_session_reopens(const struct rr_session *s);
 
 const struct rr_decode_stats *rr_session_decode_stats(const struct rr_session *s);
+/* Frames fed one by one: the decoders' counts so far (before the finish sums them); otherwise as above. */
+void rr_session_decode_stats_now(const struct rr_session *s, struct rr_decode_stats *out);
 const struct rr_engine_stats *rr_session_engine_stats(const struct rr_session *s);
 /* Checks the check stage skipped for one reason, or for all with RR_SKIP__COUNT. */
 uint64_t rr_session_checks_skipped(const struct rr_session *s, enum rr_skip_reason why);
