@@ -42,7 +42,8 @@ lab_lock() {
     exec 8>>"$f" || die "cannot open the lab's lock file $f"
     if ! flock -n 8; then
         log "another lab run holds $f: waiting for it to end"
-        flock 8
+        # in short waits, so that a signal to this run is handled while it waits
+        until flock -w 5 8; do :; done
         log "the other lab run ended: going on"
     fi
     LAB_T0=$(date +%s)
