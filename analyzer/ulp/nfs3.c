@@ -14,11 +14,13 @@
  *                        resfail { post_op_attr; }                        -- data
  *
  * Every call's arguments are skipped completely (they are small), so a
- * malformed call is noticed.  Of the other results only the status is read.
+ * malformed call is noticed; the first handle and name, READ's and WRITE's
+ * offset and the eligible item are kept for rr_ulp_walk_call_args.  Of
+ * the other results only the status is read.
  */
 #include "ulp_internal.h"
 
-#define NFS3_FHSIZE 64u
+#define NFS3_FHSIZE RR_NFS3_FHSIZE
 #define NFS3_FATTR_SIZE 84u        /* fattr3: 5 words, 2 size3, specdata3, fsid, fileid, 3 nfstime3 */
 #define NFS3_VERF_SIZE 8u
 #define NFS3_OK 0u
@@ -40,6 +42,23 @@ static bool skip_fh3(struct rr_cursor *c)
 static bool skip_diropargs3(struct rr_cursor *c)
 {
 	return skip_fh3(c) && ulp_skip_opaque(c);
+}
+
+bool rr_nfs3_read_fh(struct rr_cursor *c, const uint8_t **fh, uint32_t *len)
+{
+	return rr_xdr_opaque(c, NFS3_FHSIZE, fh, len);
+}
+
+/* The arguments' first nfs_fh3, kept for rr_ulp_walk_call_args. */
+static bool read_fh3(struct ulp_walk *w)
+{
+	return rr_nfs3_read_fh(w->c, &w->args.fh, &w->args.fh_len);
+}
+
+/* The arguments' first diropargs3, kept likewise. */
+static bool read_diropargs3(struct ulp_walk *w)
+{
+	return read_fh3(w) && rr_xdr_opaque(w->c, UINT32_MAX, &w->args.name, &w->args.name_len);
 }
 
 /* union switch (bool set_it) { case TRUE: <size octets>; default: void; } */
@@ -118,63 +137,66 @@ enum rr_ulp_result nfs3_walk_call(struct ulp_walk *w, uint32_t proc)
 	bool ok;
 
 	w->cur_op = proc;
+	ulp_args_begin(w, proc);
 	switch (proc) {
 	case P3_NULL:
-		return RR_ULP_OK;
+		ok = true;
+		break;
 	case P3_GETATTR:      /* GETATTR3args { nfs_fh3 object; } */
 	case P3_READLINK:     /* READLINK3args { nfs_fh3 symlink; } */
 	case P3_FSSTAT:
 	case P3_FSINFO:
 	case P3_PATHCONF:
-		ok = skip_fh3(c);
+		ok = read_fh3(w);
 		break;
 	case P3_SETATTR:      /* { nfs_fh3; sattr3; sattrguard3 (bool; TRUE: nfstime3) } */
-		ok = skip_fh3(c) && skip_sattr3(c) && skip_set_opt(c, 8);
+		ok = read_fh3(w) && skip_sattr3(c) && skip_set_opt(c, 8);
 		break;
 	case P3_LOOKUP:       /* { diropargs3 what; } */
 	case P3_REMOVE:
 	case P3_RMDIR:
-		ok = skip_diropargs3(c);
+		ok = read_diropargs3(w);
 		break;
 	case P3_ACCESS:       /* { nfs_fh3 object; uint32 access; } */
-		ok = skip_fh3(c) && rr_skip(c, 4);
+		ok = read_fh3(w) && rr_skip(c, 4);
 		break;
 	case P3_READ:         /* { nfs_fh3 file; offset3; count3; } */
-		ok = skip_fh3(c) && rr_get_be64(c, &w->info->op_offset[0]) &&
+		ok = read_fh3(w) && rr_get_be64(c, &w->args.offset) &&
 		     ulp_u32(c, &w->info->op_count[0]);
+		w->info->op_offset[0] = w->args.offset;
 		break;
 	case P3_COMMIT:       /* { nfs_fh3 file; offset3; count3; } */
-		ok = skip_fh3(c) && rr_skip(c, 12);
+		ok = read_fh3(w) && rr_skip(c, 12);
 		break;
 	case P3_WRITE:        /* { nfs_fh3; offset3; count3; stable_how; opaque data<>; } */
-		ok = skip_fh3(c) && rr_skip(c, 16) &&
+		ok = read_fh3(w) && rr_get_be64(c, &w->args.offset) && rr_skip(c, 8) &&
 		     ulp_ddp_item(w, w->arg_items++, proc, UINT32_MAX);
 		break;
 	case P3_CREATE:       /* { diropargs3 where; createhow3 how; } */
-		ok = skip_diropargs3(c) && skip_createhow3(c);
+		ok = read_diropargs3(w) && skip_createhow3(c);
 		break;
 	case P3_MKDIR:        /* { diropargs3 where; sattr3 attributes; } */
-		ok = skip_diropargs3(c) && skip_sattr3(c);
+		ok = read_diropargs3(w) && skip_sattr3(c);
 		break;
 	case P3_SYMLINK:      /* { diropargs3 where; sattr3; nfspath3 symlink_data; } */
-		ok = skip_diropargs3(c) && skip_sattr3(c) &&
+		ok = read_diropargs3(w) && skip_sattr3(c) &&
 		     ulp_ddp_item(w, w->arg_items++, proc, UINT32_MAX);
 		break;
 	case P3_MKNOD:        /* { diropargs3 where; mknoddata3 what; } */
-		ok = skip_diropargs3(c) && skip_mknoddata3(c);
+		ok = read_diropargs3(w) && skip_mknoddata3(c);
 		break;
 	case P3_RENAME:       /* { diropargs3 from; diropargs3 to; } */
-		ok = skip_diropargs3(c) && skip_diropargs3(c);
+		ok = read_diropargs3(w) && skip_diropargs3(c);
 		break;
 	case P3_LINK:         /* { nfs_fh3 file; diropargs3 link; } */
-		ok = skip_fh3(c) && skip_diropargs3(c);
+		ok = read_fh3(w) && skip_diropargs3(c);
 		break;
 	case P3_READDIR:      /* { nfs_fh3 dir; cookie3; cookieverf3; count3; } */
-		ok = skip_fh3(c) && rr_skip(c, 8 + NFS3_VERF_SIZE) &&
+		ok = read_fh3(w) && rr_skip(c, 8 + NFS3_VERF_SIZE) &&
 		     ulp_u32(c, &w->info->op_count[0]);
 		break;
 	case P3_READDIRPLUS:  /* { nfs_fh3 dir; cookie3; cookieverf3; dircount; maxcount; } */
-		ok = skip_fh3(c) && rr_skip(c, 8 + NFS3_VERF_SIZE + 4) &&
+		ok = read_fh3(w) && rr_skip(c, 8 + NFS3_VERF_SIZE + 4) &&
 		     ulp_u32(c, &w->info->op_count[0]);
 		break;
 	default:
@@ -182,7 +204,10 @@ enum rr_ulp_result nfs3_walk_call(struct ulp_walk *w, uint32_t proc)
 	}
 	if (proc == P3_READ || proc == P3_READLINK)
 		w->info->n_ddp_capable = 1;
-	return ok ? RR_ULP_OK : RR_ULP_MALFORMED;
+	if (!ok)
+		return RR_ULP_MALFORMED;
+	ulp_args_end(w);
+	return RR_ULP_OK;
 }
 
 enum rr_ulp_result nfs3_walk_reply(struct ulp_walk *w, uint32_t proc)

@@ -65,11 +65,14 @@ static enum rr_ulp_result walk_call_ops(struct ulp_walk *w, bool cb)
 		ulp_note_op(info, op);
 		if (!cb && nfs4_op_is_read_class(op))
 			info->n_ddp_capable++;
+		ulp_args_begin(w, op);
 		r = cb ? nfs4_cb_skip_args(w, op) : nfs4_skip_args(w, op);
 		if (r != RR_ULP_OK) {
 			info->ops_truncated = true;
 			return r;
 		}
+		if (!cb)
+			ulp_args_end(w);
 	}
 	return RR_ULP_OK;
 }

@@ -7,6 +7,11 @@
  * DDP-eligible arguments (RFC 8267 6.1): the opaque data of WRITE4args and
  * the linkdata of the NF4LNK arm of createtype4 (CREATE).  Their ordinal is
  * the count of eligible argument items before them in the COMPOUND.
+ *
+ * What a responder acts on is kept in w->args as it is read (PUTFH's
+ * handle, LOOKUP's and CREATE's names, READ's and WRITE's offsets, the
+ * eligible item, SEQUENCE's session id and sequence id) for
+ * rr_ulp_walk_call_args.
  */
 #include "ulp_internal.h"
 
@@ -216,15 +221,19 @@ static bool read_getattr_mask(struct ulp_walk *w)
 	return true;
 }
 
-/* CREATE_SESSION4args up to csa_back_chan_attrs: flags and channel sizes into info->sess. */
+/* CREATE_SESSION4args up to csa_back_chan_attrs: client id, sequence id, flags and
+ * channel sizes into info->sess (RFC 8881 18.36.1). */
 static bool read_create_session(struct ulp_walk *w)
 {
 	struct rr_ulp_session *s = &w->info->sess;
+	uint32_t back_slots;
 
 	s->create_session = true;
-	return rr_skip(w->c, 12) && ulp_u32(w->c, &s->cs_flags) &&
-	       nfs4_read_channel_attrs(w->c, &s->fore_maxrequest, &s->fore_maxresponse) &&
-	       nfs4_read_channel_attrs(w->c, &s->back_maxrequest, &s->back_maxresponse);
+	return rr_get_be64(w->c, &s->clientid) && ulp_u32(w->c, &s->sequenceid) &&
+	       ulp_u32(w->c, &s->cs_flags) &&
+	       nfs4_read_channel_attrs(w->c, &s->fore_maxrequest, &s->fore_maxresponse,
+				       &s->fore_maxrequests) &&
+	       nfs4_read_channel_attrs(w->c, &s->back_maxrequest, &s->back_maxresponse, &back_slots);
 }
 
 /*
@@ -239,6 +248,7 @@ static bool read_op_count(struct ulp_walk *w, bool has_offset)
 
 	if ((has_offset && !rr_get_be64(w->c, &offset)) || !ulp_u32(w->c, &count))
 		return false;
+	w->args.offset = offset;
 	if (i > 0 && i <= RR_ULP_MAX_OPS && !w->info->ops_truncated) {
 		w->info->op_count[i - 1] = count;
 		w->info->op_offset[i - 1] = offset;
@@ -260,7 +270,9 @@ static bool skip_args_v40(struct ulp_walk *w, uint32_t op, bool *known)
 	case 5:   /* COMMIT { offset4; count4; } */
 		return rr_skip(c, 12);
 	case 6:   /* CREATE { createtype4 objtype; component4 objname; fattr4 createattrs; } */
-		return skip_createtype(w) && ulp_skip_opaque(c) && nfs4_skip_fattr(c);
+		return skip_createtype(w) &&
+		       rr_xdr_opaque(c, UINT32_MAX, &w->args.name, &w->args.name_len) &&
+		       nfs4_skip_fattr(c);
 	case 7:   /* DELEGPURGE { clientid4; } */
 		return rr_skip(c, 8);
 	case 8:   /* DELEGRETURN { stateid4; } */
@@ -278,7 +290,7 @@ static bool skip_args_v40(struct ulp_walk *w, uint32_t op, bool *known)
 	case 14:  /* LOCKU { locktype; seqid4; stateid4; offset4; length4; } */
 		return rr_skip(c, 8) && nfs4_skip_stateid(c) && rr_skip(c, 16);
 	case 15:  /* LOOKUP { component4 objname; } */
-		return ulp_skip_opaque(c);
+		return rr_xdr_opaque(c, UINT32_MAX, &w->args.name, &w->args.name_len);
 	case 16:  /* LOOKUPP: void */
 		return true;
 	case 17:  /* NVERIFY { fattr4; } */
@@ -296,7 +308,7 @@ static bool skip_args_v40(struct ulp_walk *w, uint32_t op, bool *known)
 	case 21:  /* OPEN_DOWNGRADE { stateid4; seqid4; share_access; share_deny; } */
 		return nfs4_skip_stateid(c) && rr_skip(c, 12);
 	case 22:  /* PUTFH { nfs_fh4; } */
-		return nfs4_skip_fh(c);
+		return rr_xdr_opaque(c, NFS4_FHSIZE, &w->args.fh, &w->args.fh_len);
 	case 23:  /* PUTPUBFH: void */
 	case 24:  /* PUTROOTFH: void */
 		return true;
@@ -329,7 +341,7 @@ static bool skip_args_v40(struct ulp_walk *w, uint32_t op, bool *known)
 	case 37:  /* VERIFY { fattr4; } */
 		return nfs4_skip_fattr(c);
 	case 38:  /* WRITE { stateid4; offset4; stable_how4; opaque data<>; }: data is DDP-eligible */
-		return nfs4_skip_stateid(c) && rr_skip(c, 12) &&
+		return nfs4_skip_stateid(c) && rr_get_be64(c, &w->args.offset) && rr_skip(c, 4) &&
 		       ulp_ddp_item(w, w->arg_items++, RR_NFS4_OP_WRITE, UINT32_MAX);
 	case 39:  /* RELEASE_LOCKOWNER { lock_owner4; } */
 		return nfs4_skip_state_owner(c);
@@ -383,7 +395,8 @@ static bool skip_args_v41(struct ulp_walk *w, uint32_t op, bool *known)
 	case 52:  /* SECINFO_NO_NAME: secinfo_style4 */
 		return rr_skip(c, 4);
 	case 53:  /* SEQUENCE { sessionid4; sequenceid4; slotid4; highest_slotid; bool cachethis; } */
-		return rr_skip(c, NFS4_SESSIONID_SIZE + 12) && ulp_bool(c, &b);
+		return rr_get_bytes(c, NFS4_SESSIONID_SIZE, &w->args.sessionid) &&
+		       ulp_u32(c, &w->args.seqid) && rr_skip(c, 8) && ulp_bool(c, &b);
 	case 54:  /* SET_SSV { opaque ssv<>; opaque digest<>; } */
 		return ulp_skip_opaque(c) && ulp_skip_opaque(c);
 	case 55:  /* TEST_STATEID { stateid4 ts_stateids<>; } */

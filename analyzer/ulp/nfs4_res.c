@@ -85,13 +85,18 @@ static bool skip_state_protect_r(struct rr_cursor *c)
 	}
 }
 
-/* EXCHANGE_ID4resok */
-static bool skip_exchange_id_ok(struct rr_cursor *c)
+/* EXCHANGE_ID4resok (RFC 8881 18.35.2): the client id, sequence id and flags into info->sess. */
+static bool read_exchange_id_ok(struct ulp_walk *w)
 {
+	struct rr_ulp_session *s = &w->info->sess;
+	struct rr_cursor *c = w->c;
+
 	/* clientid4; sequenceid4; flags; state_protect4_r;
 	 * server_owner4 { minor_id; opaque major_id<1024>; }; opaque server_scope<1024>;
 	 * nfs_impl_id4 server_impl_id<1>; */
-	return rr_skip(c, 16) && skip_state_protect_r(c) && rr_skip(c, 8) &&
+	s->exchange_id = true;
+	return rr_get_be64(c, &s->clientid) && ulp_u32(c, &s->sequenceid) &&
+	       ulp_u32(c, &s->eir_flags) && skip_state_protect_r(c) && rr_skip(c, 8) &&
 	       ulp_skip_opaque_max(c, NFS4_OPAQUE_LIMIT) &&
 	       ulp_skip_opaque_max(c, NFS4_OPAQUE_LIMIT) && nfs4_skip_nfs_impl_id_opt(c);
 }
@@ -155,15 +160,19 @@ static bool skip_opt_stateid(struct rr_cursor *c)
 	return ulp_bool(c, &present) && (!present || nfs4_skip_stateid(c));
 }
 
-/* CREATE_SESSION4resok: csr_flags and the channel sizes the server granted, into info->sess. */
+/* CREATE_SESSION4resok (RFC 8881 18.36.2): the session id, sequence id, csr_flags and the
+ * channel sizes the server granted, into info->sess. */
 static bool read_create_session_ok(struct ulp_walk *w)
 {
 	struct rr_ulp_session *s = &w->info->sess;
+	uint32_t back_slots;
 
 	s->create_session = true;
-	return rr_skip(w->c, NFS4_SESSIONID_SIZE + 4) && ulp_u32(w->c, &s->cs_flags) &&
-	       nfs4_read_channel_attrs(w->c, &s->fore_maxrequest, &s->fore_maxresponse) &&
-	       nfs4_read_channel_attrs(w->c, &s->back_maxrequest, &s->back_maxresponse);
+	return rr_copy_bytes(w->c, s->sessionid, NFS4_SESSIONID_SIZE) &&
+	       ulp_u32(w->c, &s->sequenceid) && ulp_u32(w->c, &s->cs_flags) &&
+	       nfs4_read_channel_attrs(w->c, &s->fore_maxrequest, &s->fore_maxresponse,
+				       &s->fore_maxrequests) &&
+	       nfs4_read_channel_attrs(w->c, &s->back_maxrequest, &s->back_maxresponse, &back_slots);
 }
 
 /* The ops of NFSv4.0 (RFC 7530), 3 to 39, and OP_ILLEGAL. */
@@ -271,7 +280,7 @@ static bool skip_res_v41(struct ulp_walk *w, uint32_t op, uint32_t st, bool *kno
 		return rr_skip(c, NFS4_SESSIONID_SIZE) && ulp_u32(c, &w->info->sess.bind_dir) &&
 		       ulp_bool(c, &b);
 	case 42:  /* EXCHANGE_ID4resok */
-		return !ok || skip_exchange_id_ok(c);
+		return !ok || read_exchange_id_ok(w);
 	case 43:  /* CREATE_SESSION4resok { sessionid4; sequenceid4; flags; channel_attrs4 fore, back; } */
 		return !ok || read_create_session_ok(w);
 	case 46:  /* GET_DIR_DELEGATION */

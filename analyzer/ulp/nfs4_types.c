@@ -169,10 +169,11 @@ bool nfs4_skip_callback_sec_parms(struct rr_cursor *c)
  *   count4 ca_maxresponsesize; count4 ca_maxresponsesize_cached;
  *   count4 ca_maxoperations; count4 ca_maxrequests; uint32_t ca_rdma_ird<1>; };
  */
-bool nfs4_read_channel_attrs(struct rr_cursor *c, uint32_t *maxreq, uint32_t *maxresp)
+bool nfs4_read_channel_attrs(struct rr_cursor *c, uint32_t *maxreq, uint32_t *maxresp,
+			     uint32_t *maxrequests)
 {
 	return rr_skip(c, 4) && ulp_u32(c, maxreq) && ulp_u32(c, maxresp) &&
-	       ulp_skip_words(c, 3) && ulp_skip_fixed_array(c, 4, 1);
+	       ulp_skip_words(c, 2) && ulp_u32(c, maxrequests) && ulp_skip_fixed_array(c, 4, 1);
 }
 
 

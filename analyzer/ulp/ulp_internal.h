@@ -36,6 +36,11 @@ struct ulp_walk {
 	unsigned cur_ordinal;     /* NFSv4 replies: ordinal of the op being walked */
 	uint32_t cur_op;          /* op or procedure being walked */
 	bool no_reduction;        /* RPCSEC_GSS integrity: items are inline and not eligible */
+	/* rr_ulp_walk_call_args: the procedure's or op's arguments as they are read */
+	rr_ulp_args_fn afn;       /* NULL: nobody asked */
+	void *actx;
+	struct rr_ulp_op_args args;
+	unsigned n_args;          /* procedures or ops reported so far */
 };
 
 void ulp_walk_init(struct ulp_walk *w, struct rr_cursor *c, rr_ddp_fn fn, void *ctx,
@@ -46,6 +51,10 @@ void ulp_walk_init(struct ulp_walk *w, struct rr_cursor *c, rr_ddp_fn fn, void *
  * it to fn, and skip bytes and pad unless fn says they are not inline.
  */
 bool ulp_ddp_item(struct ulp_walk *w, unsigned ordinal, uint32_t op, uint32_t max);
+
+/* The arguments of op begin (cleared) and end (reported to afn, if any). */
+void ulp_args_begin(struct ulp_walk *w, uint32_t op);
+void ulp_args_end(struct ulp_walk *w);
 
 /* Record an op in info->ops (sets ops_truncated past RR_ULP_MAX_OPS). */
 void ulp_note_op(struct rr_ulp_info *info, uint32_t op);
@@ -86,8 +95,9 @@ bool nfs4_skip_open_delegation(struct ulp_walk *w);
 bool nfs4_skip_write_response(struct rr_cursor *c);
 bool nfs4_skip_authsys_parms(struct rr_cursor *c);
 bool nfs4_skip_callback_sec_parms(struct rr_cursor *c);
-/* channel_attrs4, keeping ca_maxrequestsize and ca_maxresponsesize. */
-bool nfs4_read_channel_attrs(struct rr_cursor *c, uint32_t *maxreq, uint32_t *maxresp);
+/* channel_attrs4, keeping ca_maxrequestsize, ca_maxresponsesize and ca_maxrequests. */
+bool nfs4_read_channel_attrs(struct rr_cursor *c, uint32_t *maxreq, uint32_t *maxresp,
+			     uint32_t *maxrequests);
 bool nfs4_skip_state_protect_ops(struct rr_cursor *c);
 bool nfs4_skip_nfs_impl_id_opt(struct rr_cursor *c);
 bool nfs4_skip_layoutupdate(struct rr_cursor *c);

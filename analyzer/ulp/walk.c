@@ -79,6 +79,8 @@ static enum rr_ulp_result walk_integ(struct ulp_walk *outer, enum prog_kind kind
 		return RR_ULP_MALFORMED;
 	ulp_walk_init(&w, &body, NULL, NULL, outer->info);
 	w.no_reduction = true;
+	w.afn = outer->afn;
+	w.actx = outer->actx;
 	r = dispatch(&w, kind, call);
 	if (r != RR_ULP_OK)
 		return r;
@@ -117,8 +119,9 @@ static enum rr_ulp_result walk_body(struct ulp_walk *w, bool call)
 	}
 }
 
-enum rr_ulp_result rr_ulp_walk_call(const struct rr_rpc_call *call, struct rr_cursor *args,
-				    rr_ddp_fn fn, void *ctx, struct rr_ulp_info *info)
+static enum rr_ulp_result walk_call(const struct rr_rpc_call *call, struct rr_cursor *args,
+				    rr_ddp_fn fn, void *ctx, rr_ulp_args_fn afn, void *actx,
+				    struct rr_ulp_info *info)
 {
 	struct ulp_walk w;
 
@@ -132,7 +135,21 @@ enum rr_ulp_result rr_ulp_walk_call(const struct rr_rpc_call *call, struct rr_cu
 		info->gss_service = call->gss_service;
 	}
 	ulp_walk_init(&w, args, fn, ctx, info);
+	w.afn = afn;
+	w.actx = actx;
 	return walk_end(&w, walk_body(&w, true));
+}
+
+enum rr_ulp_result rr_ulp_walk_call(const struct rr_rpc_call *call, struct rr_cursor *args,
+				    rr_ddp_fn fn, void *ctx, struct rr_ulp_info *info)
+{
+	return walk_call(call, args, fn, ctx, NULL, NULL, info);
+}
+
+enum rr_ulp_result rr_ulp_walk_call_args(const struct rr_rpc_call *call, struct rr_cursor *args,
+					 rr_ulp_args_fn afn, void *actx, struct rr_ulp_info *info)
+{
+	return walk_call(call, args, NULL, NULL, afn, actx, info);
 }
 
 enum rr_ulp_result rr_ulp_walk_reply(const struct rr_ulp_info *callinfo,

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * xdr.c - XDR skipping helpers of the ULP walkers, and the one place a
- * DDP-eligible item is reported.
+ * xdr.c - XDR skipping helpers of the ULP walkers, the one place a
+ * DDP-eligible item is reported, and the one place an op's arguments are
+ * (rr_ulp_walk_call_args).
  */
+#include <string.h>
+
 #include "ulp_internal.h"
 
 void ulp_walk_init(struct ulp_walk *w, struct rr_cursor *c, rr_ddp_fn fn, void *ctx,
@@ -17,6 +20,23 @@ void ulp_walk_init(struct ulp_walk *w, struct rr_cursor *c, rr_ddp_fn fn, void *
 	w->cur_ordinal = 0;
 	w->cur_op = 0;
 	w->no_reduction = false;
+	w->afn = NULL;
+	w->actx = NULL;
+	memset(&w->args, 0, sizeof(w->args));
+	w->n_args = 0;
+}
+
+void ulp_args_begin(struct ulp_walk *w, uint32_t op)
+{
+	memset(&w->args, 0, sizeof(w->args));
+	w->args.op = op;
+}
+
+void ulp_args_end(struct ulp_walk *w)
+{
+	if (w->afn)
+		w->afn(w->actx, w->n_args, &w->args);
+	w->n_args++;
 }
 
 /* The item's length word (UINT32_MAX: none) or its bytes ran past the stream: name it. */
@@ -33,6 +53,18 @@ static bool stopped_in_item(struct ulp_walk *w, unsigned ordinal, uint32_t op, u
 	return false;
 }
 
+/* An item's bytes and pad, inline: skipped, and kept as the op's argument item. */
+static bool skip_item(struct ulp_walk *w, unsigned ordinal, uint32_t op, uint32_t len, size_t at)
+{
+	const uint8_t *p;
+
+	if (rr_get_bytes(w->c, len, &p) && rr_skip(w->c, rr_xdr_pad(len))) {
+		w->args.item = p;
+		return true;
+	}
+	return stopped_in_item(w, ordinal, op, len, at);
+}
+
 bool ulp_ddp_item(struct ulp_walk *w, unsigned ordinal, uint32_t op, uint32_t max)
 {
 	struct rr_ddp_item item;
@@ -43,8 +75,9 @@ bool ulp_ddp_item(struct ulp_walk *w, unsigned ordinal, uint32_t op, uint32_t ma
 		return stopped_in_item(w, ordinal, op, UINT32_MAX, at);
 	if (len > max)
 		return false;
+	w->args.item_len = len;
 	if (w->no_reduction)
-		return rr_xdr_skip(w->c, len) || stopped_in_item(w, ordinal, op, len, at);
+		return skip_item(w, ordinal, op, len, at);
 	item.ordinal = ordinal;
 	item.op = op;
 	item.length = len;
@@ -53,7 +86,7 @@ bool ulp_ddp_item(struct ulp_walk *w, unsigned ordinal, uint32_t op, uint32_t ma
 	/* Moved to a chunk: neither the bytes nor their pad are inline. */
 	if (w->fn && w->fn(w->ctx, &item))
 		return true;
-	return rr_xdr_skip(w->c, len) || stopped_in_item(w, ordinal, op, len, at);
+	return skip_item(w, ordinal, op, len, at);
 }
 
 void ulp_note_op(struct rr_ulp_info *info, uint32_t op)

@@ -7,8 +7,9 @@
  *   replay_select.c  the call with a given XID, as the engine rebuilt it
  *                    (session.h: the Send and the RDMA Reads put back
  *                    together), with its chunk shape and captured answer;
- *   replay_args.c    NFSACL v3 SETACL arguments cut to fewer ACL entries,
- *                    and the fresh XID written into a call;
+ *   replay_args.c    NFSACL v3 SETACL arguments (the engine reads them)
+ *                    cut to fewer ACL entries, and the fresh XID written
+ *                    into a call;
  *   replay_shape.c   how one variation carries the call: the segments of
  *                    its read chunk, its RPC-over-RDMA header (RFC 8166
  *                    §4.2), or TCP record marking (RFC 5531 §11).
@@ -22,6 +23,8 @@
 #include <stdint.h>
 
 #include <glib.h>
+
+#include <rpcrdma/ulp.h>
 
 /* The subcommand (replay_cmd.c), called as main.c calls the others. */
 int agent_cmd_replay(int argc, char **argv);
@@ -63,27 +66,14 @@ struct rp_call {
 bool rp_select(const char *path, uint32_t xid, struct rp_call *out, char *err, size_t errlen);
 void rp_call_clear(struct rp_call *c);
 
-/* ---- NFSACL v3 SETACL3args (the Linux nfs_acl.x layout) ---- */
+/* ---- NFSACL v3 SETACL3args, as the engine reads them (rpcrdma/ulp.h) ---- */
 
-/* POSIX ACL entry tags as nfs_acl.x carries them */
-enum { RP_ACL_USER_OBJ = 0x01, RP_ACL_USER = 0x02, RP_ACL_GROUP_OBJ = 0x04,
-       RP_ACL_GROUP = 0x08, RP_ACL_MASK = 0x10, RP_ACL_OTHER = 0x20 };
+enum { RP_ACL_USER_OBJ = RR_NFSACL_USER_OBJ, RP_ACL_USER = RR_NFSACL_USER,
+       RP_ACL_GROUP_OBJ = RR_NFSACL_GROUP_OBJ, RP_ACL_GROUP = RR_NFSACL_GROUP,
+       RP_ACL_MASK = RR_NFSACL_MASK, RP_ACL_OTHER = RR_NFSACL_OTHER };
 
-/*
- * SETACL3args: fh<>, mask, the access ACL (aclcnt, aclent<>) and the
- * default ACL (dfaclcnt, dfaclent<>), both always present (the mask says
- * which one the server applies); an aclent is { type, id, perm }.
- */
-struct rp_acl_args {
-	uint32_t fh_len;
-	uint32_t mask;
-	size_t acl_at;            /* offset of aclcnt in the arguments */
-	uint32_t aclcnt, n_acl;   /* the count word and the array's length */
-	uint32_t named;           /* USER and GROUP entries among them */
-	size_t dfacl_at;          /* offset of dfaclcnt */
-	uint32_t dfaclcnt, n_dfacl;
-	size_t end;               /* bytes of arguments */
-};
+/* The engine's description of the arguments (struct rr_nfsacl_setacl), under replay's name. */
+#define rp_acl_args rr_nfsacl_setacl
 
 bool rp_acl_parse(const uint8_t *args, size_t len, struct rp_acl_args *a, char *err, size_t errlen);
 /*

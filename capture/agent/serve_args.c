@@ -4,144 +4,78 @@
 
 #include <string.h>
 
+#include <glib.h>
+
 #include <rpcrdma/cursor.h>
+#include <rpcrdma/rpc.h>
+#include <rpcrdma/ulp.h>
 
 #include "pg_nfs.h"
 
-#define NFS3_FHSIZE 64u
-#define NFS4_FHSIZE 128u
-
-/* opaque<max>: its bytes and length */
-static bool opaque(struct rr_cursor *c, uint32_t max, const uint8_t **p, uint32_t *n)
+/* The procedures and ops serve answers (serve_fs.c); any other leaves the call incomplete. */
+static bool in_subset(bool v3, uint32_t op)
 {
-	return rr_xdr_opaque(c, max, p, n);
+	static const uint32_t v3_ops[] = { NFS3_NULL, NFS3_GETATTR, PG_NFS3_LOOKUP, NFS3_READLINK,
+					   NFS3_READ, NFS3_WRITE, NFS3_SYMLINK, NFS3_READDIR };
+	static const uint32_t v4_ops[] = { OP4_SEQUENCE, OP4_PUTFH, OP4_PUTROOTFH, OP4_GETFH,
+					   OP4_READLINK, OP4_GETATTR, OP4_LOOKUP, OP4_READ,
+					   OP4_WRITE, OP4_READDIR, OP4_CREATE };
+	const uint32_t *t = v3 ? v3_ops : v4_ops;
+	size_t n = v3 ? G_N_ELEMENTS(v3_ops) : G_N_ELEMENTS(v4_ops);
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i] == op)
+			return true;
+	return false;
 }
 
-/* bitmap4, then (with vals) the attrlist4 of a fattr4 */
-static bool skip_bitmap(struct rr_cursor *c, bool vals)
+struct keep {
+	struct sa_call *out;
+	bool v3;
+	bool outside;               /* an op beyond SA_MAX_OPS or outside the subset */
+};
+
+/* One op's arguments as the engine read them, in serve's terms. */
+static void keep_op(void *ctx, unsigned index, const struct rr_ulp_op_args *a)
 {
-	uint32_t n;
-	if (!rr_get_be32(c, &n) || n > 8 || !rr_skip(c, 4ull * n))
-		return false;
-	return !vals || rr_xdr_skip_opaque(c, UINT32_MAX);
-}
+	struct keep *k = ctx;
+	struct sa_op *o;
 
-/* sattr3 (RFC 1813 2.6): mode, uid, gid (bool + uint32), size (bool + uint64),
- * atime, mtime (time_how; SET_TO_CLIENT_TIME: nfstime3) */
-static bool skip_sattr3(struct rr_cursor *c)
-{
-	static const uint32_t width[4] = { 4, 4, 4, 8 };
-	uint32_t v;
-
-	for (int i = 0; i < 4; i++)
-		if (!rr_get_be32(c, &v) || v > 1 || (v && !rr_skip(c, width[i])))
-			return false;
-	for (int i = 0; i < 2; i++)
-		if (!rr_get_be32(c, &v) || v > 2 || (v == 2 && !rr_skip(c, 8)))
-			return false;
-	return true;
-}
-
-static bool v3_args(struct rr_cursor *c, uint32_t proc, struct sa_op *o)
-{
-	const uint8_t *p;
-
-	o->op = proc;
-	if (proc == NFS3_NULL)
-		return true;
-	if (!opaque(c, NFS3_FHSIZE, &o->fh, &o->fhlen))
-		return false;
-	switch (proc) {
-	case NFS3_GETATTR:
-	case NFS3_READLINK:
-	case NFS3_READDIR:
-		return true;
-	case PG_NFS3_LOOKUP:
-		return opaque(c, 255, &o->data, &o->len);
-	case NFS3_SYMLINK:
-		/* diropargs3, sattr3, nfspath3 */
-		return opaque(c, 255, &o->data, &o->len) && skip_sattr3(c) &&
-		       opaque(c, UINT32_MAX, &p, &o->target_len);
-	case NFS3_READ:
-		return rr_get_be64(c, &o->offset);
-	case NFS3_WRITE:
-		/* offset, count, stable, data<> */
-		return rr_get_be64(c, &o->offset) && rr_skip(c, 8) &&
-		       opaque(c, UINT32_MAX, &o->data, &o->len);
-	default:
-		return false;
+	if (k->outside || index >= SA_MAX_OPS || !in_subset(k->v3, a->op)) {
+		k->outside = true;
+		return;
 	}
-}
-
-static bool v4_op(struct rr_cursor *c, struct sa_op *o)
-{
-	const uint8_t *p;
-	uint32_t type;
-
-	if (!rr_get_be32(c, &o->op))
-		return false;
-	switch (o->op) {
-	case OP4_SEQUENCE:
-		/* sessionid, sequenceid, slotid, highest_slotid, cachethis */
-		if (!rr_get_bytes(c, 16, &o->data) || !rr_get_be32(c, &o->seqid))
-			return false;
+	o = &k->out->op[k->out->n++];
+	o->op = a->op;
+	o->fh = a->fh;
+	o->fhlen = a->fh_len;
+	o->offset = a->offset;
+	o->target_len = a->item_len;
+	o->seqid = a->seqid;
+	if (a->op == (k->v3 ? (uint32_t)NFS3_WRITE : (uint32_t)OP4_WRITE)) {
+		o->data = a->item;
+		o->len = a->item_len;
+		o->target_len = 0;
+	} else if (!k->v3 && a->op == OP4_SEQUENCE) {
+		o->data = a->sessionid;
 		o->len = 16;
-		return rr_skip(c, 12);
-	case OP4_PUTFH:
-		return opaque(c, NFS4_FHSIZE, &o->fh, &o->fhlen);
-	case OP4_PUTROOTFH:
-	case OP4_GETFH:
-	case OP4_READLINK:
-		return true;
-	case OP4_GETATTR:
-		return skip_bitmap(c, false);
-	case OP4_LOOKUP:
-		return opaque(c, UINT32_MAX, &o->data, &o->len);
-	case OP4_READ:
-		/* stateid, offset, count */
-		return rr_skip(c, 16) && rr_get_be64(c, &o->offset) && rr_skip(c, 4);
-	case OP4_WRITE:
-		/* stateid, offset, stable, data<> */
-		return rr_skip(c, 16) && rr_get_be64(c, &o->offset) && rr_skip(c, 4) &&
-		       opaque(c, UINT32_MAX, &o->data, &o->len);
-	case OP4_READDIR:
-		/* cookie, cookieverf, dircount, maxcount, attr_request */
-		return rr_skip(c, 24) && skip_bitmap(c, false);
-	case OP4_CREATE:
-		/* createtype4 (NF4LNK: linkdata; NF4BLK, NF4CHR: specdata4), objname, createattrs */
-		if (!rr_get_be32(c, &type))
-			return false;
-		if (type == PG_NF_LNK && !opaque(c, UINT32_MAX, &p, &o->target_len))
-			return false;
-		if ((type == 3 || type == 4) && !rr_skip(c, 8))
-			return false;
-		return opaque(c, UINT32_MAX, &o->data, &o->len) && skip_bitmap(c, true);
-	default:
-		return false;
+	} else {
+		o->data = a->name;
+		o->len = a->name_len;
 	}
 }
 
 void sa_decode(const uint8_t *args, size_t len, uint32_t vers, uint32_t proc, struct sa_call *out)
 {
+	const struct rr_rpc_call call = { .prog = RR_NFS_PROGRAM, .vers = vers, .proc = proc };
+	struct keep k = { .out = out, .v3 = vers == 3 };
+	struct rr_ulp_info info;
 	struct rr_cursor c;
-	uint32_t n;
 
 	memset(out, 0, sizeof(*out));
+	if (vers != 3 && (vers != 4 || proc != 1))
+		return;
 	rr_cursor_init(&c, args, len);
-	if (vers == 3) {
-		out->n = 1;
-		out->complete = v3_args(&c, proc, &out->op[0]);
-		return;
-	}
-	if (vers != 4 || proc != 1)
-		return;
-	/* tag<>, minorversion, argarray<> */
-	if (!rr_xdr_skip_opaque(&c, UINT32_MAX) || !rr_skip(&c, 4) || !rr_get_be32(&c, &n))
-		return;
-	for (uint32_t i = 0; i < n; i++) {
-		if (out->n >= SA_MAX_OPS || !v4_op(&c, &out->op[out->n]))
-			return;
-		out->n++;
-	}
-	out->complete = true;
+	out->complete = rr_ulp_walk_call_args(&call, &c, keep_op, &k, &info) == RR_ULP_OK &&
+			!info.ops_truncated && !k.outside;
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * serve_args.h - the arguments serve acts on, read from a whole call (its
- * chunks put back in place): per NFSv3 procedure or NFSv4 op, the file
- * handle it names, READ/WRITE offsets, WRITE's data, LOOKUP's name and
- * SEQUENCE's session id and sequence id.  The engine's ULP walk says what
- * the call is; this reader, for serve's subset only (RFC 1813 3.3, RFC
- * 8881 18), says what it asks.
+ * serve_args.h - the arguments serve acts on, from a whole call (its
+ * chunks put back in place), for serve's subset of NFS: per NFSv3
+ * procedure or NFSv4 op, the file handle it names, READ/WRITE offsets,
+ * WRITE's data, the name LOOKUP, SYMLINK or CREATE gives and SEQUENCE's
+ * session id and sequence id.  The engine reads them
+ * (rr_ulp_walk_call_args, rpcrdma/ulp.h); this is serve's view of them.
  */
 #ifndef AGENT_SERVE_ARGS_H
 #define AGENT_SERVE_ARGS_H

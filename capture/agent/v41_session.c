@@ -8,12 +8,15 @@
 
 #include <glib.h>
 
+#include <rpcrdma/cursor.h>
 #include <rpcrdma/engine.h>
 #include <rpcrdma/hdr.h>
+#include <rpcrdma/rpc.h>
+#include <rpcrdma/ulp.h>
 
 #include "agent.h"
+#include "pg_nfs41_session.h"
 #include "pg_rpcrdma.h"
-#include "v41_xdr.h"
 #include "verbs.h"
 
 /* One message in the manifest, as drive records its own (rebuilt, inline only). */
@@ -37,9 +40,42 @@ static void record(struct agent_run *run, const uint8_t *wire, size_t wire_len,
 	mf_write_rpc(run->mf, &m);
 }
 
+/*
+ * The reply msg to the COMPOUND xid, as the engine reads it into r (its
+ * status, and in r->sess what EXCHANGE_ID and CREATE_SESSION returned);
+ * false, with a sentence in err, when it is not an accepted COMPOUND4res.
+ */
+static bool decode(const struct v41_session *v, const uint8_t *msg, size_t len, uint32_t xid,
+		   struct rr_ulp_info *r, char *err, size_t errlen)
+{
+	const struct rr_ulp_info call = { .prog = RR_NFS_PROGRAM, .vers = 4,
+					  .proc = RR_NFS_PROC_COMPOUND, .minorversion = v->minor };
+	struct rr_cursor c;
+	struct rr_rpc_reply rep;
+	enum rr_ulp_result res;
+
+	rr_cursor_init(&c, msg, len);
+	if (!rr_rpc_decode_reply(&c, &rep) || rep.xid != xid) {
+		snprintf(err, errlen, "not an RPC reply to XID 0x%08x", xid);
+		return false;
+	}
+	if (rep.reply_stat || rep.accept_stat) {
+		snprintf(err, errlen, "the call was not accepted (reply_stat %u, accept_stat %u)",
+			 rep.reply_stat, rep.accept_stat);
+		return false;
+	}
+	res = rr_ulp_walk_reply(&call, &rep, &c, NULL, NULL, r);
+	if (res != RR_ULP_OK) {
+		snprintf(err, errlen, "XID 0x%08x: the COMPOUND4res does not decode (%s)", xid,
+			 rr_ulp_result_name(res));
+		return false;
+	}
+	return true;
+}
+
 /* One session COMPOUND: sent inline, its inline reply decoded into r. */
 static bool rpc(struct v41_session *v, struct agent_run *run, struct vb_conn *conn,
-		const GByteArray *call, uint32_t xid, const char *what, struct v41_reply *r)
+		const GByteArray *call, uint32_t xid, const char *what, struct rr_ulp_info *r)
 {
 	pg_rdmamsg m;
 	struct vb_msg msg;
@@ -64,7 +100,7 @@ static bool rpc(struct v41_session *v, struct agent_run *run, struct vb_conn *co
 		goto out;
 	}
 	record(run, msg.data, msg.len, msg.data + h.hdr_len, msg.len - h.hdr_len, true);
-	if (!v41_parse_reply(msg.data + h.hdr_len, msg.len - h.hdr_len, xid, r, err, sizeof(err))) {
+	if (!decode(v, msg.data + h.hdr_len, msg.len - h.hdr_len, xid, r, err, sizeof(err))) {
 		agent_mf_event(run, "bad-reply", xid, "%s: %s", what, err);
 		goto out;
 	}
@@ -91,7 +127,7 @@ bool v41_open(struct v41_session *v, struct agent_run *run, struct vb_conn *conn
 	      const pg_scenario *s, pg_nfs_state *nfs, uint32_t *xid)
 {
 	GByteArray *b = g_byte_array_new();
-	struct v41_reply r;
+	struct rr_ulp_info r;
 	uint8_t verf[8];
 	char owner[128];
 	gint64 now = g_get_real_time();
@@ -108,21 +144,22 @@ bool v41_open(struct v41_session *v, struct agent_run *run, struct vb_conn *conn
 		verf[i] = (uint8_t)(now >> (8 * i));
 	snprintf(owner, sizeof(owner), AGENT_NAME "/%s/%ld/%lld", g_get_host_name(), (long)getpid(),
 		 (long long)now);
-	v41_exchange_id(b, nfs, *xid, v->minor, verf, owner);
-	if (!rpc(v, run, conn, b, (*xid)++, "EXCHANGE_ID", &r) || r.status || !r.have_clientid)
+	pg_nfs41_exchange_id(b, nfs, *xid, v->minor, verf, owner);
+	if (!rpc(v, run, conn, b, (*xid)++, "EXCHANGE_ID", &r) || r.status || !r.sess.exchange_id)
 		goto out;
-	v->clientid = r.clientid;
+	v->clientid = r.sess.clientid;
 	g_byte_array_set_size(b, 0);
-	v41_create_session(b, nfs, *xid, v->minor, r.clientid, r.sequenceid);
-	if (!rpc(v, run, conn, b, (*xid)++, "CREATE_SESSION", &r) || r.status || !r.have_session)
+	pg_nfs41_create_session(b, nfs, *xid, v->minor, r.sess.clientid, r.sess.sequenceid);
+	if (!rpc(v, run, conn, b, (*xid)++, "CREATE_SESSION", &r) || r.status ||
+	    !r.sess.create_session)
 		goto out;
-	slots = r.fore_maxrequests;
-	memcpy(nfs->sessionid, r.sessionid, 16);
+	slots = r.sess.fore_maxrequests;
+	memcpy(nfs->sessionid, r.sess.sessionid, 16);
 	nfs->seqid = 1;   /* slot 0 starts at 1 (RFC 8881 2.10.6.1) */
 	nfs->special_stateids = true;
 	v->open = true;
 	g_byte_array_set_size(b, 0);
-	v41_reclaim_complete(b, nfs, *xid, v->minor);
+	pg_nfs41_reclaim_complete(b, nfs, *xid, v->minor);
 	/* a refusal here leaves the session usable; the reply says why */
 	rpc(v, run, conn, b, (*xid)++, "RECLAIM_COMPLETE", &r);
 	ok = true;
@@ -140,13 +177,13 @@ void v41_close(struct v41_session *v, struct agent_run *run, struct vb_conn *con
 	       pg_nfs_state *nfs, uint32_t *xid)
 {
 	GByteArray *b = g_byte_array_new();
-	struct v41_reply r;
+	struct rr_ulp_info r;
 
 	if (v->open) {
-		v41_destroy_session(b, nfs, *xid, v->minor);
+		pg_nfs41_destroy_session(b, nfs, *xid, v->minor);
 		rpc(v, run, conn, b, (*xid)++, "DESTROY_SESSION", &r);
 		g_byte_array_set_size(b, 0);
-		v41_destroy_clientid(b, nfs, *xid, v->minor, v->clientid);
+		pg_nfs41_destroy_clientid(b, nfs, *xid, v->minor, v->clientid);
 		rpc(v, run, conn, b, (*xid)++, "DESTROY_CLIENTID", &r);
 		v->open = false;
 	}

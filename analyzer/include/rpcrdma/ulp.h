@@ -14,10 +14,12 @@
  * READLINK results, WRITE and SYMLINK arguments for DDP), NFSv4.0-4.2
  * COMPOUND with the RFC 8276 xattr ops and RFC 9754's delegation types
  * (op lists; READ/READLINK results and WRITE/CREATE(NF4LNK) arguments;
- * READ counts, GETATTR masks, CREATE_SESSION and BIND_CONN_TO_SESSION
- * fields for the checks), the NFSv4 callback program
- * (0x40000000: CB_COMPOUND op lists, nothing eligible), and MOUNT, NLM,
- * NSM and NFSACL (named, reply status; nothing eligible).
+ * READ counts, GETATTR masks, EXCHANGE_ID, CREATE_SESSION and
+ * BIND_CONN_TO_SESSION fields for the checks and the agent's session;
+ * the arguments a responder acts on, rr_ulp_walk_call_args), the NFSv4
+ * callback program (0x40000000: CB_COMPOUND op lists, nothing eligible),
+ * and MOUNT, NLM, NSM and NFSACL (named, reply status, SETACL's
+ * arguments; nothing eligible).
  * Ops whose arguments or results the walker cannot skip, and union arms
  * it does not know, end the walk with RR_ULP_UNSUPPORTED naming the item
  * (unknown_what, unknown_value); what was learnt until then stays valid.
@@ -77,6 +79,13 @@ struct rr_ulp_session {
 	uint32_t back_maxrequest, back_maxresponse;
 	bool bind_conn;           /* a BIND_CONN_TO_SESSION was walked */
 	uint32_t bind_dir;        /* bctsa_dir / bctsr_dir */
+	/* What a requester opening a session needs (RFC 8881 18.35.4, 18.36.4). */
+	bool exchange_id;         /* an EXCHANGE_ID4resok was walked */
+	uint64_t clientid;        /* eir_clientid; csa_clientid */
+	uint32_t sequenceid;      /* eir_sequenceid; csa_sequence / csr_sequence */
+	uint32_t eir_flags;
+	uint8_t sessionid[16];    /* csr_sessionid */
+	uint32_t fore_maxrequests;   /* the fore channel's ca_maxrequests: its slots */
 };
 
 enum rr_ulp_result {
@@ -167,6 +176,69 @@ enum rr_ulp_result rr_ulp_walk_call(const struct rr_rpc_call *call, struct rr_cu
 enum rr_ulp_result rr_ulp_walk_reply(const struct rr_ulp_info *callinfo,
 				     const struct rr_rpc_reply *reply, struct rr_cursor *res,
 				     rr_ddp_fn fn, void *ctx, struct rr_ulp_info *out);
+
+/*
+ * The arguments of one NFSv3 procedure or NFSv4 op that a responder acts
+ * on (RFC 1813 3.3, RFC 8881 18), as rr_ulp_walk_call_args() reports them.
+ * Pointers point into the walked stream; what the op has not is 0 or NULL.
+ */
+struct rr_ulp_op_args {
+	uint32_t op;              /* NFSv4 op, or the NFSv3 procedure */
+	const uint8_t *fh;        /* NFSv3: the first handle (nfs_fh3, diropargs3's dir); PUTFH's */
+	uint32_t fh_len;
+	const uint8_t *name;      /* diropargs3's name; LOOKUP's objname, CREATE's objname */
+	uint32_t name_len;
+	uint64_t offset;          /* READ, WRITE */
+	const uint8_t *item;      /* the DDP-eligible argument when inline: WRITE's data,
+				   * SYMLINK's symlink_data, CREATE(NF4LNK)'s linkdata */
+	uint32_t item_len;        /* its length word */
+	const uint8_t *sessionid; /* SEQUENCE: sa_sessionid (16 octets) */
+	uint32_t seqid;           /* SEQUENCE: sa_sequenceid */
+};
+
+/* Called after each procedure or op whose arguments decoded, index counting from 0. */
+typedef void (*rr_ulp_args_fn)(void *ctx, unsigned index, const struct rr_ulp_op_args *a);
+
+/*
+ * rr_ulp_walk_call() over a whole call (every item inline: no fn) that
+ * also reports the arguments of the NFSv3 procedure, or of each op of an
+ * NFSv4 COMPOUND, to afn.  Other programs report nothing.
+ */
+enum rr_ulp_result rr_ulp_walk_call_args(const struct rr_rpc_call *call, struct rr_cursor *args,
+					 rr_ulp_args_fn afn, void *actx, struct rr_ulp_info *info);
+
+/* nfs_fh3 (RFC 1813 2.5): opaque data<NFS3_FHSIZE> at the cursor, its bytes and length. */
+#define RR_NFS3_FHSIZE 64u
+bool rr_nfs3_read_fh(struct rr_cursor *c, const uint8_t **fh, uint32_t *len);
+
+/*
+ * NFSACL version 3 SETACL3args, the layout of Linux's nfs_acl.x (RFC 8267
+ * 5 names the program): nfs_fh3 fh; secattr { mask; aclcnt; aclent<>;
+ * dfaclcnt; dfaclent<>; }, aclent { type, id, perm }.  Both ACLs are on
+ * the wire whatever the mask says; the mask says which the server applies.
+ */
+#define RR_NFSACL_ENTRY_SIZE 12u
+#define RR_NFSACL_MAX_ENTRIES 1024u
+enum { RR_NFSACL_MASK_ACL = 0x01, RR_NFSACL_MASK_ACLCNT = 0x02 };
+/* POSIX ACL entry tags as nfs_acl.x carries them */
+enum { RR_NFSACL_USER_OBJ = 0x01, RR_NFSACL_USER = 0x02, RR_NFSACL_GROUP_OBJ = 0x04,
+       RR_NFSACL_GROUP = 0x08, RR_NFSACL_MASK = 0x10, RR_NFSACL_OTHER = 0x20 };
+
+struct rr_nfsacl_setacl {
+	uint32_t fh_len;
+	uint32_t mask;
+	size_t acl_at;            /* offset of aclcnt in the arguments */
+	uint32_t aclcnt, n_acl;   /* the count word and the array's length */
+	uint32_t named;           /* USER and GROUP entries among them */
+	uint32_t closing;         /* entries at its end that name no one: they close a sorted ACL */
+	size_t dfacl_at;          /* offset of dfaclcnt */
+	uint32_t dfaclcnt, n_dfacl;
+	size_t end;               /* bytes of arguments */
+};
+
+/* SETACL3args filling the whole of args; false, with a sentence in err, otherwise. */
+bool rr_nfsacl_setacl_args(const uint8_t *args, size_t len, struct rr_nfsacl_setacl *a,
+			   char *err, size_t errlen);
 
 const char *rr_nfs4_op_name(uint32_t op);          /* "READ" ... or NULL */
 const char *rr_nfs3_proc_name(uint32_t proc);      /* "READ" ... or NULL */
