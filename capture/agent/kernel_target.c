@@ -14,6 +14,7 @@
 
 #include <rpcrdma/cursor.h>
 #include <rpcrdma/rpc.h>
+#include <rpcrdma/ulp.h>
 
 #include "pg_buf.h"
 
@@ -125,13 +126,14 @@ out:
 static bool get_fh(const GByteArray *res, bool v3_status_first, uint8_t *fh, uint32_t *len)
 {
 	struct rr_cursor c;
+	const uint8_t *p;
 	uint32_t st, n;
 	rr_cursor_init(&c, res->data, res->len);
 	if (v3_status_first && (!rr_get_be32(&c, &st) || st))
 		return false;
-	if (!rr_get_be32(&c, &n) || n == 0 || n > 64 || rr_cursor_left(&c) < n)
+	if (!rr_nfs3_read_fh(&c, &p, &n) || n == 0)
 		return false;
-	memcpy(fh, res->data + rr_cursor_pos(&c), n);
+	memcpy(fh, p, n);
 	*len = n;
 	return true;
 }

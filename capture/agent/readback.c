@@ -100,11 +100,12 @@ bool rb_reply(struct rb_state *rb, const uint8_t *msg, size_t len, struct rb_res
 	rb->pending = false;
 	rr_cursor_init(&c, msg, len);
 	if (!rr_rpc_decode_reply(&c, &rep) || rep.reply_stat || rep.accept_stat ||
-	    !rr_peek_be32(&c, 0, &status))
+	    rr_cursor_left(&c) < 4)
 		return false;
 	x = g_new0(struct items, 1);
 	memset(&info, 0, sizeof(info));
 	(void)rr_ulp_walk_reply(&rb->info, &rep, &c, note, x, &info);
+	status = info.status;   /* the procedure's or COMPOUND's, as the walk read it */
 	/* the ops that ran and succeeded: all when the status is OK, else those before the last */
 	ran = v3 ? (status ? 0 : 1) : status ? (info.n_ops ? info.n_ops - 1u : 0) : info.n_ops;
 	for (unsigned i = 0; i < rb->args.n && i < ran; i++) {
