@@ -189,6 +189,7 @@ struct rr_checker {
 	unsigned n_evidence;
 	size_t held;                  /* bytes of all connections' state (CK_HELD_MAX) */
 	GHashTable *conns;            /* id -> struct ck_conn_state* */
+	struct ck_conn_state *last_conn;  /* state.c: the one ck_conn() found last (or NULL) */
 	GHashTable *episodes;         /* key -> struct ck_episode* */
 	GQueue episode_order;         /* oldest first */
 	GHashTable *live_handles;     /* handle -> conn id of the newest call that advertised it */
