@@ -124,8 +124,9 @@ const char *ck_reply_status(const struct rr_message *m, char *buf, size_t len)
 	return buf;
 }
 
-/* "NFSACL v3 SETACL", "NFSv4.1 COMPOUND(SEQUENCE,PUTFH,READ)", "NFSv4 CB_COMPOUND" (ulp/names.c spells ops alike). */
-void ck_describe_call(const struct rr_message *m, char *buf, size_t len)
+/* "NFSACL v3 SETACL", "NFSv4.1 COMPOUND(SEQUENCE,PUTFH,READ)", "NFSv4 CB_COMPOUND" (ulp/names.c spells ops alike).
+ * Cut short, it is the prefix of the whole that fits. */
+static void describe(const struct rr_message *m, char *buf, size_t len)
 {
 	const struct rr_ulp_info *u = m->dir == RR_DIR_CALL ? (m->has_ulp ? &m->ulp : NULL) : m->call_ulp;
 	const char *pname, *proc;
@@ -155,6 +156,38 @@ void ck_describe_call(const struct rr_message *m, char *buf, size_t len)
 		snprintf(buf, len, "%s%s%u %s", pname, p == RR_NFS_PROGRAM ? "v" : " v", v, proc);
 	else
 		snprintf(buf, len, "program %u v%u procedure %u", p, v, pr);
+}
+
+/*
+ * Several checks describe the message of one fact (six times a message on
+ * real traffic): the text is made once per fact.  The engine builds
+ * messages on its stack, so one address is many messages: the memo holds
+ * only within the fact that made it (ck_describe_new_fact() ends it).
+ */
+static _Thread_local struct {
+	const struct rr_message *m;
+	uint64_t fact;
+	char text[256];
+} memo;
+static _Thread_local uint64_t fact_no = 1;
+
+void ck_describe_new_fact(void)
+{
+	fact_no++;
+}
+
+void ck_describe_call(const struct rr_message *m, char *buf, size_t len)
+{
+	if (len > sizeof(memo.text)) {
+		describe(m, buf, len);
+		return;
+	}
+	if (memo.m != m || memo.fact != fact_no) {
+		describe(m, memo.text, sizeof(memo.text));
+		memo.m = m;
+		memo.fact = fact_no;
+	}
+	g_strlcpy(buf, memo.text, len);
 }
 
 bool ck_is_backward(const struct rr_message *m)
