@@ -165,6 +165,7 @@ struct ck_episode {
 
 /* Where the RDMA Writes into one segment of a call went, from its first to its last byte (ck_writes.c). */
 #define CK_WEXT_MAX 256
+#define CK_WEXT_BUCKETS 4096          /* the live-extent filter in front of the ring */
 struct ck_wextent {
 	uint32_t conn_id, xid;
 	uint8_t role;                 /* rr_fact_rdma.role: 1 write, 2 reply; 0 an empty slot */
@@ -199,6 +200,7 @@ struct rr_checker {
 	bool header_only[RR_RULE_COUNT];  /* checker.c: runs on a Send cut after its transport header */
 	struct ck_wextent wext[CK_WEXT_MAX];  /* ck_writes.c: a ring, the oldest overwritten */
 	unsigned wext_next;
+	uint16_t wext_live[CK_WEXT_BUCKETS];  /* ck_writes.c: live extents per (connection, XID) hash */
 };
 
 /* For the dispatcher (check/report.c). */
