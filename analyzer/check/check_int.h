@@ -165,6 +165,7 @@ struct ck_episode {
 
 /* Where the RDMA Writes into one segment of a call went, from its first to its last byte (ck_writes.c). */
 #define CK_WEXT_MAX 256
+#define CK_WEXT_BUCKETS 4096          /* the live-extent filter in front of the ring */
 struct ck_wextent {
 	uint32_t conn_id, xid;
 	uint8_t role;                 /* rr_fact_rdma.role: 1 write, 2 reply; 0 an empty slot */
@@ -189,6 +190,7 @@ struct rr_checker {
 	unsigned n_evidence;
 	size_t held;                  /* bytes of all connections' state (CK_HELD_MAX) */
 	GHashTable *conns;            /* id -> struct ck_conn_state* */
+	struct ck_conn_state *last_conn;  /* state.c: the one ck_conn() found last (or NULL) */
 	GHashTable *episodes;         /* key -> struct ck_episode* */
 	GQueue episode_order;         /* oldest first */
 	GHashTable *live_handles;     /* handle -> conn id of the newest call that advertised it */
@@ -198,6 +200,7 @@ struct rr_checker {
 	bool header_only[RR_RULE_COUNT];  /* checker.c: runs on a Send cut after its transport header */
 	struct ck_wextent wext[CK_WEXT_MAX];  /* ck_writes.c: a ring, the oldest overwritten */
 	unsigned wext_next;
+	uint16_t wext_live[CK_WEXT_BUCKETS];  /* ck_writes.c: live extents per (connection, XID) hash */
 };
 
 /* For the dispatcher (check/report.c). */

@@ -207,6 +207,7 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 	enum captured cap = fact_captured(ck, f);
 	bool cut = cap != CAPTURED;
 
+	ck_describe_new_fact();
 	ck->cur_cut = cut;
 	ck->cur_not_understood = f->kind == RR_FACT_MSG && ulp_not_understood(f->msg);
 	ck->cur_undecoded = !cut && f->kind == RR_FACT_MSG && msg_undecoded(f->msg);
@@ -227,6 +228,7 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 			ck->skipped[RR_SKIP_NOT_CAPTURED]++;
 	}
 	ck_state_after(ck, f);
+	ck_describe_new_fact();
 }
 
 uint32_t rr_checker_last_outstanding(const struct rr_checker *ck)

@@ -163,11 +163,23 @@ static bool fill_order_written(struct rr_checker *ck, const struct rr_fact *f, c
 
 /* ---- where the Writes went inside a segment ---------------------------- */
 
+/* The filter's bucket of a (connection, XID): how many live extents have it. */
+static uint16_t *wext_bucket(struct rr_checker *ck, uint32_t conn_id, uint32_t xid)
+{
+	/* Linux counts XIDs in their first byte on the wire: mix every bit in. */
+	uint64_t h = ((uint64_t)conn_id << 32 | xid) * 0x9E3779B97F4A7C15ull;
+
+	return &ck->wext_live[(h >> 32) % CK_WEXT_BUCKETS];
+}
+
 static struct ck_wextent *wext_find(struct rr_checker *ck, uint32_t conn_id, uint32_t xid, uint8_t role,
 				    uint32_t chunk, uint32_t index)
 {
 	unsigned i;
 
+	/* Most messages have no extent: the filter says so without the scan. */
+	if (!*wext_bucket(ck, conn_id, xid))
+		return NULL;
 	for (i = 0; i < CK_WEXT_MAX; i++) {
 		struct ck_wextent *e = &ck->wext[i];
 
@@ -195,17 +207,23 @@ static void wext_note(struct rr_checker *ck, const struct rr_fact_rdma *r)
 		return;
 	}
 	e = &ck->wext[ck->wext_next++ % CK_WEXT_MAX];
+	if (e->role)
+		(*wext_bucket(ck, e->conn_id, e->xid))--;
 	*e = (struct ck_wextent){ r->conn_id, r->xid, r->role, r->chunk, r->index, lo, hi };
+	(*wext_bucket(ck, e->conn_id, e->xid))++;
 }
 
 /* A call's Send: what earlier Writes with its XID left is not about this call. */
 static void wext_forget(struct rr_checker *ck, uint32_t conn_id, uint32_t xid)
 {
+	uint16_t *live = wext_bucket(ck, conn_id, xid);
 	unsigned i;
 
-	for (i = 0; i < CK_WEXT_MAX; i++)
-		if (ck->wext[i].role && ck->wext[i].conn_id == conn_id && ck->wext[i].xid == xid)
+	for (i = 0; *live && i < CK_WEXT_MAX; i++)
+		if (ck->wext[i].role && ck->wext[i].conn_id == conn_id && ck->wext[i].xid == xid) {
 			ck->wext[i].role = 0;
+			(*live)--;
+		}
 }
 
 /*

@@ -69,10 +69,14 @@ void ck_state_free(struct rr_checker *ck)
 
 struct ck_conn_state *ck_conn(struct rr_checker *ck, uint32_t id)
 {
-	struct ck_conn_state *cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(id));
+	struct ck_conn_state *cs = ck->last_conn;
 
-	if (cs)
+	/* Most facts in a row are of one connection: a one-entry cache saves the lookups. */
+	if (cs && cs->id == id)
 		return cs;
+	cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(id));
+	if (cs)
+		return ck->last_conn = cs;
 	cs = g_new0(struct ck_conn_state, 1);
 	cs->id = id;
 	cs->calls[0] = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
@@ -80,7 +84,7 @@ struct ck_conn_state *ck_conn(struct rr_checker *ck, uint32_t id)
 	cs->errored = g_hash_table_new(g_direct_hash, g_direct_equal);
 	cs->handle_uses = g_hash_table_new(g_direct_hash, g_direct_equal);
 	g_hash_table_insert(ck->conns, GUINT_TO_POINTER(id), cs);
-	return cs;
+	return ck->last_conn = cs;
 }
 
 int ck_send_dir(const struct rr_fact_send *s)
@@ -444,6 +448,8 @@ void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 
 		if (cs)
 			ck->held -= cs->acct;
+		if (cs == ck->last_conn)
+			ck->last_conn = NULL;
 		g_hash_table_remove(ck->conns, GUINT_TO_POINTER(f->conn_id));
 		break;
 	}

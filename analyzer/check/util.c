@@ -124,37 +124,114 @@ const char *ck_reply_status(const struct rr_message *m, char *buf, size_t len)
 	return buf;
 }
 
-/* "NFSACL v3 SETACL", "NFSv4.1 COMPOUND(SEQUENCE,PUTFH,READ)", "NFSv4 CB_COMPOUND" (ulp/names.c spells ops alike). */
-void ck_describe_call(const struct rr_message *m, char *buf, size_t len)
+/* A text cut to the buffer: what fits of what is appended (as snprintf cuts). */
+struct text {
+	char *buf;
+	size_t len, at;
+};
+
+static void put(struct text *t, const char *s)
+{
+	while (*s && t->at + 1 < t->len)
+		t->buf[t->at++] = *s++;
+	t->buf[t->at] = 0;
+}
+
+static void put_u32(struct text *t, uint32_t v, unsigned base, int width)
+{
+	char d[12];
+	int n = 0;
+
+	do {
+		d[n++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	while (n < width)
+		d[n++] = '0';
+	while (n && t->at + 1 < t->len)
+		t->buf[t->at++] = d[--n];
+	t->buf[t->at] = 0;
+}
+
+/* "NFSACL v3 SETACL", "NFSv4.1 COMPOUND(SEQUENCE,PUTFH,READ)", "NFSv4 CB_COMPOUND" (ulp/names.c spells ops alike).
+ * Cut short, it is the prefix of the whole that fits (len >= 1). */
+static void describe(const struct rr_message *m, char *buf, size_t len)
 {
 	const struct rr_ulp_info *u = m->dir == RR_DIR_CALL ? (m->has_ulp ? &m->ulp : NULL) : m->call_ulp;
+	struct text t = { buf, len, 0 };
 	const char *pname, *proc;
 	uint32_t p, v, pr, i;
-	size_t at;
 
+	buf[0] = 0;
 	if (!ck_prog(m, &p, &v, &pr)) {
-		snprintf(buf, len, "XID 0x%08x", m->xid);
+		put(&t, "XID 0x");
+		put_u32(&t, m->xid, 16, 8);
 		return;
 	}
 	if (p == RR_NFS_PROGRAM && v == 4 && pr == 1 && u && u->n_ops) {
-		at = (size_t)snprintf(buf, len, "NFSv4.%u COMPOUND(", u->minorversion);
-		for (i = 0; i < u->n_ops && at < len; i++) {
+		put(&t, "NFSv4.");
+		put_u32(&t, u->minorversion, 10, 0);
+		put(&t, " COMPOUND(");
+		for (i = 0; i < u->n_ops && t.at + 1 < len; i++) {
 			const char *op = rr_nfs4_op_name(u->ops[i]);
 
-			at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? "," : "", op ? op : "?");
+			put(&t, i ? "," : "");
+			put(&t, op ? op : "?");
 		}
-		if (at < len)
-			snprintf(buf + at, len - at, ")");
+		put(&t, ")");
 		return;
 	}
 	pname = rr_rpc_program_name(p);
 	proc = rr_ulp_proc_name(p, v, pr);
-	if (pname && proc && p == RR_NFS4_CB_PROGRAM)
-		snprintf(buf, len, "NFSv4 %s", proc);
-	else if (pname && proc)
-		snprintf(buf, len, "%s%s%u %s", pname, p == RR_NFS_PROGRAM ? "v" : " v", v, proc);
-	else
-		snprintf(buf, len, "program %u v%u procedure %u", p, v, pr);
+	if (pname && proc && p == RR_NFS4_CB_PROGRAM) {
+		put(&t, "NFSv4 ");
+		put(&t, proc);
+	} else if (pname && proc) {
+		put(&t, pname);
+		put(&t, p == RR_NFS_PROGRAM ? "v" : " v");
+		put_u32(&t, v, 10, 0);
+		put(&t, " ");
+		put(&t, proc);
+	} else {
+		put(&t, "program ");
+		put_u32(&t, p, 10, 0);
+		put(&t, " v");
+		put_u32(&t, v, 10, 0);
+		put(&t, " procedure ");
+		put_u32(&t, pr, 10, 0);
+	}
+}
+
+/*
+ * Several checks describe the message of one fact (six times a message on
+ * real traffic): the text is made once per fact.  The engine builds
+ * messages on its stack, so one address is many messages: the memo holds
+ * only within the fact that made it (ck_describe_new_fact() ends it).
+ */
+static _Thread_local struct {
+	const struct rr_message *m;
+	uint64_t fact;
+	char text[256];
+} memo;
+static _Thread_local uint64_t fact_no = 1;
+
+void ck_describe_new_fact(void)
+{
+	fact_no++;
+}
+
+void ck_describe_call(const struct rr_message *m, char *buf, size_t len)
+{
+	if (len > sizeof(memo.text)) {
+		describe(m, buf, len);
+		return;
+	}
+	if (memo.m != m || memo.fact != fact_no) {
+		describe(m, memo.text, sizeof(memo.text));
+		memo.m = m;
+		memo.fact = fact_no;
+	}
+	g_strlcpy(buf, memo.text, len);
 }
 
 bool ck_is_backward(const struct rr_message *m)

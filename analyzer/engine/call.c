@@ -43,6 +43,29 @@ static void register_segments(struct rr_engine *eng, struct rr_call *call)
 			add_seg(eng, call, RR_SEG_REPLY, 0, i, rr_hdr_wseg(h, &h->reply, i));
 }
 
+/* The call's own copy of its header: the fixed part and the used entries
+ * of each list only (a struct rr_hdr is ~5 KiB of arrays, and most calls
+ * carry a segment or two); entries past the counts are never read. */
+static struct rr_hdr *hdr_dup(const struct rr_hdr *h)
+{
+	struct rr_hdr *c = g_malloc(sizeof(*c));
+	uint32_t nr = MIN(h->n_reads, RR_HDR_MAX_SEGS), nw = MIN(h->n_write_chunks, RR_HDR_MAX_WRITE_CHUNKS);
+	uint32_t ns = MIN(h->n_wsegs, RR_HDR_MAX_SEGS);
+
+	memcpy(c, h, offsetof(struct rr_hdr, reads));
+	memcpy(c->reads, h->reads, nr * sizeof(h->reads[0]));
+	c->n_write_chunks = h->n_write_chunks;
+	memcpy(c->writes, h->writes, nw * sizeof(h->writes[0]));
+	c->has_reply = h->has_reply;
+	c->reply = h->reply;
+	c->n_wsegs = h->n_wsegs;
+	memcpy(c->wsegs, h->wsegs, ns * sizeof(h->wsegs[0]));
+	c->hdr_len = h->hdr_len;
+	c->building_reply = h->building_reply;
+	c->err_offset = h->err_offset;
+	return c;
+}
+
 struct rr_call *rr_call_new(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
 			    const struct rr_send_done *d)
 {
@@ -55,7 +78,7 @@ struct rr_call *rr_call_new(struct rr_engine *eng, struct rr_flow *f, const stru
 	call = g_new0(struct rr_call, 1);
 	call->xid = hdr->xid;
 	call->flow = f;
-	call->hdr = g_memdup2(hdr, sizeof(*hdr));
+	call->hdr = hdr_dup(hdr);
 	call->inline_len = inline_len;
 	call->inline_buf = g_memdup2(d->data + hdr->hdr_len, inline_len);
 	call->frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));

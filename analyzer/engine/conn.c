@@ -247,9 +247,13 @@ struct rr_flow *rr_conn_flow_lookup(struct rr_engine *eng, const struct rr_flow_
 	GPtrArray *list;
 
 	canon_key(key, &k);
+	if (t->last && flow_key_equal(&t->last->pub.key, &k))
+		return &t->last->pub;
 	cf = g_hash_table_lookup(t->flows, &k);
-	if (cf)
+	if (cf) {
+		t->last = cf;
 		return &cf->pub;
+	}
 	if (g_hash_table_size(t->flows) >= eng->lim.max_flows) {
 		rr_diag_report(&eng->diag, ENG_LIMIT, frame,
 			       "more than %u one-way flows: new flows are ignored", eng->lim.max_flows);
@@ -289,6 +293,8 @@ struct rr_flow *rr_flow_find(struct rr_engine *eng, const struct rr_flow_key *ke
 	struct conn_flow *cf;
 
 	canon_key(key, &k);
+	if (eng->conns->last && flow_key_equal(&eng->conns->last->pub.key, &k))
+		return &eng->conns->last->pub;
 	cf = g_hash_table_lookup(eng->conns->flows, &k);
 	return cf ? &cf->pub : NULL;
 }
@@ -343,6 +349,8 @@ void rr_conn_forget(struct rr_engine *eng, struct rr_conn *c)
 			if (!list->len)
 				g_hash_table_remove(t->by_addrs, &ak);
 		}
+		if (t->last == conn_flow_of(f))
+			t->last = NULL;
 		g_hash_table_remove(t->flows, &f->key);   /* frees f */
 	}
 	g_ptr_array_remove(t->conns, c);              /* frees c */
