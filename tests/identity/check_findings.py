@@ -9,7 +9,9 @@ tests/rules/outcomes on ib, rocev2 and iwarp), and compares the findings,
 sorted, with the reference files in this folder.  The reference was made by
 an ulb-lint built before the speed work on the engine and the decoder, so a
 change that alters any finding (its rule, frames, XID, connection, severity
-or text) fails here.
+or text) fails here.  A deliberate change of a finding, or a new bundled
+capture, means writing the reference again with --write from an ulb-lint
+that has that change and none of the speed work under test.
 
     check_findings.py --lint ULB-LINT --pcapgen GEN --root REPO [--write]
 
