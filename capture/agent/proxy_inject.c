@@ -14,6 +14,13 @@ bool px_inj_plan_ok(const char *name, unsigned stages)
 	return inj_leg_client_ok(name, stages);
 }
 
+bool px_inj_conveys(const struct px_inj *pi, const struct agent_run *cl, const pg_rdmamsg *m)
+{
+	if (m->vers != RR_RPCRDMA_VERSION || (m->proc != RDMA_MSG && m->proc != RDMA_NOMSG))
+		return false;
+	return !(pi->building && inj_find(&cl->inj, pi->si.applied, "orphan-reply"));
+}
+
 bool px_inj_parse(struct agent_run *cl, char *err, size_t errlen)
 {
 	/* --inject is the client leg's, where the proxy answers; the server leg's calls

@@ -28,6 +28,14 @@ struct px_inj {
 	struct serve_pending pending;   /* a broken reply waiting for the client's next move */
 };
 
+/*
+ * Whether the reply now being built still conveys the message the manifest
+ * records: not when it went out in another version, with a message type
+ * RFC 8166 does not define, or under another XID (orphan-reply); the
+ * engine rebuilds none of those as that reply.
+ */
+bool px_inj_conveys(const struct px_inj *pi, const struct agent_run *cl, const pg_rdmamsg *m);
+
 /* The client leg's --inject, for the responder role; false and a sentence when an item is not. */
 bool px_inj_parse(struct agent_run *cl, char *err, size_t errlen);
 void px_inj_init(struct px_inj *pi);

@@ -416,7 +416,8 @@ static void answer_client(struct proxy *p, struct px_call *c, const uint8_t *bas
 	px_inj_wire(&p->inj, &p->cl.run, &m);
 	/* a Send that failed never reached the wire: no injection to find in the capture */
 	if (send_wire(p, &p->cl, m.wire)) {
-		record(&p->cl, m.wire->data, m.wire->len, true, payload, true, m.inline_payload->len, pushed);
+		record(&p->cl, m.wire->data, m.wire->len, true, payload, px_inj_conveys(&p->inj, &p->cl.run, &m),
+		       m.inline_payload->len, pushed);
 		px_inj_sent(&p->inj, &p->cl.run, &m);
 	}
 	p->n_replies++;

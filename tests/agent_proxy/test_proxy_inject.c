@@ -250,6 +250,40 @@ static void test_parse_role(void **state)
 	assert_false(px_inj_plan_ok("inline-despite-write", INJ_ST_PLAN | INJ_ST_HEADER));
 }
 
+/* What the manifest may claim the engine rebuilds: RFC 8166 §4.2 version 1, RDMA_MSG or
+ * RDMA_NOMSG, under the XID the client asked with (orphan-reply changes it). */
+static void test_conveys(void **state)
+{
+	pg_rdmamsg m;
+	char err[256];
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.vers = 1;
+	m.proc = RDMA_MSG;
+	assert_true(px_inj_conveys(&pi, &run, &m));
+	m.proc = RDMA_NOMSG;
+	assert_true(px_inj_conveys(&pi, &run, &m));
+	m.vers = 2;                         /* bad-vers */
+	assert_false(px_inj_conveys(&pi, &run, &m));
+	m.vers = 1;
+	m.proc = 7;                         /* bad-proc */
+	assert_false(px_inj_conveys(&pi, &run, &m));
+	m.proc = RDMA_ERROR;                /* the engine rebuilds no RPC message from it */
+	assert_false(px_inj_conveys(&pi, &run, &m));
+	/* orphan-reply applied to the reply being built: its XID is no call's */
+	memset(&run, 0, sizeof(run));
+	g_strlcpy(run.inject, "orphan-reply", sizeof(run.inject));
+	assert_true(px_inj_parse(&run, err, sizeof(err)));
+	px_inj_init(&pi);
+	px_inj_begin(&pi, &run, 0x1234, NULL);
+	m.proc = RDMA_MSG;
+	assert_true(px_inj_conveys(&pi, &run, &m));   /* chosen, not yet applied */
+	pi.si.applied[0] = true;
+	assert_false(px_inj_conveys(&pi, &run, &m));
+	px_inj_end(&pi);
+	assert_true(px_inj_conveys(&pi, &run, &m));   /* no reply being built */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +292,7 @@ int main(void)
 		cmocka_unit_test_setup(test_v3_and_others, setup),
 		cmocka_unit_test_setup(test_no_inject, setup),
 		cmocka_unit_test_setup(test_parse_role, setup),
+		cmocka_unit_test_setup(test_conveys, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
