@@ -245,6 +245,25 @@ static bool end_run(struct lint *l, struct rr_session *s, const struct lint_capt
 	return failed;
 }
 
+/* The session of one run, with --report's page opened first (a bad path fails before any
+ * reading) and fed the Sends and RDMA packets; NULL with a message on stderr. */
+static struct rr_session *begin_run(struct lint *l, struct rr_session_sinks *sinks)
+{
+	char err[512];
+
+	if (l->report && !(l->html = lint_html_open(l->report, err, sizeof(err)))) {
+		fprintf(stderr, "ulb-lint: %s\n", err);
+		lint_summary_free(l->sum);
+		l->sum = NULL;
+		return NULL;
+	}
+	if (l->html) {
+		sinks->send = on_send;
+		sinks->rdma = on_rdma;
+	}
+	return rr_session_new(&l->opts, sinks);
+}
+
 /* One capture: 0 read to its end, 2 not readable (the findings so far were printed). */
 static int lint_file(struct lint *l, const char *path)
 {
@@ -260,17 +279,9 @@ static int lint_file(struct lint *l, const char *path)
 	l->progress = l->progress && isatty(STDERR_FILENO) && l->file_size >= PROGRESS_MIN_BYTES;
 	l->read_at_start = l->progress ? bytes_read() : 0;
 	l->sum = l->summary ? lint_summary_new() : NULL;
-	if (l->report && !(l->html = lint_html_open(l->report, err, sizeof(err)))) {
-		fprintf(stderr, "ulb-lint: %s\n", err);
-		lint_summary_free(l->sum);
-		l->sum = NULL;
+	s = begin_run(l, &sinks);
+	if (!s)
 		return 2;
-	}
-	if (l->html) {
-		sinks.send = on_send;
-		sinks.rdma = on_rdma;
-	}
-	s = rr_session_new(&l->opts, &sinks);
 	if (!rr_session_open_file(s, path, err, sizeof(err))) {
 		fprintf(stderr, "ulb-lint: %s\n", err);
 		lint_summary_free(l->sum);
@@ -306,18 +317,9 @@ static int lint_iface(struct lint *l)
 	l->progress = false;
 	/* Made even without --summary: the --interval lines read its loss counts. */
 	l->sum = lint_summary_new();
-	/* --report: the page of what was captured, written when the capture ends */
-	if (l->report && !(l->html = lint_html_open(l->report, err, sizeof(err)))) {
-		fprintf(stderr, "ulb-lint: %s\n", err);
-		lint_summary_free(l->sum);
-		l->sum = NULL;
+	s = begin_run(l, &sinks);
+	if (!s)
 		return 2;
-	}
-	if (l->html) {
-		sinks.send = on_send;
-		sinks.rdma = on_rdma;
-	}
-	s = rr_session_new(&l->opts, &sinks);
 	if (l->dump)
 		dump_header(l->out, l->fmt == LINT_JSON ? DUMP_JSON : DUMP_TEXT);
 	rc = lint_live_run(&l->live, s, l->count, l->sum, &cap, err, sizeof(err));
