@@ -5,21 +5,19 @@
 generator has appears, with the first rule it breaks, either once per role
 that can inject it live (with its hook stage) or once with
 "not injectable live: <reason>"; the agent's own entries say so."""
+import os
 import re
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from generator_injectors import generator_injectors  # noqa: E402
+
 
 def main():
     agent, pcapgen = sys.argv[1], sys.argv[2]
-    gen = {}
-    for line in subprocess.run([pcapgen, "--list-injectors"], capture_output=True, text=True,
-                               check=True).stdout.splitlines():
-        m = re.match(r"([a-z0-9-]+)\s+(.*?)(?:\s\[([^\]]*)\])?\s*$", line)
-        if m:
-            gen[m.group(1)] = (m.group(3) or "").split()
-    if len(gen) < 50:
-        sys.exit(f"only {len(gen)} injectors in the generator's list: not the format expected")
+    gen = generator_injectors(pcapgen)
     out = subprocess.run([agent, "list-injections"], capture_output=True, text=True, check=True).stdout
     rows = {}
     bad = []

@@ -9,9 +9,14 @@ every generator injector appears with its first rule; a "client" row
 the Send; every other entry says why it is not through the proxy.  When
 list-injections notes the leg on its rows ("[proxy: ...]"), the notes say
 the same."""
+import os
 import re
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from generator_injectors import generator_injectors  # noqa: E402
 
 
 def rows(cmd):
@@ -21,14 +26,7 @@ def rows(cmd):
 
 def main():
     agent, pcapgen = sys.argv[1], sys.argv[2]
-    gen = {}
-    for line in subprocess.run([pcapgen, "--list-injectors"], capture_output=True, text=True,
-                               check=True).stdout.splitlines():
-        m = re.match(r"([a-z0-9-]+)\s+(.*?)(?:\s\[([^\]]*)\])?\s*$", line)
-        if m:
-            gen[m.group(1)] = (m.group(3) or "").split()
-    if len(gen) < 50:
-        sys.exit(f"only {len(gen)} injectors in the generator's list: not the format expected")
+    gen = generator_injectors(pcapgen)
     table, notes = {}, {}
     for f in rows([agent, "list-injections"]):
         table.setdefault(f[1], {})[f[2]] = f[3]
