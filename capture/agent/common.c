@@ -333,7 +333,7 @@ void agent_mf_event(struct agent_run *r, const char *kind, uint32_t xid, const c
 }
 
 void agent_mf_inject(struct agent_run *r, const char *rule, uint32_t xid, bool reply,
-		     const char *also, const char *note)
+		     const char *also, const char *note, bool send_failed)
 {
 	struct mf_inject mi;
 
@@ -343,6 +343,7 @@ void agent_mf_inject(struct agent_run *r, const char *rule, uint32_t xid, bool r
 	mi.reply = reply;
 	g_strlcpy(mi.also, also ? also : "", sizeof(mi.also));
 	g_strlcpy(mi.note, note, sizeof(mi.note));
+	mi.send_failed = send_failed;
 	if (r->mf)
 		mf_write_inject(r->mf, &mi);
 }

@@ -67,9 +67,10 @@ struct vb_conn;
 /* Send wire's bytes on conn (a Send of its own registered copy); a failure is an event. */
 bool agent_send(struct agent_run *r, struct vb_conn *conn, const GByteArray *wire);
 
-/* An inject line: rule broken on purpose in message (xid, reply); also: rules it may bring. */
+/* An inject line: rule broken on purpose in message (xid, reply); also: rules it may bring;
+ * send_failed: its Send completed in error, so it may not be on the wire (sent=failed). */
 void agent_mf_inject(struct agent_run *r, const char *rule, uint32_t xid, bool reply,
-		     const char *also, const char *note);
+		     const char *also, const char *note, bool send_failed);
 void agent_mf_event(struct agent_run *r, const char *kind, uint32_t xid, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 

@@ -148,7 +148,7 @@ void req_inj_record(struct agent_run *run, const struct req_inj *ri, uint32_t xi
 		inj_add_rules(also, sizeof(also), inj_def_rules(sp->def), rule);
 		inj_add_rules(also, sizeof(also), ALSO_ANSWER, rule);
 		snprintf(note, sizeof(note), "%s: %s", sp->def->name, inj_def_help(sp->def));
-		agent_mf_inject(run, rule, xid, false, also, note);
+		agent_mf_inject(run, rule, xid, false, also, note, false);
 	}
 }
 

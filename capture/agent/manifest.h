@@ -81,6 +81,8 @@ struct mf_inject {
 	bool reply;
 	char also[128];                /* comma-separated, may be empty */
 	char note[256];
+	bool send_failed;              /* sent=failed: the Send completed in error at the sender,
+					* so it may or may not be on the wire */
 };
 
 struct mf_event {

@@ -278,6 +278,7 @@ enum fkind {
 	F_REBUILT,    /* yes or no: bool rebuilt */
 	F_SHA,
 	F_RESULT,     /* pass, fail or n/a */
+	F_SENT,       /* ok or failed: bool send_failed */
 	F_READS,      /* the rpc line's chunk lists (the whole struct mf_rpc) */
 	F_WRITES,
 	F_REPLY,
@@ -339,6 +340,7 @@ static const struct fdef inject_defs[] = {
 	FD(struct mf_inject, "dir", F_DIR, reply, true),
 	FD(struct mf_inject, "also", F_TOKENS, also, false),
 	FD(struct mf_inject, "note", F_TEXT, note, false),
+	FD(struct mf_inject, "sent", F_SENT, send_failed, false),
 };
 
 static const struct fdef event_defs[] = {
@@ -407,6 +409,7 @@ static bool parse_value(struct pctx *p, const struct fdef *d, char *v, void *rec
 		*(bool *)(void *)at = !no;
 		return true;
 	case F_SHA: return parse_sha(p, v, at);
+	case F_SENT: return parse_choice(p, d->key, v, "ok", "failed", (bool *)(void *)at);
 	case F_RESULT:
 		if (strcmp(v, "pass") && strcmp(v, "fail") && strcmp(v, "n/a"))
 			return p_fail(p, "%s=%s: expected pass, fail or n/a", d->key, shown(v, b, sizeof(b)));

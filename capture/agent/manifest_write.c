@@ -183,6 +183,8 @@ void mf_write_inject(struct mf_writer *w, const struct mf_inject *i)
 	fprintf(w->f, "\txid=0x%08" PRIx32 "\tdir=%s", i->xid, i->reply ? "reply" : "call");
 	w_list(w, "also", i->also);
 	w_text(w, "note", i->note);
+	if (i->send_failed)
+		fputs("\tsent=failed", w->f);
 	fputc('\n', w->f);
 }
 

@@ -21,6 +21,16 @@ bool px_inj_conveys(const struct px_inj *pi, const struct agent_run *cl, const p
 	return !(pi->building && inj_find(&cl->inj, pi->si.applied, "orphan-reply"));
 }
 
+bool px_inj_failed_send(struct px_inj *pi)
+{
+	bool any = false;
+
+	for (unsigned i = 0; pi->building && i < INJ_MAX_SPECS; i++)
+		any |= pi->si.applied[i];
+	pi->si.send_failed = any;
+	return any;
+}
+
 bool px_inj_parse(struct agent_run *cl, char *err, size_t errlen)
 {
 	/* --inject is the client leg's, where the proxy answers; the server leg's calls

@@ -36,6 +36,10 @@ struct px_inj {
  */
 bool px_inj_conveys(const struct px_inj *pi, const struct agent_run *cl, const pg_rdmamsg *m);
 
+/* The reply being built was broken and its Send failed: marks it so (sent=failed); false when
+ * no injection applied to it. */
+bool px_inj_failed_send(struct px_inj *pi);
+
 /* The client leg's --inject, for the responder role; false and a sentence when an item is not. */
 bool px_inj_parse(struct agent_run *cl, char *err, size_t errlen);
 void px_inj_init(struct px_inj *pi);

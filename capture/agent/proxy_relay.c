@@ -414,10 +414,15 @@ static void answer_client(struct proxy *p, struct px_call *c, const uint8_t *bas
 		payload = cut = reply_payload(p, c, base, returned_len(m.reply), wused);
 	pg_rdmamsg_encode(&m);
 	px_inj_wire(&p->inj, &p->cl.run, &m);
-	/* a Send that failed never reached the wire: no injection to find in the capture */
 	if (send_wire(p, &p->cl, m.wire)) {
 		record(&p->cl, m.wire->data, m.wire->len, true, payload, px_inj_conveys(&p->inj, &p->cl.run, &m),
 		       m.inline_payload->len, pushed);
+		px_inj_sent(&p->inj, &p->cl.run, &m);
+	} else if (px_inj_failed_send(&p->inj)) {
+		/* a broken reply whose Send failed (oversize-send: the client's RNIC refused it, or
+		 * it was flushed behind an earlier error): it may be on the wire or not, which the
+		 * capture tells; the inject line says sent=failed, the rpc line rebuilt=no */
+		record(&p->cl, m.wire->data, m.wire->len, true, payload, false, m.inline_payload->len, pushed);
 		px_inj_sent(&p->inj, &p->cl.run, &m);
 	}
 	p->n_replies++;

@@ -422,9 +422,12 @@ static void answer(struct serve *s, const struct rr_hdr *h, const pg_rpc_pair *r
 		reply_sent(s, &m);
 		run_added(s, h->xid, PG_OPS_AFTER_REPLY);
 	} else if (s->cur && serve_inj_any(s->cur)) {
-		/* a broken reply the requester's RNIC refused (oversize-send): it was on the
-		 * wire all the same, and the refusal is the reaction */
-		record(s, m.wire->data, m.wire->len, true, full, m.vers == 1, m.inline_payload->len, pushed);
+		/* a broken reply the requester's RNIC refused (oversize-send): usually on the
+		 * wire all the same (the refusal is the reaction), but a Send flushed behind an
+		 * earlier error never left: the inject line says the Send failed, the capture
+		 * tells which; rebuilt=no, as it may not be there */
+		record(s, m.wire->data, m.wire->len, true, full, false, m.inline_payload->len, pushed);
+		s->cur->send_failed = true;
 		reply_sent(s, &m);
 		s->refused = true;
 		s->broken = true;

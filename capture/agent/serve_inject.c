@@ -184,7 +184,7 @@ void serve_inj_sent(struct agent_run *r, struct serve_inj *si, struct serve_pend
 		inj_add_rules(also, sizeof(also), rules, rule);
 		inj_add_rules(also, sizeof(also), inj_def_rules(sp->def), rule);
 		inj_add_rules(also, sizeof(also), ALSO_REPLY, rule);
-		agent_mf_inject(r, rule, xid, true, also, note);
+		agent_mf_inject(r, rule, xid, true, also, note, si->send_failed);
 	}
 	if (!any)
 		return;

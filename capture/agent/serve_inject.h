@@ -18,6 +18,7 @@ struct serve_inj {
 	pg_exch *ex;                 /* the reply's live exchange; its rp is the RPC reply */
 	bool sel[INJ_MAX_SPECS], applied[INJ_MAX_SPECS], failed[INJ_MAX_SPECS];
 	char expected[INJ_MAX_SPECS][160];   /* the findings each hook named */
+	bool send_failed;            /* the broken reply's Send completed in error (serve_inj_sent) */
 };
 
 /* A broken reply waiting for the requester's next move. */

@@ -336,6 +336,13 @@ static void check_inject(struct vf *v, const struct mf_inject *j)
 	guint i;
 
 	vf_locate(&v->res, j->xid, j->reply, &p);
+	/* sent=failed: the sender's Send completed in error; not on the wire is no fault */
+	if (j->send_failed && !p.n_frames) {
+		v->injects_ok++;
+		say(v, "n/a  inject %s 0x%08" PRIx32 " %-5s: its Send failed at the sender and is not in the "
+		    "capture", j->rule, j->xid, dir_name(j->reply));
+		return;
+	}
 	/* At the message's own Send first: that is where a rule about the message points. */
 	for (i = 0; (d = next_of_rule(v, j, &p, id, &i));)
 		if (vf_at_send(&p, d->frame)) {

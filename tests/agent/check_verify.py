@@ -261,6 +261,18 @@ def negatives(r, clean, viol):
     md2 = r.write("two-inj.manifest", "\n".join(drive + inj) + "\n")
     r.expect("inject lines in both manifests", pv + [viol.cap, md2, ms], 0,
              r"^verify: PASS \(%d rpcs, %d injected findings found\)$" % (n_rpc, len(inj)))
+    # An inject line for a Send that failed at the sender (sent=failed) and is not in the
+    # capture: n/a, not a failure; without sent=failed the same line fails; one whose Send is
+    # in the capture is still checked (moved to a message without the finding, it fails).
+    ghost = "inject\trule=%s\txid=0x0badf00d\tdir=reply\tnote=oversize-send" % rule
+    m = r.write("sent-failed.manifest", viol.text + ghost + "\tsent=failed\n")
+    r.expect("sent=failed, not in the capture", pv + [viol.cap, m], 0,
+             r"^n/a  inject %s 0x0badf00d reply: its Send failed at the sender and is not in the capture"
+             % rule)
+    m = r.write("sent-ok.manifest", viol.text + ghost + "\tsent=ok\n")
+    r.expect("sent=ok, not in the capture", pv + [viol.cap, m], 1, r"^FAIL inject %s 0x0badf00d" % rule)
+    m = r.write("sent-bad.manifest", viol.text + ghost + "\tsent=maybe\n")
+    r.expect("sent=maybe", pv + [viol.cap, m], 2, None, r"sent=maybe: expected ok or failed")
     # events and verdicts are reported, never judged.
     extra = ("event\tkind=remote-access-error\txid=%s\ttext=the peer saw it\n"
              "verdict\trule=%s\txid=%s\tresult=fail\ttext=the peer did not notice\n" % (ixid, rule, ixid))

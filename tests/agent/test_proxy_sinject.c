@@ -44,9 +44,9 @@ static unsigned inject_lines;
 static char inject_rule[16];
 
 void agent_mf_inject(struct agent_run *r, const char *rule, uint32_t xid, bool reply, const char *also,
-		     const char *note)
+		     const char *note, bool send_failed)
 {
-	(void)r, (void)xid, (void)reply, (void)also, (void)note;
+	(void)r, (void)xid, (void)reply, (void)also, (void)note, (void)send_failed;
 	inject_lines++;
 	g_strlcpy(inject_rule, rule, sizeof(inject_rule));
 }
