@@ -134,6 +134,14 @@ static const struct duty duties[] = {
 	  "came refuses the late Write; one that had not yet owes nothing (RFC 8166 §3.4.6, §7.1)" },
 	{ "bad-vers", INJ_RESP, "RR-001", B(JD_RETRANSMIT) | B(JD_DISCONNECT) | B(JD_TIMEOUT),
 	  B(JD_NEXT_CALL), "a reply of another version is not taken as the answer (RFC 8166 §4.2.2)" },
+	/* the real reply never comes: waiting, retransmitting or reconnecting is the requester's
+	 * right answer, a hang the responder's doing */
+	{ "orphan-reply", INJ_RESP, "RR-003", B(JD_RETRANSMIT) | B(JD_DISCONNECT) | B(JD_TIMEOUT),
+	  B(JD_NEXT_CALL), "a reply whose XID matches no outstanding call answers nothing; the call "
+	  "still waits for its own (RFC 8166 §2.2.2)" },
+	{ "bad-proc", INJ_RESP, "RR-005", B(JD_RETRANSMIT) | B(JD_DISCONNECT) | B(JD_TIMEOUT),
+	  B(JD_NEXT_CALL), "a message of an undefined type is not taken as the answer (RFC 8166 §4, "
+	  "§4.2.4)" },
 };
 
 void jd_judge(const char *name, int role, const char *broke, const struct jd_reaction *r,

@@ -379,6 +379,12 @@ static void test_judge(void **state)
 	judged("short-header", INJ_REQ, JD_TIMEOUT, "RR-113", "pass");
 	/* S8166-4.5-b: a header with errors gets RDMA_ERROR */
 	judged("nomsg-empty", INJ_REQ, JD_TIMEOUT, "RR-113", "fail");
+	/* RFC 8166 §2.2.2, §4.2.4: a reply the requester cannot take leaves its call waiting for
+	 * its own; waiting is its right answer, not a hang of its making */
+	judged("orphan-reply", INJ_RESP, JD_TIMEOUT, "RR-003", "pass");
+	judged("orphan-reply", INJ_RESP, JD_RETRANSMIT, "RR-003", "pass");
+	judged("orphan-reply", INJ_RESP, JD_NEXT_CALL, "RR-003", "n/a");
+	judged("bad-proc", INJ_RESP, JD_TIMEOUT, "RR-005", "pass");
 	/* no entry: a hang is never right */
 	judged("unaligned-payload", INJ_REQ, JD_TIMEOUT, "RR-xxx", "fail");
 	judged("unaligned-payload", INJ_REQ, JD_ERR_CHUNK, "RR-xxx", "n/a");
