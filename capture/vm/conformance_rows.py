@@ -176,6 +176,10 @@ def _spec_rules(injected, recs, injectors):
             continue
         xs = [f.get("xid") for kw, f in recs if kw == "reaction" and f.get("inject") in (name, spec)]
         rule = next((by_xid[x] for x in xs if by_xid.get(x)), None)
+        # an inject line naming the engine's condition (ENG-NOT-V1: another version) rather
+        # than a rule: the injector's own rule, as its verdicts name it
+        if rule and not rule.startswith("RR-"):
+            rule = injectors.get(name, rule)
         out[spec] = rule or injectors.get(name, "?")
     return out
 
@@ -216,6 +220,8 @@ def manifest_rows(d, mpath, rules, label, verify, injectors=None):
     verdicts = [f for kw, f in recs if kw == "verdict"]
     codes = _spec_rules(injected, recs, injectors or {})
     rows = []
+    if not injected and not verdicts and m["run"].get("target") == "proxy":
+        return []   # a proxy's server leg that broke nothing: the relay's record, no baseline
     if not injected and not verdicts:
         r = dict(base, spec="", injector="", injected="", when="", injected_ref="", injected_name="", judged="",
                  judged_ref="", judged_name="", verdict="info",
