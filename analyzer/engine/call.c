@@ -60,9 +60,9 @@ static struct rr_hdr *hdr_dup(const struct rr_hdr *h)
 	c->reply = h->reply;
 	c->n_wsegs = h->n_wsegs;
 	memcpy(c->wsegs, h->wsegs, ns * sizeof(h->wsegs[0]));
-	c->hdr_len = h->hdr_len;
-	c->building_reply = h->building_reply;
-	c->err_offset = h->err_offset;
+	/* the fields after the lists, as they are: building_reply is a builder's, which a
+	 * decoded header may leave unset (a copy, not a read of it as a bool) */
+	memcpy(&c->hdr_len, &h->hdr_len, sizeof(*c) - offsetof(struct rr_hdr, hdr_len));
 	return c;
 }
 
