@@ -264,6 +264,17 @@ static struct rr_session *begin_run(struct lint *l, struct rr_session_sinks *sin
 	return rr_session_new(&l->opts, sinks);
 }
 
+/* A run that cannot go on: its error, and what begin_run made, freed. */
+static void fail_run(struct lint *l, struct rr_session *s, const char *err)
+{
+	fprintf(stderr, "ulb-lint: %s\n", err);
+	lint_summary_free(l->sum);
+	l->sum = NULL;
+	lint_html_free(l->html);
+	l->html = NULL;
+	rr_session_free(s);
+}
+
 /* One capture: 0 read to its end, 2 not readable (the findings so far were printed). */
 static int lint_file(struct lint *l, const char *path)
 {
@@ -283,12 +294,7 @@ static int lint_file(struct lint *l, const char *path)
 	if (!s)
 		return 2;
 	if (!rr_session_open_file(s, path, err, sizeof(err))) {
-		fprintf(stderr, "ulb-lint: %s\n", err);
-		lint_summary_free(l->sum);
-		l->sum = NULL;
-		lint_html_free(l->html);
-		l->html = NULL;
-		rr_session_free(s);
+		fail_run(l, s, err);
 		return 2;
 	}
 	if (l->dump)
@@ -324,12 +330,7 @@ static int lint_iface(struct lint *l)
 		dump_header(l->out, l->fmt == LINT_JSON ? DUMP_JSON : DUMP_TEXT);
 	rc = lint_live_run(&l->live, s, l->count, l->sum, &cap, err, sizeof(err));
 	if (rc < 0) {
-		fprintf(stderr, "ulb-lint: %s\n", err);
-		lint_summary_free(l->sum);
-		l->sum = NULL;
-		lint_html_free(l->html);
-		l->html = NULL;
-		rr_session_free(s);
+		fail_run(l, s, err);
 		return 2;
 	}
 	if (rc)
