@@ -138,16 +138,22 @@ def role_of(run):
 
 # ---------------------------------------------------------------- what the lab leaves
 
+def _lines(path):
+    """The lines of an optional file, without their newlines; none when it is absent."""
+    if not os.path.exists(path):
+        return
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            yield line.rstrip("\n")
+
+
 def read_keyvals(path):
     """'key: value' lines (run-info.txt, versions.txt); {} when the file is absent."""
     out = {}
-    if not os.path.exists(path):
-        return out
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if ": " in line:
-                k, v = line.rstrip("\n").split(": ", 1)
-                out.setdefault(k.strip(), v.strip())
+    for line in _lines(path):
+        if ": " in line:
+            k, v = line.split(": ", 1)
+            out.setdefault(k.strip(), v.strip())
     return out
 
 
@@ -158,35 +164,28 @@ def read_injections(path):
     what is not injectable live. Two layouts are read: five tab-separated columns
     (rule, injector, role, stage, what) and the older "RULE side what"."""
     out = []
-    if not os.path.exists(path):
-        return out
     roles = {"requester": "server", "drive": "server", "responder": "client", "serve": "client",
              "proxy": "client"}
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            cols = line.split("\t")
-            if line.startswith("#") or cols[0] == "rule":
-                continue
-            if len(cols) >= 5:
-                out.append({"rule": cols[0], "injector": cols[1], "role": roles.get(cols[2])})
-                continue
-            m = re.match(r"^(RR-\d+)\s+(\S+)\s+(.*)$", line)
-            if m:
-                out.append({"rule": m.group(1), "injector": m.group(1), "role": roles.get(m.group(2))})
+    for line in _lines(path):
+        cols = line.split("\t")
+        if line.startswith("#") or cols[0] == "rule":
+            continue
+        if len(cols) >= 5:
+            out.append({"rule": cols[0], "injector": cols[1], "role": roles.get(cols[2])})
+            continue
+        m = re.match(r"^(RR-\d+)\s+(\S+)\s+(.*)$", line)
+        if m:
+            out.append({"rule": m.group(1), "injector": m.group(1), "role": roles.get(m.group(2))})
     return out
 
 
 def read_verify(path):
     """{capture name: "PASS" | "FAIL(n)"} from agent.tsv."""
     out = {}
-    if not os.path.exists(path):
-        return out
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            cols = line.rstrip("\n").split("\t")
-            if len(cols) >= 2 and cols[0] != "capture":
-                out[cols[0]] = cols[1]
+    for line in _lines(path):
+        cols = line.split("\t")
+        if len(cols) >= 2 and cols[0] != "capture":
+            out[cols[0]] = cols[1]
     return out
 
 
