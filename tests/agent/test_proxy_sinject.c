@@ -39,7 +39,7 @@
 #include "proxy_map.h"
 #include "proxy_sinject.h"
 
-/* ---- stubs: common.c's inject line, serve_inject.c (proxy_inject.c's client leg) ---- */
+/* ---- recording fakes of common.c's inject line and serve_inject.c (proxy_inject.c's client leg) ---- */
 static unsigned inject_lines;
 static char inject_rule[16];
 

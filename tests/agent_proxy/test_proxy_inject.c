@@ -8,7 +8,7 @@
  * in RFC 8881 section 18 (SEQUENCE 53, PUTFH 22, READ 25, GETATTR 9),
  * NFSv3 procedures by RFC 1813 section 3 (READ 6, GETATTR 1).
  * Which injectors a relayed reply can take: the table's stages (list-injections).
- * serve_inject.c (verbs and manifests) is replaced by recording stubs.
+ * serve_inject.c (verbs and manifests) is replaced by recording fakes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +21,7 @@
 #include "pg_nfs.h"
 #include "proxy_inject.h"
 
-/* ---- stubs of serve_inject.c and common.c: what the proxy asked of them ---- */
+/* ---- recording fakes of serve_inject.c and common.c: what the proxy asked of them ---- */
 static struct {
 	unsigned begins, reacts, sents;
 	uint64_t k;
