@@ -187,7 +187,7 @@ void inj_add_rules(char *out, size_t len, const char *list, const char *skip)
 
 static void stage_names(unsigned st, char *out, size_t len)
 {
-	static const char *const names[] = { "prep", "plan", "ops", "header", "wire", "agent" };
+	static const char *const names[] = { "prep", "plan", "ops", "header", "wire", "agent", "back" };
 	*out = 0;
 	for (unsigned b = 0; b < G_N_ELEMENTS(names); b++)
 		if (st & (1u << b)) {

@@ -28,7 +28,8 @@ enum { INJ_REQ = 1, INJ_RESP = 2 };
 
 /* The stages of building a message a hook may run at (pg_inject.h). */
 enum { INJ_ST_PREP = 1, INJ_ST_PLAN = 2, INJ_ST_OPS = 4, INJ_ST_HEADER = 8, INJ_ST_WIRE = 16,
-       INJ_ST_AGENT = 32 /* the agent's own code does it, no table hook */ };
+       INJ_ST_AGENT = 32, /* the agent's own code does it, no table hook */
+       INJ_ST_BACK = 64   /* on a backward call the proxy makes in the server's place (proxy_back.h) */ };
 
 /* How the agent runs one injector (inject_table.c). */
 struct inj_def {

@@ -22,11 +22,13 @@ void inj_live_init(struct inj_live *lv, const pg_scenario *s, uint64_t seed)
 	lv->env.s = s;
 	lv->env.audit = NULL;           /* a live exchange: pg_exch.c keeps no frames */
 	pg_mem_init(&lv->env.mem, seed);
-	pg_ex_live_observe(observe, lv);
 }
 
 pg_exch *inj_live_exch(struct inj_live *lv, const pg_item *it)
 {
+	/* the generator has one observer: the exchange being built is this one's (a proxy
+	 * builds on both legs and in both directions, one message at a time) */
+	pg_ex_live_observe(observe, lv);
 	*lv->expected = 0;
 	return pg_exch_new(&lv->env, it, g_array_new(FALSE, TRUE, sizeof(pg_inj_state)));
 }
@@ -62,9 +64,11 @@ void inj_live_stage(struct inj_live *lv, pg_exch *ex, const struct inj_list *l, 
 		pg_inj_ctx c;
 		pg_op op;
 		hook_fn fn;
+		unsigned st = inj_def_stages(sp->def, l->role);
+		bool back = (st & INJ_ST_BACK) != 0;
 
-		if (!sel[i] || failed[i] || sp->def->agent_only ||
-		    !(inj_def_stages(sp->def, l->role) & stage))
+		if (!sel[i] || failed[i] || sp->def->agent_only || back != lv->backward ||
+		    (!back && !(st & stage)))
 			continue;
 		in = pg_injector_find(sp->def->name);
 		if (!in || !(fn = hook_of(in, stage)))
@@ -77,6 +81,7 @@ void inj_live_stage(struct inj_live *lv, pg_exch *ex, const struct inj_list *l, 
 		c.is_call = is_call;
 		c.arg = sp->has_arg ? sp->arg : NULL;
 		c.item = &ex->itc;
+		c.cb = ex->cb;
 		c.rp = ex->rp.call.msg || ex->rp.reply.msg ? &ex->rp : NULL;   /* none built: an error answer */
 		c.ex = ex;
 		c.xid = xid;

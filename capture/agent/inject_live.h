@@ -16,6 +16,8 @@ struct inj_live {
 	pg_exch_env env;
 	char expected[160];       /* rules the hooks named for the message, blank-separated */
 	int side;                 /* PG_AT_CALL or PG_AT_REPLY: the message being broken */
+	bool backward;            /* it builds the proxy's own backward calls: only the entries
+				   * of INJ_ST_BACK run, at every stage; elsewhere those never do */
 };
 
 /* s: the scenario the run follows (NULL for serve). */

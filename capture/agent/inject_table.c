@@ -13,7 +13,9 @@
  * and on the reply's header.  A wire hook runs only
  * where it rewrites the Send's own bytes; wire hooks that damage a CRC or
  * make the receiving RNIC refuse a Send, and capture hooks, belong to
- * synthetic frames.
+ * synthetic frames.  The backward-direction entries (INJ_ST_BACK) are the
+ * responder's too: only a proxy, in the server's place, sends the client
+ * backward calls of its own, and their hooks run on those (proxy_back.h).
  */
 #include "inject.h"
 #include "inject_legs.h"
@@ -28,12 +30,12 @@
 #define H INJ_ST_HEADER
 #define W INJ_ST_WIRE
 #define A INJ_ST_AGENT
+#define K INJ_ST_BACK
 
 /* reasons shared by several entries */
 #define WHY_CRC "the RNIC computes the CRC of every packet: verbs cannot send a damaged one"
 #define WHY_CAPTURE "a capture artefact (the snap length), not a message"
 #define WHY_REFUSE "the receiving RNIC refuses a Send when no Receive fits; the agent keeps its Receives posted and sized (verbs.c)"
-#define WHY_BACK "the agent sends no backward calls (serve has no backchannel client)"
 #define WHY_OPS "the hook changes an RDMA operation of the generator's op list; serve posts its own " \
 	"Reads and Writes and runs only the operations hooks add (extra-read, read-after-reply, write-after-reply)"
 #define WHY_KNOB "a reply knob of pg_plan serve does not honour: serve lays out its replies itself" \
@@ -98,7 +100,7 @@ static const struct inj_def defs[] = {
 	E("null-write-chunk", L | H, 0, NULL),
 	E("extra-write-chunk", L | H, 0, NULL),
 	E("retry-xid", P, 0, NULL),
-	E("cb-reply-chunk", 0, 0, WHY_BACK),
+	E("cb-reply-chunk", 0, K, NULL),
 	E("long-read-chunk", L | H, 0, NULL),
 	E("no-rpc", 0, H, NULL),
 	E("short-err-vers", 0, W, NULL),
@@ -107,8 +109,8 @@ static const struct inj_def defs[] = {
 	E("reply-chunk-changed", 0, H, NULL),
 	E("empty-write-chunk", H, 0, NULL),
 	E("wrong-invalidate", 0, 0, WHY_SWI),
-	E("cb-long-call", 0, 0, WHY_BACK),
-	E("cb-nfs-program", 0, 0, WHY_BACK),
+	E("cb-long-call", 0, K, NULL),
+	E("cb-nfs-program", 0, K, NULL),
 	E("rpcb-nfs4", L, 0, NULL),
 	E("rpcb-mount", L, 0, NULL),
 	E("garbage-args", 0, L, NULL),
@@ -148,6 +150,9 @@ static const struct inj_def defs[] = {
 	X("grant-above", 0, A, "", "the reply grants ARG (default 32) credits more than the "
 	  "call requested (legal: what the requester then keeps to is judged)"),
 	X("credit-overrun", A, 0, "RR-102", "drive goes on sending after a grant of 0 credits"),
+	/* the backward direction: the generator makes it with a scenario line per call */
+	X("cb-over-grant", 0, K, "RR-104 RR-108", "the proxy sends the client ARG (default 1) backward "
+	  "CB_NULL calls more than its backward grant (1 until its first backward reply), back to back"),
 };
 
 const struct inj_def *inj_def_at(size_t i)

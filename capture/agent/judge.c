@@ -142,6 +142,21 @@ static const struct duty duties[] = {
 	{ "bad-proc", INJ_RESP, "RR-005", B(JD_RETRANSMIT) | B(JD_DISCONNECT) | B(JD_TIMEOUT),
 	  B(JD_NEXT_CALL), "a message of an undefined type is not taken as the answer (RFC 8166 §4, "
 	  "§4.2.4)" },
+	/* ---- the server side (the proxy) broke a backward call: the client's duty ---- */
+	{ "cb-long-call", INJ_RESP, "RR-192", ANSWERED, 0,
+	  "a backward call with chunks is answered: processed, or RDMA_ERROR ERR_CHUNK from a client "
+	  "that takes no chunks in the backchannel (RFC 8167 §5.3)" },
+	{ "cb-reply-chunk", INJ_RESP, "RR-191", ANSWERED, 0,
+	  "a backward call offering a Reply chunk (legal) is answered: processed, or RDMA_ERROR "
+	  "ERR_CHUNK from a client that takes no chunks in the backchannel (RFC 8167 §5.3)" },
+	{ "cb-nfs-program", INJ_RESP, "RR-195", B(JD_RPC_ERROR) | REJECT, 0,
+	  "a backward call of a program the client does not serve gets PROG_UNAVAIL "
+	  "(RFC 5531 §9); the client serves no NFS (RFC 8167 §2)" },
+	/* the calls within the grant are owed answers; beyond it, dropping them or the
+	 * connection is the client's choice */
+	{ "cb-over-grant", INJ_RESP, "RR-104", 0, ANSWERED | B(JD_DISCONNECT),
+	  "the calls within the client's backward grant are answered; beyond it the client may "
+	  "answer, drop them or drop the connection (RFC 8167 §4.1, §4.3)" },
 };
 
 void jd_judge(const char *name, int role, const char *broke, const struct jd_reaction *r,

@@ -66,7 +66,9 @@ static void list_legs(FILE *f)
 
 		first_rule(d, rule, sizeof(rule));
 		if (legs & INJ_LEG_CLIENT)
-			fprintf(f, "%s\t%s\tclient\t--inject\tthe replies relayed to the client\n", rule, d->name);
+			fprintf(f, "%s\t%s\tclient\t--inject\t%s\n", rule, d->name,
+				inj_def_stages(d, INJ_RESP) & INJ_ST_BACK ? "backward calls of the proxy's own "
+				"to the client, once it bound the back channel" : "the replies relayed to the client");
 		if (legs & INJ_LEG_SERVER)
 			fprintf(f, "%s\t%s\tserver\t--inject-server\tthe calls relayed to the server\n", rule,
 				d->name);
@@ -272,6 +274,15 @@ static bool injecting(const struct proxy *p)
 	return p->cl.run.inj.n || p->sv.run.inj.n;
 }
 
+/* The proxy's backward calls wait --timeout for the client's answers, whatever else comes. */
+static bool back_overdue(struct proxy *p)
+{
+	if (!px_back_waiting(&p->back) || px_back_left_ms(&p->back, p->cl.run.timeout_ms) > 0)
+		return false;
+	px_back_silence(&p->back, &p->cl.run);
+	return true;
+}
+
 /* Messages from both legs until one of them ends, fails or a call goes unanswered. */
 static void relay(struct proxy *p)
 {
@@ -287,12 +298,23 @@ static void relay(struct proxy *p)
 		/* after a broken reply, the client's silence for --timeout is its answer; under
 		 * --inject an idle client is let go after 4 x --timeout, so that the run ends */
 		bool react = px_inj_waiting(&p->inj);
-		bool idle_end = !busy && !react && injecting(p);
-		int i = vb_recv_any(conns, 2, &msg, busy || react ? p->cl.run.timeout_ms :
-				    idle_end ? p->cl.run.timeout_ms * 4 : PX_IDLE_MS, &ok, &disc, err, sizeof(err));
+		bool back = px_back_waiting(&p->back);
+		bool idle_end = !busy && !react && !back && injecting(p);
+		int wait = busy || react ? (int)p->cl.run.timeout_ms :
+			   idle_end ? (int)p->cl.run.timeout_ms * 4 : PX_IDLE_MS;
+		bool back_first = back && px_back_left_ms(&p->back, p->cl.run.timeout_ms) < wait;
+		int i;
+
+		if (back_overdue(p))
+			continue;
+		if (back_first)
+			wait = px_back_left_ms(&p->back, p->cl.run.timeout_ms);
+		i = vb_recv_any(conns, 2, &msg, wait, &ok, &disc, err, sizeof(err));
 		if (i < 0) {
 			if (agent_stop_signal)
 				break;
+			if (back_first)
+				continue;   /* the backward calls' time is up: back_overdue says so */
 			if (react)
 				px_inj_silence(&p->inj, &p->cl.run);
 			if (pend) {
@@ -333,12 +355,15 @@ static bool serve_client(struct proxy *p)
 {
 	bool ok = connect_server(p);
 
+	px_back_connection(&p->back);
 	if (ok) {
 		p->calls = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, px_call_free);
 		p->waiting = g_queue_new();
 		p->broken = false;
 		relay(p);
 		px_inj_gone(&p->inj, &p->cl.run);
+		/* before the disconnect: the backward calls' memory is the client connection's */
+		px_back_gone(&p->back, &p->cl.run);
 		if (p->pending) {
 			/* the client left (or a signal came) before the server answered */
 			agent_mf_event(&p->sv.run, "no-reaction", p->pending->broken->xid, "the relay "
@@ -412,6 +437,20 @@ static bool accept_loop(struct proxy *p, const char *listen_addr)
 	return ok;
 }
 
+/* The memory of the proxy's backward calls' chunks: on the client's connection, which
+ * reads (a Long Call) or writes (a Reply chunk) it. */
+static bool back_reg(void *ctx, struct vb_mr *m, size_t len, bool remote_write)
+{
+	struct proxy *p = ctx;
+	return vb_reg(p->cl.conn, m, len, remote_write, !remote_write);
+}
+
+static void back_dereg(void *ctx, struct vb_mr *m)
+{
+	(void)ctx;
+	vb_dereg(m);
+}
+
 /* SIGTERM: no leg leaves a capture or manifest that looks complete. */
 static void abort_legs(struct proxy *p)
 {
@@ -444,6 +483,7 @@ int agent_cmd_proxy(int argc, char **argv)
 	p.server = a.server;
 	px_inj_init(&p.inj);
 	px_sinj_init(&p.sinj);
+	px_back_init(&p.back, &(struct px_back_mem){ back_reg, back_dereg, &p });
 	/* role=proxy: the client leg's manifest judges the kernel's client (docs/conformance) */
 	if (!agent_run_begin(&p.cl.run, "proxy"))
 		return 1;

@@ -32,6 +32,7 @@
 #include <rpcrdma/ulp.h>
 
 #include "common.h"
+#include "proxy_back.h"
 #include "proxy_inject.h"
 #include "proxy_sinject.h"
 #include "verbs.h"
@@ -82,6 +83,7 @@ struct proxy {
 	struct px_inj inj;                /* --inject on the replies to the client (proxy_inject.h) */
 	struct px_sinj sinj;              /* --inject-server on the calls to the server (proxy_sinject.h) */
 	struct px_call *pending;          /* a broken call alone at the server, awaiting its reaction */
+	struct px_back back;              /* --inject's backward calls of the proxy's own (proxy_back.h) */
 };
 
 /* One message received on the client leg / the server leg. */

@@ -434,6 +434,49 @@ out:
 	px_chunks_free(own);
 }
 
+/* After the reply to c: the backward calls --inject makes the proxy send now (proxy_back.h). */
+static void send_backward(struct proxy *p, const struct px_call *c)
+{
+	const struct rr_ulp_info *info = c->info_ok ? &c->info : NULL;
+	unsigned n, sent = 0;
+
+	px_back_replied(&p->back, info);
+	n = px_back_due(&p->back, &p->cl.run, p->inj.replies, c->xid, info, p->cl.peer_inline);
+	for (unsigned i = 0; i < n && !p->broken; i++) {
+		const struct px_back_call *bc = &p->back.calls[i];
+		if (!send_wire(p, &p->cl, bc->wire))
+			break;
+		record(&p->cl, bc->wire->data, bc->wire->len, false, bc->payload, bc->rebuilt,
+		       bc->rebuilt ? bc->payload->len : 0, 0);
+		p->n_back++;
+		sent++;
+	}
+	px_back_sent(&p->back, &p->cl.run, sent);
+}
+
+/* The client's answer to a backward call of the proxy's own: recorded, taken, not relayed. */
+static bool backward_answer(struct proxy *p, const struct vb_msg *msg, const struct rr_hdr *h,
+			    enum rr_hdr_status st)
+{
+	GByteArray *payload = NULL;
+	bool inl = st == RR_HDR_OK && h->proc == RR_RDMA_MSG;
+
+	if (!px_back_owns(&p->back, h->xid))
+		return false;
+	if (inl) {
+		payload = g_byte_array_new();
+		g_byte_array_append(payload, msg->data + h->hdr_len, msg->len - (guint)h->hdr_len);
+	}
+	/* an RDMA_ERROR conveys no RPC message; a Long Reply's is in our Reply chunk */
+	record(&p->cl, msg->data, msg->len, true, payload, inl || h->proc == RR_RDMA_ERROR,
+	       payload ? payload->len : 0, 0);
+	p->n_back++;
+	px_back_answer(&p->back, &p->cl.run, msg->data, msg->len);
+	if (payload)
+		g_byte_array_free(payload, TRUE);
+	return true;
+}
+
 static void forward_reply(struct proxy *p, const struct vb_msg *msg, const struct rr_hdr *sh)
 {
 	struct px_call *c = g_hash_table_lookup(p->calls, GUINT_TO_POINTER(sh->xid));
@@ -497,6 +540,7 @@ static void forward_reply(struct proxy *p, const struct vb_msg *msg, const struc
 		payload = reply_payload(p, c, base, base_len, wused);
 	}
 	answer_client(p, c, base, base_len, wused, payload, pushed);
+	send_backward(p, c);
 	g_byte_array_free(payload, TRUE);
 	if (planned)
 		g_byte_array_free(planned, TRUE);
@@ -523,6 +567,8 @@ static void relay_backward(struct proxy *p, struct px_leg *from, struct px_leg *
 		return;
 	}
 	record(from, msg->data, msg->len, reply, payload, true, payload->len, 0);
+	if (reply && from == &p->cl)
+		px_back_grant(&p->back, h->credit);   /* the client's backward grant */
 	pg_rdmamsg_simple(&m, h->xid, RDMA_MSG, h->credit);
 	g_byte_array_append(m.inline_payload, payload->data, payload->len);
 	pg_rdmamsg_encode(&m);
@@ -550,7 +596,9 @@ void px_from_client(struct proxy *p, const struct vb_msg *msg)
 	struct rr_hdr h;
 	enum rr_hdr_status st = rr_hdr_decode(msg->data, msg->len, &h);
 
-	if (st == RR_HDR_E_NOT_V1) {
+	if ((st == RR_HDR_OK || st == RR_HDR_E_NOT_V1) && backward_answer(p, msg, &h, st)) {
+		return;
+	} else if (st == RR_HDR_E_NOT_V1) {
 		record(&p->cl, msg->data, msg->len, false, NULL, false, 0, 0);
 		agent_mf_event(&p->cl.run, "err-vers", h.xid, "a call of version %u; ERR_VERS", h.vers);
 		send_error(p, &p->cl, h.xid, RR_ERR_VERS, p->cl.run.credits);

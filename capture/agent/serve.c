@@ -558,6 +558,18 @@ out:
 	g_byte_array_free(call, TRUE);
 }
 
+/* The backward-direction entries are the proxy's: serve has no client to call back. */
+static bool no_backward(const struct agent_run *r, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < r->inj.n; i++)
+		if (inj_def_stages(r->inj.v[i].def, INJ_RESP) & INJ_ST_BACK) {
+			snprintf(err, errlen, "--inject %s: serve sends no backward calls; the proxy does, "
+				 "on its client leg (rpcrdma-agent proxy --inject)", r->inj.v[i].asked);
+			return false;
+		}
+	return true;
+}
+
 int agent_cmd_serve(int argc, char **argv)
 {
 	struct serve s;
@@ -589,7 +601,7 @@ int agent_cmd_serve(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!agent_inject_parse(&s.run, INJ_RESP, err, sizeof(err))) {
+	if (!agent_inject_parse(&s.run, INJ_RESP, err, sizeof(err)) || !no_backward(&s.run, err, sizeof(err))) {
 		fprintf(stderr, AGENT_NAME ": %s\n", err);
 		return 2;
 	}

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The proxy's own backward calls to the client, broken on purpose (proxy_back.h). */
+#include "proxy_back.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rpcrdma/hdr.h>
+
+#include "agent.h"
+#include "proxy_sinject.h"
+
+/* The scenario the generator's hooks see: the capture holds the handshake
+ * (the proxy captures its client leg from before the client connects). */
+static const pg_scenario live_back = { .handshake = true };
+
+/* XIDs of the proxy's backward calls: apart from the server's (a collision
+ * would mean the client answered the server's call to us). */
+#define PXB_XID_BASE 0xcb0a0000u
+
+void px_back_init(struct px_back *b, const struct px_back_mem *mem)
+{
+	memset(b, 0, sizeof(*b));
+	inj_live_init(&b->lv, &live_back, 0xcb0a);
+	b->lv.backward = true;
+	pg_nfs_state_init(&b->nfs, 0xcb0a);
+	b->mem = *mem;
+	b->next_xid = PXB_XID_BASE;
+	b->item = -1;
+}
+
+static void call_free(struct px_back *b, struct px_back_call *c)
+{
+	for (unsigned i = 0; i < c->n_chunks; i++)
+		b->mem.dereg(b->mem.ctx, &c->chunk[i]);
+	if (c->wire)
+		g_byte_array_free(c->wire, TRUE);
+	if (c->payload)
+		g_byte_array_free(c->payload, TRUE);
+	memset(c, 0, sizeof(*c));
+}
+
+static void calls_free(struct px_back *b)
+{
+	for (unsigned i = 0; i < b->n; i++)
+		call_free(b, &b->calls[i]);
+	b->n = b->n_sent = b->n_answered = 0;
+	b->item = -1;
+}
+
+void px_back_connection(struct px_back *b)
+{
+	calls_free(b);
+	b->ready = false;
+	b->have_grant = false;
+	b->grant = 0;
+}
+
+void px_back_replied(struct px_back *b, const struct rr_ulp_info *info)
+{
+	const struct rr_ulp_session *s = info ? &info->sess : NULL;
+
+	if (s && ((s->create_session && (s->cs_flags & RR_NFS4_SESSION_CONN_BACK_CHAN)) ||
+		  (s->bind_conn && (s->bind_dir & RR_NFS4_CHANNEL_DIR_BACK))))
+		b->ready = true;
+}
+
+void px_back_grant(struct px_back *b, uint32_t credit)
+{
+	b->have_grant = true;
+	b->grant = credit;
+}
+
+/* One chunk of the plan in memory the client may read (its data) or write. */
+static bool map_chunk(struct px_back *b, struct px_back_call *bc, pg_chunk *c, bool remote_write)
+{
+	struct vb_mr *m = &bc->chunk[bc->n_chunks];
+	uint64_t total = 0, off = 0;
+
+	for (guint k = 0; k < c->segs->len; k++)
+		total += g_array_index(c->segs, pg_seg, k).length;
+	if (bc->n_chunks >= G_N_ELEMENTS(bc->chunk) || !total || total > PG_MAX_PAYLOAD ||
+	    !b->mem.reg(b->mem.ctx, m, (size_t)total, remote_write))
+		return false;
+	bc->n_chunks++;
+	if (!remote_write)
+		memcpy(m->buf, c->data->data, MIN((size_t)total, (size_t)c->data->len));
+	for (guint k = 0; k < c->segs->len; k++) {
+		pg_seg *s = &g_array_index(c->segs, pg_seg, k);
+		s->handle = m->mr->rkey;
+		s->offset = (uint64_t)(uintptr_t)(m->buf + off);
+		off += s->length;
+	}
+	return true;
+}
+
+/*
+ * CB_NULL as the generator builds it, broken by --inject item i (none for
+ * the agent's own entries): planned, its chunks registered, encoded.
+ * credit: the credits it asks for.  false: the hook found nothing to
+ * change, or the memory could not be registered (said).
+ */
+static bool build(struct px_back *b, struct agent_run *cl, int i, uint32_t credit, uint32_t cl_inline,
+		  struct px_back_call *bc, char *expected, size_t explen)
+{
+	const struct inj_spec *sp = &cl->inj.v[i];
+	pg_item it = { .kind = PG_ITEM_CB, .nfsver = PG_V41, .proc = 0 };
+	bool sel[INJ_MAX_SPECS] = { false }, applied[INJ_MAX_SPECS] = { false };
+	bool failed[INJ_MAX_SPECS] = { false }, ok = true;
+	uint32_t xid = b->next_xid++;
+	pg_rng rng = pg_rng_derive(0xcb0a, 0, xid);
+	pg_plan_opts o = { xid, credit, credit, cl_inline, false };
+	char *perr = NULL;
+	pg_exch *ex;
+
+	memset(bc, 0, sizeof(*bc));
+	bc->xid = xid;
+	ex = inj_live_exch(&b->lv, &it);
+	ex->cb = true;
+	sel[i] = !sp->def->agent_only;
+	pg_nfs_build(&b->nfs, &ex->itc, xid, &rng, &ex->rp);
+	inj_live_stage(&b->lv, ex, &cl->inj, sel, INJ_ST_PLAN, true, NULL, &xid, applied, failed);
+	if (!pg_plan_build(&ex->plan, &ex->itc, &ex->rp, &o, &b->lv.env.mem, &perr)) {
+		agent_mf_event(cl, "backward-not-built", xid, "%s: %s", sp->def->name, perr);
+		g_free(perr);
+		pg_exch_free(ex);
+		return false;
+	}
+	inj_live_stage(&b->lv, ex, &cl->inj, sel, INJ_ST_OPS, true, NULL, &xid, applied, failed);
+	for (guint k = 0; ok && k < ex->plan.read_chunks->len; k++)
+		ok = map_chunk(b, bc, ex->plan.read_chunks->pdata[k], false);
+	if (ok && ex->plan.reply_chunk)
+		ok = map_chunk(b, bc, ex->plan.reply_chunk, true);
+	if (!ok) {
+		agent_mf_event(cl, "backward-not-built", xid, "%s: its chunk memory could not be "
+			       "registered", sp->def->name);
+		pg_exch_free(ex);
+		call_free(b, bc);
+		return false;
+	}
+	inj_live_stage(&b->lv, ex, &cl->inj, sel, INJ_ST_HEADER, true, &ex->plan.call, &xid, applied, failed);
+	pg_plan_encode(&ex->plan);
+	inj_live_stage(&b->lv, ex, &cl->inj, sel, INJ_ST_WIRE, true, &ex->plan.call, &xid, applied, failed);
+	g_strlcpy(expected, b->lv.expected, explen);
+	bc->wire = g_byte_array_new_take(g_memdup2(ex->plan.call.wire->data, ex->plan.call.wire->len),
+					 ex->plan.call.wire->len);
+	bc->payload = g_byte_array_new_take(g_memdup2(ex->rp.call.msg->data, ex->rp.call.msg->len),
+					    ex->rp.call.msg->len);
+	/* a Long Call's Payload is in the chunk the client may never read */
+	bc->rebuilt = !ex->plan.read_chunks->len;
+	pg_exch_free(ex);
+	if (sel[i] && !applied[i]) {
+		agent_mf_event(cl, "backward-not-built", xid, "%s changed nothing on a CB_NULL",
+			       sp->def->name);
+		call_free(b, bc);
+		return false;
+	}
+	return true;
+}
+
+/* The first entry of INJ_ST_BACK due after this reply. */
+static int due_item(struct px_back *b, const struct agent_run *cl, uint64_t k, uint32_t xid,
+		    const struct rr_ulp_info *info)
+{
+	const char *ops[RR_ULP_MAX_OPS];
+	unsigned n = 0;
+
+	for (unsigned j = 0; info && j < info->n_ops && j < RR_ULP_MAX_OPS; j++)
+		ops[n++] = pg_nfs_opname(info->vers == 3 ? PG_V3 : PG_V41, false, info->ops[j]);
+	for (unsigned i = 0; i < cl->inj.n; i++) {
+		const struct inj_spec *sp = &cl->inj.v[i];
+		if (!(inj_def_stages(sp->def, INJ_RESP) & INJ_ST_BACK) || (!sp->n_when && b->fired[i]))
+			continue;
+		if (inj_selects(sp, INJ_RESP, k, xid, ops, n))
+			return (int)i;
+	}
+	return -1;
+}
+
+unsigned px_back_due(struct px_back *b, struct agent_run *cl, uint64_t k, uint32_t xid,
+		     const struct rr_ulp_info *info, uint32_t cl_inline)
+{
+	int i;
+	const struct inj_spec *sp;
+	unsigned want = 1;
+	uint32_t grant;
+	char expected[160] = "";
+
+	if (!b->ready || b->item >= 0 || (i = due_item(b, cl, k, xid, info)) < 0)
+		return 0;
+	sp = &cl->inj.v[i];
+	b->fired[i] = true;
+	/* one credit until a backward reply grants more (RFC 8167 §4.1, RFC 8166 §3.3.3) */
+	grant = b->have_grant ? b->grant : 1;
+	if (!strcmp(sp->def->name, "cb-over-grant"))
+		want = MIN(grant + (sp->has_arg ? (uint32_t)strtoul(sp->arg, NULL, 0) : 1), PXB_MAX_CALLS);
+	for (unsigned j = 0; j < want; j++) {
+		/* cb-over-grant asks for as many credits as it sends: only the grant limits them */
+		if (!build(b, cl, i, want, cl_inline, &b->calls[j], expected, sizeof(expected))) {
+			calls_free(b);
+			return 0;
+		}
+		b->n++;
+	}
+	b->item = i;
+	b->within = MIN(grant, want);
+	b->answer = JD_NONE;
+	if (!strcmp(sp->def->name, "cb-over-grant"))
+		g_strlcpy(b->rule, b->have_grant ? "RR-104" : "RR-108", sizeof(b->rule));
+	else
+		g_strlcpy(b->rule, *expected ? expected : inj_def_rules(sp->def), sizeof(b->rule));
+	b->rule[strcspn(b->rule, " ,")] = 0;
+	return b->n;
+}
+
+void px_back_sent(struct px_back *b, struct agent_run *cl, unsigned n_sent)
+{
+	const struct inj_spec *sp;
+	char note[256], also[128] = "";
+
+	if (b->item < 0)
+		return;
+	sp = &cl->inj.v[b->item];
+	b->n_sent = n_sent;
+	b->t0 = g_get_monotonic_time();
+	fprintf(stderr, AGENT_NAME ": proxy: %s: %u backward call%s to the client (grant %u%s)\n",
+		sp->def->name, n_sent, n_sent == 1 ? "" : "s", b->have_grant ? b->grant : 1,
+		b->have_grant ? "" : ", none granted yet");
+	if (!*b->rule || !n_sent)
+		return;   /* legal on purpose (cb-reply-chunk): no finding to expect */
+	snprintf(note, sizeof(note), "%s: %s", sp->def->name, inj_def_help(sp->def));
+	inj_add_rules(also, sizeof(also), inj_def_rules(sp->def), b->rule);
+	/* the over-grant call is the first beyond the grant; the others' own lines name them */
+	agent_mf_inject(cl, b->rule, b->calls[MIN(b->within, n_sent - 1)].xid, false, also, note, false);
+}
+
+/* The reaction: reaction and verdict lines for the waiting injection. */
+static void react(struct px_back *b, struct agent_run *cl, enum jd_answer final)
+{
+	const struct inj_spec *sp = &cl->inj.v[b->item];
+	struct jd_reaction jr;
+	struct jd_verdict jv;
+	struct mf_reaction mr;
+	struct mf_verdict v;
+	unsigned within_answered = 0;
+
+	for (unsigned i = 0; i < b->n_sent && i < b->within; i++)
+		within_answered += b->calls[i].answered;
+	memset(&jr, 0, sizeof(jr));
+	/* cb-over-grant: the calls within the grant are owed; the rest are the client's choice */
+	jr.answer = final == JD_DISCONNECT ? JD_DISCONNECT :
+		    within_answered < MIN(b->within, b->n_sent) ? JD_TIMEOUT : b->answer;
+	jr.credit = b->credit;
+	jr.elapsed_ms = (uint32_t)((g_get_monotonic_time() - b->t0) / 1000);
+	if (b->n_sent > 1)
+		snprintf(jr.app_error, sizeof(jr.app_error), "%u of %u backward calls answered "
+			 "(%u within the grant of %u)", b->n_answered, b->n_sent, b->within,
+			 b->have_grant ? b->grant : 1);
+	jd_judge(sp->def->name, INJ_RESP, *b->rule ? b->rule : sp->def->name, &jr, &jv);
+	memset(&mr, 0, sizeof(mr));
+	mr.xid = b->calls[MIN(b->within, b->n_sent - 1)].xid;
+	g_strlcpy(mr.inject, sp->def->name, sizeof(mr.inject));
+	g_strlcpy(mr.answer, jd_answer_name(jr.answer), sizeof(mr.answer));
+	mr.credit = jr.credit;
+	mr.elapsed_ms = jr.elapsed_ms;
+	g_strlcpy(mr.error, jr.app_error, sizeof(mr.error));
+	memset(&v, 0, sizeof(v));
+	g_strlcpy(v.rule, jv.rule, sizeof(v.rule));
+	v.xid = mr.xid;
+	g_strlcpy(v.result, jv.result, sizeof(v.result));
+	g_strlcpy(v.text, jv.why, sizeof(v.text));
+	fprintf(stderr, AGENT_NAME ": reaction %s xid 0x%08x: %s%s%s; verdict %s %s\n", sp->def->name,
+		mr.xid, mr.answer, *mr.error ? ": " : "", mr.error, v.rule, v.result);
+	if (cl->mf) {
+		mf_write_reaction(cl->mf, &mr);
+		mf_write_verdict(cl->mf, &v);
+	}
+	calls_free(b);
+}
+
+bool px_back_owns(const struct px_back *b, uint32_t xid)
+{
+	for (unsigned i = 0; b->item >= 0 && i < b->n_sent; i++)
+		if (b->calls[i].xid == xid && !b->calls[i].answered)
+			return true;
+	return false;
+}
+
+bool px_back_answer(struct px_back *b, struct agent_run *cl, const uint8_t *msg, size_t len)
+{
+	struct rr_hdr h;
+	struct px_back_call *c = NULL;
+	const uint8_t *rpc = NULL;
+	size_t rpc_len = 0;
+	enum rr_hdr_status st = rr_hdr_decode(msg, len, &h);
+	enum jd_answer a;
+	uint32_t credit;
+
+	if (b->item < 0 || (st != RR_HDR_OK && st != RR_HDR_E_NOT_V1))
+		return false;
+	for (unsigned i = 0; i < b->n_sent && !c; i++)
+		if (b->calls[i].xid == h.xid && !b->calls[i].answered)
+			c = &b->calls[i];
+	if (!c)
+		return false;
+	if (st == RR_HDR_OK && h.proc == RR_RDMA_MSG) {
+		rpc = msg + h.hdr_len;
+		rpc_len = len - h.hdr_len;
+	} else if (st == RR_HDR_OK && h.proc == RR_RDMA_NOMSG && c->n_chunks) {
+		/* a Long Reply: written into the Reply chunk the call offered */
+		rpc = c->chunk[c->n_chunks - 1].buf;
+		rpc_len = c->chunk[c->n_chunks - 1].len;
+	}
+	a = px_sinj_classify(msg, len, rpc, rpc_len, &credit);
+	if (st == RR_HDR_OK && h.proc != RR_RDMA_ERROR)
+		px_back_grant(b, credit);
+	c->answered = true;
+	if (b->answer == JD_NONE) {
+		b->answer = a;
+		b->credit = credit;
+	}
+	if (++b->n_answered == b->n_sent)
+		react(b, cl, b->answer);
+	return true;
+}
+
+bool px_back_waiting(const struct px_back *b)
+{
+	return b->item >= 0 && b->n_sent > 0;
+}
+
+int px_back_left_ms(const struct px_back *b, uint32_t timeout_ms)
+{
+	gint64 left = (gint64)timeout_ms - (g_get_monotonic_time() - b->t0) / 1000;
+
+	return left > 0 ? (int)left : 0;
+}
+
+void px_back_silence(struct px_back *b, struct agent_run *cl)
+{
+	if (!px_back_waiting(b))
+		return;
+	agent_mf_event(cl, "timeout", b->calls[0].xid, "%u of %u backward calls unanswered",
+		       b->n_sent - b->n_answered, b->n_sent);
+	react(b, cl, JD_TIMEOUT);
+}
+
+void px_back_gone(struct px_back *b, struct agent_run *cl)
+{
+	if (px_back_waiting(b))
+		react(b, cl, JD_DISCONNECT);
+	calls_free(b);
+}
