@@ -193,10 +193,12 @@ lab_proxy() {
 # blank-separated list of --inject items; an item "server:ITEM" is --inject-server ITEM: the
 # proxy breaks the calls the Linux server (svcrdma) gets, the server leg's manifest holds the
 # inject, reaction and verdict lines, and the client leg must stay clean (the client is not
-# broken by it). PROXY_INJ_NFS: the NFS versions (4.1 by default; 3 names its runs NAME-v3).
+# broken by it). The cb-* items are backward calls of the proxy's own, sent once the client
+# bound the back channel (NFSv4.1 and later). PROXY_INJ_NFS: the NFS versions (4.1 by default;
+# 3 names its runs NAME-v3).
 PROXY_INJ_MATRIX=${PROXY_INJ_MATRIX:-"zero-credit:op=READ grant-above:op=READ reply-chunk-cut:op=READDIR
   write-length-lie:op=READ unused-nonzero:op=READ bad-vers:op=READ bad-proc:op=READ orphan-reply:op=READ
-  oversize-send:op=READDIR"}
+  oversize-send:op=READDIR cb-long-call cb-reply-chunk cb-nfs-program cb-over-grant"}
 PROXY_INJ_SERVER_MATRIX=${PROXY_INJ_SERVER_MATRIX:-"server:bad-vers:op=READ server:zero-credit:op=READ
   server:xid-mismatch:op=READ server:bad-proc:op=READ server:nomsg-empty:op=GETATTR
   server:short-header:op=READ server:record-mark:op=READ server:unaligned-payload:op=GETATTR
