@@ -47,6 +47,7 @@ static void calls_free(struct px_back *b)
 		call_free(b, &b->calls[i]);
 	b->n = b->n_sent = b->n_answered = 0;
 	b->item = -1;
+	b->t0 = 0;
 }
 
 void px_back_connection(struct px_back *b)
@@ -219,15 +220,19 @@ void px_back_sent(struct px_back *b, struct agent_run *cl, unsigned n_sent)
 	const struct inj_spec *sp;
 	char note[256], also[128] = "";
 
-	if (b->item < 0)
-		return;
+	if (b->item < 0 || b->t0)
+		return;   /* none built, or these went out already */
 	sp = &cl->inj.v[b->item];
+	if (!n_sent) {
+		calls_free(b);   /* the connection failed under the first: nothing to wait for */
+		return;
+	}
 	b->n_sent = n_sent;
 	b->t0 = g_get_monotonic_time();
 	fprintf(stderr, AGENT_NAME ": proxy: %s: %u backward call%s to the client (grant %u%s)\n",
 		sp->def->name, n_sent, n_sent == 1 ? "" : "s", b->have_grant ? b->grant : 1,
 		b->have_grant ? "" : ", none granted yet");
-	if (!*b->rule || !n_sent)
+	if (!*b->rule)
 		return;   /* legal on purpose (cb-reply-chunk): no finding to expect */
 	snprintf(note, sizeof(note), "%s: %s", sp->def->name, inj_def_help(sp->def));
 	inj_add_rules(also, sizeof(also), inj_def_rules(sp->def), b->rule);

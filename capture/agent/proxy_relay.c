@@ -442,6 +442,8 @@ static void send_backward(struct proxy *p, const struct px_call *c)
 
 	px_back_replied(&p->back, info);
 	n = px_back_due(&p->back, &p->cl.run, p->inj.replies, c->xid, info, p->cl.peer_inline);
+	if (!n)
+		return;
 	for (unsigned i = 0; i < n && !p->broken; i++) {
 		const struct px_back_call *bc = &p->back.calls[i];
 		if (!send_wire(p, &p->cl, bc->wire))

@@ -338,8 +338,12 @@ static void test_over_grant_after_a_grant(void **state)
 	}
 	px_back_sent(&f->b, &f->run, n);
 	assert_string_equal(seen.rule, "RR-104");
-	/* while they wait, no second injection, though every=1 selects each reply */
+	/* while they wait, no second injection, though every=1 selects each reply; a later
+	 * px_back_sent (the relay's, after a reply with nothing due) leaves them waiting */
 	assert_int_equal(px_back_due(&f->b, &f->run, 2, 0x11, NULL, 4096), 0);
+	px_back_sent(&f->b, &f->run, 0);
+	assert_true(px_back_waiting(&f->b));
+	assert_int_equal(seen.injects, 1);
 	/* within the grant only two of three answered: the client hung on calls it owed */
 	answer_reply(f, f->b.calls[0].xid, 3);
 	answer_reply(f, f->b.calls[2].xid, 3);
