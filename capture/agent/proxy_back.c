@@ -206,6 +206,7 @@ unsigned px_back_due(struct px_back *b, struct agent_run *cl, uint64_t k, uint32
 	}
 	b->item = i;
 	b->within = MIN(grant, want);
+	b->granted = grant;
 	b->answer = JD_NONE;
 	if (!strcmp(sp->def->name, "cb-over-grant"))
 		g_strlcpy(b->rule, b->have_grant ? "RR-104" : "RR-108", sizeof(b->rule));
@@ -230,7 +231,7 @@ void px_back_sent(struct px_back *b, struct agent_run *cl, unsigned n_sent)
 	b->n_sent = n_sent;
 	b->t0 = g_get_monotonic_time();
 	fprintf(stderr, AGENT_NAME ": proxy: %s: %u backward call%s to the client (grant %u%s)\n",
-		sp->def->name, n_sent, n_sent == 1 ? "" : "s", b->have_grant ? b->grant : 1,
+		sp->def->name, n_sent, n_sent == 1 ? "" : "s", b->granted,
 		b->have_grant ? "" : ", none granted yet");
 	if (!*b->rule)
 		return;   /* legal on purpose (cb-reply-chunk): no finding to expect */
@@ -260,8 +261,7 @@ static void react(struct px_back *b, struct agent_run *cl, enum jd_answer final)
 	jr.elapsed_ms = (uint32_t)((g_get_monotonic_time() - b->t0) / 1000);
 	if (b->n_sent > 1)
 		snprintf(jr.app_error, sizeof(jr.app_error), "%u of %u backward calls answered "
-			 "(%u within the grant of %u)", b->n_answered, b->n_sent, b->within,
-			 b->have_grant ? b->grant : 1);
+			 "(%u within the grant of %u)", b->n_answered, b->n_sent, b->within, b->granted);
 	jd_judge(sp->def->name, INJ_RESP, *b->rule ? b->rule : sp->def->name, &jr, &jv);
 	memset(&mr, 0, sizeof(mr));
 	mr.xid = b->calls[MIN(b->within, b->n_sent - 1)].xid;

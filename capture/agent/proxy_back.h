@@ -66,6 +66,7 @@ struct px_back {
 	struct px_back_call calls[PXB_MAX_CALLS];
 	unsigned n, n_sent, n_answered;
 	unsigned within;             /* how many of them the client's grant covered */
+	uint32_t granted;            /* that grant, when they went */
 	enum jd_answer answer;       /* the first answer */
 	uint32_t credit;             /* its rdma_credit */
 	gint64 t0;
