@@ -92,7 +92,7 @@ agent_kernel() {
 # agent_bench T : the agent's NFS READ (RDMA Write) and WRITE (RDMA Read) with 1 MiB
 # DDP transfers, captured, against ib_write_bw / ib_read_bw on the same link
 agent_bench() {
-    local t=$1 ip dev op verb srv ib ag drops ratio
+    local t=$1 ip dev op verb srv ib ibw ag drops ratio
     eval "ip=\$SERVER_IP_$t dev=\$DEV_$t"
     for op in read write; do
         if [ "$op" = read ]; then verb=write; else verb=read; fi
@@ -105,17 +105,26 @@ agent_bench() {
         gexec client "$CAP-drive" 900 "rpcrdma-agent drive -d $dev -p $AGENT_PORT --timeout 120 --window credits --no-manifest -w /tmp/$CAP.pcap $ip /lab/agent/bench-$op.scn; rm -f /tmp/$CAP.pcap" || true
         cp "$GCMD.log" "$OUT/logs/$CAP.drive.log"
         gwait "$srv" 120 || true
+        # perftest's own MB/s comes from its cycle counter, which TCG guests do not keep
+        # (it prints 0.00): the link's rate is also timed by the wall clock, as the agent's
+        # is, from a run of 1 transfer and one of BENCH_N (their difference leaves out the
+        # process start, the connection and the registration, as the agent's figure does)
         step "bench: ib_${verb}_bw over $t"
-        gstart server "ib$verb-$t-srv" "timeout 150 ib_${verb}_bw -d $dev -R -F -s 1048576 -n $BENCH_N"
+        gstart server "ib$verb-$t-srv" "for n in 1 $BENCH_N; do timeout 150 ib_${verb}_bw -d $dev -R -F -s 1048576 -n \$n; done"
         srv=$GCMD; sleep 8
-        gexec client "ib$verb-$t" 200 "timeout 150 ib_${verb}_bw -d $dev -R -F -s 1048576 -n $BENCH_N $ip" || true
+        gexec client "ib$verb-$t" 400 "for n in 1 $BENCH_N; do s=\$(date +%s%N); timeout 150 ib_${verb}_bw -d $dev -R -F -s 1048576 -n \$n $ip; echo \"WALL n=\$n ns=\$((\$(date +%s%N) - s))\"; sleep 4; done" || true
         cp "$GCMD.log" "$OUT/logs/bench-ib$verb-$t.log"
         gwait "$srv" 60 || true
         ib=$(awk '/^ *1048576 /{print $4}' "$OUT/logs/bench-ib$verb-$t.log" | tail -n 1)
+        ibw=$(awk '/^WALL n=/{split($2, n, "="); split($3, t, "="); w[n[2]] = t[2]}
+                   END { if (w[1] != "" && w[BENCH] > w[1]) printf "%.1f", (BENCH - 1) * 1048576 / ((w[BENCH] - w[1]) / 1e9) / 1e6 }' \
+              BENCH="$BENCH_N" "$OUT/logs/bench-ib$verb-$t.log")
+        # the wall-clock figure is the one compared; perftest's is kept beside it
+        [ -z "$ibw" ] || ib="$ibw (perftest: ${ib:-?})"
         ag=$(sed -n 's/.*DDP throughput: \([0-9.]*\) MB\/s.*/\1/p' "$OUT/logs/$CAP.drive.log" | tail -n 1)
         drops=$(sed -n 's/.*pcap_stats: .* \([0-9]*\) dropped, \([0-9]*\) dropped by.*/\1+\2/p' "$OUT/logs/$CAP.drive.log" | tail -n 1)
         outst=$(sed -n 's/.*most calls outstanding: \([0-9]*\).*/\1/p' "$OUT/logs/$CAP.drive.log" | tail -n 1)
-        ratio=$(awk -v a="${ag:-0}" -v b="${ib:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')
+        ratio=$(awk -v a="${ag:-0}" -v b="${ibw:-${ib:-0}}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "NFS $op" "RDMA $verb" "${ib:-?}" "${ag:-?}" "$ratio" "${drops:-?}" "${outst:-?}" >>"$OUT/bench.tsv"
         log "  NFS $op over $t: ib_${verb}_bw ${ib:-?} MB/s, agent ${ag:-?} MB/s (x$ratio), capture drops ${drops:-?}"
     done
