@@ -151,8 +151,9 @@ static const struct inj_def defs[] = {
 	  "call requested (legal: what the requester then keeps to is judged)"),
 	X("credit-overrun", A, 0, "RR-102", "drive goes on sending after a grant of 0 credits"),
 	/* the backward direction: the generator makes it with a scenario line per call */
-	X("cb-over-grant", 0, K, "RR-104 RR-108", "the proxy sends the client ARG (default 1) backward "
-	  "CB_NULL calls more than its backward grant (1 until its first backward reply), back to back"),
+	X("cb-over-grant", 0, K, "RR-104", "the proxy sends the client ARG (default 1) backward "
+	  "CB_NULL calls more than its backward grant, back to back (first one call, to learn the "
+	  "grant from its answer, when no backward reply carried it yet)"),
 };
 
 const struct inj_def *inj_def_at(size_t i)

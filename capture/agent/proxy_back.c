@@ -194,8 +194,15 @@ unsigned px_back_due(struct px_back *b, struct agent_run *cl, uint64_t k, uint32
 	b->fired[i] = true;
 	/* one credit until a backward reply grants more (RFC 8167 §4.1, RFC 8166 §3.3.3) */
 	grant = b->have_grant ? b->grant : 1;
-	if (!strcmp(sp->def->name, "cb-over-grant"))
+	b->probe = false;
+	if (!strcmp(sp->def->name, "cb-over-grant") && !b->have_grant) {
+		/* the grant is not known yet: one call within the credit every requester has,
+		 * whose answer tells it; the calls beyond it go after the next reply selected */
+		b->probe = true;
+		b->fired[i] = false;
+	} else if (!strcmp(sp->def->name, "cb-over-grant")) {
 		want = MIN(grant + (sp->has_arg ? (uint32_t)strtoul(sp->arg, NULL, 0) : 1), PXB_MAX_CALLS);
+	}
 	for (unsigned j = 0; j < want; j++) {
 		/* cb-over-grant asks for as many credits as it sends: only the grant limits them */
 		if (!build(b, cl, i, want, cl_inline, &b->calls[j], expected, sizeof(expected))) {
@@ -208,8 +215,10 @@ unsigned px_back_due(struct px_back *b, struct agent_run *cl, uint64_t k, uint32
 	b->within = MIN(grant, want);
 	b->granted = grant;
 	b->answer = JD_NONE;
-	if (!strcmp(sp->def->name, "cb-over-grant"))
-		g_strlcpy(b->rule, b->have_grant ? "RR-104" : "RR-108", sizeof(b->rule));
+	if (b->probe)
+		*b->rule = 0;   /* legal: no finding to expect */
+	else if (!strcmp(sp->def->name, "cb-over-grant"))
+		g_strlcpy(b->rule, "RR-104", sizeof(b->rule));
 	else
 		g_strlcpy(b->rule, *expected ? expected : inj_def_rules(sp->def), sizeof(b->rule));
 	b->rule[strcspn(b->rule, " ,")] = 0;
@@ -230,9 +239,9 @@ void px_back_sent(struct px_back *b, struct agent_run *cl, unsigned n_sent)
 	}
 	b->n_sent = n_sent;
 	b->t0 = g_get_monotonic_time();
-	fprintf(stderr, AGENT_NAME ": proxy: %s: %u backward call%s to the client (grant %u%s)\n",
+	fprintf(stderr, AGENT_NAME ": proxy: %s: %u backward call%s to the client (grant %u%s)%s\n",
 		sp->def->name, n_sent, n_sent == 1 ? "" : "s", b->granted,
-		b->have_grant ? "" : ", none granted yet");
+		b->have_grant ? "" : ", none granted yet", b->probe ? ", to learn the grant" : "");
 	if (!*b->rule)
 		return;   /* legal on purpose (cb-reply-chunk): no finding to expect */
 	snprintf(note, sizeof(note), "%s: %s", sp->def->name, inj_def_help(sp->def));
@@ -251,6 +260,10 @@ static void react(struct px_back *b, struct agent_run *cl, enum jd_answer final)
 	struct mf_verdict v;
 	unsigned within_answered = 0;
 
+	if (b->probe && final != JD_TIMEOUT && final != JD_DISCONNECT) {
+		calls_free(b);   /* the grant is known now: the injection itself comes next */
+		return;
+	}
 	for (unsigned i = 0; i < b->n_sent && i < b->within; i++)
 		within_answered += b->calls[i].answered;
 	memset(&jr, 0, sizeof(jr));

@@ -8,7 +8,8 @@
  * built by the generator and broken by the entries of INJ_ST_BACK
  * (inject.h): offered with chunks (cb-long-call, cb-reply-chunk), under
  * the NFS program (cb-nfs-program), or more of them at once than the
- * client's backward grant (cb-over-grant).  The client's answers to them
+ * client's backward grant (cb-over-grant, after one call whose answer
+ * carries the grant when none was seen yet).  The client's answers to them
  * are the proxy's and never reach the server; what the client did is the
  * reaction, judged by judge.c.
  *
@@ -63,6 +64,7 @@ struct px_back {
 	bool fired[INJ_MAX_SPECS];   /* an entry without WHEN has fired (once per run) */
 	/* the calls of the injection waiting for the client's answers */
 	int item;                    /* its --inject item; -1: none */
+	bool probe;                  /* cb-over-grant's one call to learn the grant (no injection) */
 	struct px_back_call calls[PXB_MAX_CALLS];
 	unsigned n, n_sent, n_answered;
 	unsigned within;             /* how many of them the client's grant covered */

@@ -304,18 +304,44 @@ static void test_over_grant(void **state)
 
 	(void)state;
 	bind_back(&f->b);
-	/* no backward reply yet: one credit (RFC 8166 §3.3.3), so two calls break RR-108 */
+	/* no backward reply yet: one call within the credit every requester has (RFC 8166
+	 * §3.3.3), no inject line; its answer carries the client's grant */
 	n = px_back_due(&f->b, &f->run, 1, 0x10, NULL, 4096);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 1);
 	px_back_sent(&f->b, &f->run, n);
-	assert_string_equal(seen.rule, "RR-108");
-	assert_int_equal(seen.xid, f->b.calls[1].xid);   /* the call beyond the grant */
-	/* the one within the grant answered, the one beyond dropped: the client's choice */
-	answer_reply(f, f->b.calls[0].xid, 3);
+	assert_int_equal(seen.injects, 0);
+	answer_reply(f, f->b.calls[0].xid, 2);
+	assert_false(px_back_waiting(&f->b));
+	/* the next reply: the grant of 2 and one more, back to back, asking for all three */
+	n = px_back_due(&f->b, &f->run, 2, 0x11, NULL, 4096);
+	assert_int_equal(n, 3);
+	px_back_sent(&f->b, &f->run, n);
+	assert_string_equal(seen.rule, "RR-104");
+	assert_int_equal(seen.xid, f->b.calls[2].xid);   /* the call beyond the grant */
+	/* the two within the grant answered, the one beyond dropped: the client's choice */
+	answer_reply(f, f->b.calls[0].xid, 2);
+	answer_reply(f, f->b.calls[1].xid, 2);
 	px_back_silence(&f->b, &f->run);
 	verdict(f, res, rule, ans);
 	assert_string_equal(res, "n/a");
 	assert_string_equal(rule, "RR-104");
+	/* without WHEN it fired once: not again */
+}
+
+static void test_over_grant_probe_unanswered(void **state)
+{
+	struct fixture *f = setup_run("cb-over-grant");
+	char res[8], rule[16], ans[16];
+
+	(void)state;
+	bind_back(&f->b);
+	assert_int_equal(px_back_due(&f->b, &f->run, 1, 0x10, NULL, 4096), 1);
+	px_back_sent(&f->b, &f->run, 1);
+	/* the one call within any grant never answered: a hang the client owes an answer for */
+	px_back_silence(&f->b, &f->run);
+	verdict(f, res, rule, ans);
+	assert_string_equal(res, "fail");
+	assert_string_equal(ans, "timeout");
 }
 
 static void test_over_grant_after_a_grant(void **state)
@@ -379,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_reply_chunk_is_legal),
 		cmocka_unit_test(test_nfs_program),
 		cmocka_unit_test(test_over_grant),
+		cmocka_unit_test(test_over_grant_probe_unanswered),
 		cmocka_unit_test(test_over_grant_after_a_grant),
 		cmocka_unit_test(test_disconnect),
 	};
