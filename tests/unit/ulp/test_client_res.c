@@ -146,6 +146,28 @@ static void test_lookup(void **state)
 	assert_int_equal(r.status, 2);
 	assert_null(r.fh);
 	rr_wbuf_free(&w);
+
+	/* LOOKUP3resfail with the directory's attributes: their TRUE and
+	 * fattr3 would read as a 1-byte handle to a decoder that skipped the status */
+	rr_wbuf_init(&w, 0);
+	status_fh(&w, 2, 0);
+	x_u32(&w, 1);                /* attributes_follow */
+	x_u32(&w, 2);                /* fattr3: type NF3DIR */
+	x_u32(&w, 0755);             /* mode */
+	x_u32(&w, 2);                /* nlink */
+	x_u32(&w, 0);                /* uid */
+	x_u32(&w, 0);                /* gid */
+	x_u64(&w, 4096);             /* size */
+	x_u64(&w, 4096);             /* used */
+	x_u64(&w, 0);                /* rdev: specdata3 */
+	x_u64(&w, 0x1234);           /* fsid */
+	x_u64(&w, 0x100000);         /* fileid */
+	for (int i = 0; i < 6; i++)  /* atime, mtime, ctime */
+		x_u32(&w, 1600000000u);
+	assert_false(rr_nfs3_lookup_res(w.data, w.len, &r));
+	assert_int_equal(r.status, 2);
+	assert_null(r.fh);
+	rr_wbuf_free(&w);
 }
 
 int main(void)
