@@ -19,6 +19,7 @@
 
 #include "pg_buf.h"
 #include "pg_client.h"
+#include "replay.h"
 
 #define KT_MAX_REPLY (1u << 20)
 
@@ -96,7 +97,7 @@ enum kt_tcp_status kt_tcp_exchange(const char *server, uint16_t port, const uint
 static bool tcp_rpc(const char *server, uint16_t port, uint32_t prog, uint32_t vers, uint32_t proc,
 		    const GByteArray *args, GByteArray *res, char *err, size_t errlen)
 {
-	GByteArray *b = g_byte_array_new();
+	GByteArray *b = g_byte_array_new(), *wire;
 	pg_nfs_state st;
 	uint32_t xid = (uint32_t)g_random_int();
 	struct rr_rpc_outcome o;
@@ -104,11 +105,10 @@ static bool tcp_rpc(const char *server, uint16_t port, uint32_t prog, uint32_t v
 
 	pg_nfs_state_init(&st, 1);
 	g_strlcpy(st.machine, "rpcrdma-agent", sizeof(st.machine));
-	pb_be32(b, 0);                       /* record mark, filled below */
 	pg_rpc_call_hdr(b, &st, xid, prog, vers, proc, true);
 	g_byte_array_append(b, args->data, args->len);
-	pb_put_be32(b, 0, 0x80000000u | (b->len - 4));
-	if (kt_tcp_exchange(server, port, b->data, b->len, b, 10000, err, errlen) != KT_TCP_OK)
+	wire = rp_record_mark(b->data, b->len, 0);
+	if (kt_tcp_exchange(server, port, wire->data, wire->len, b, 10000, err, errlen) != KT_TCP_OK)
 		goto out;
 	rr_rpc_outcome(b->data, b->len, &o);
 	if (o.kind != RR_OUTCOME_SUCCESS || o.rpc.xid != xid) {
@@ -120,6 +120,7 @@ static bool tcp_rpc(const char *server, uint16_t port, uint32_t prog, uint32_t v
 	g_byte_array_append(res, b->data + o.rpc.res_off, b->len - (guint)o.rpc.res_off);
 	ok = true;
 out:
+	g_byte_array_free(wire, TRUE);
 	g_byte_array_free(b, TRUE);
 	return ok;
 }
