@@ -75,19 +75,20 @@ bool rr_rpc_decode_reply(struct rr_cursor *c, struct rr_rpc_reply *out);
 /*
  * What an RPC reply says (RFC 5531 §9), decoded once for every user of a
  * reply's outcome.  The first word of an accepted SUCCESS's results is the
- * procedure's status for: every NFSv2 and NFSv3 procedure but NULL (stat,
- * nfsstat3: RFC 1094 §2.3.1, RFC 1813 §2.6); NFSv4 COMPOUND and the NFSv4
- * callback program's CB_COMPOUND (nfsstat4 status: RFC 7530 §16.2, RFC 8881
- * §16.2 and §19.2); NFSACL GETACL and SETACL, and version 2's GETATTR and
- * ACCESS (Linux's nfs_acl.x); MOUNT MNT (fhstatus, mountres3: RFC 1813
- * Appendix I); NSM SM_STAT and SM_MON.  It is not a status for NULL
- * procedures (no results: has_status false), NLM (a cookie comes first),
- * portmap/rpcbind, or MOUNT's other procedures: a caller that knows the
- * program reads status only for the procedures named here.
+ * procedure's status for: the NFSv2 and NFSv3 procedures but NULL (and
+ * NFSv2's ROOT and WRITECACHE, which return nothing) (stat, nfsstat3:
+ * RFC 1094 §2.3.1, RFC 1813 §2.6); NFSv4 COMPOUND and the NFSv4 callback
+ * program's CB_COMPOUND (nfsstat4 status: RFC 7530 §15.2 and §17.2,
+ * RFC 8881 §16.2 and §19.2); NFSACL GETACL and SETACL, and version 2's
+ * GETATTR and ACCESS (Linux's nfs_acl.x); MOUNT MNT (fhstatus, mountres3:
+ * RFC 1813 Appendix I); NSM SM_STAT and SM_MON.  It is not a status for
+ * NULL procedures (no results: has_status false), NLM (a cookie comes
+ * first), portmap/rpcbind, or MOUNT's other procedures: a caller that
+ * knows the program reads status only for the procedures named here.
  */
 enum rr_rpc_outcome_kind {
-	RR_OUTCOME_NOT_REPLY = 0,   /* no RPC reply: short, a call, another msg_type, a
-				     * reply_stat or reject_stat without an arm */
+	RR_OUTCOME_NOT_REPLY = 0,   /* no RPC reply: short, a call, another msg_type, a verifier
+				     * over 400 bytes, a reply_stat or reject_stat without an arm */
 	RR_OUTCOME_DENIED,          /* MSG_DENIED: rpc.reject_stat, rpc.mismatch_*, rpc.auth_stat */
 	RR_OUTCOME_GARBAGE_ARGS,    /* MSG_ACCEPTED, GARBAGE_ARGS: the arguments did not decode */
 	RR_OUTCOME_ACCEPT_ERROR,    /* MSG_ACCEPTED, another accept_stat than SUCCESS */
