@@ -5,7 +5,6 @@
 
 #include <glib.h>
 
-#include <rpcrdma/cursor.h>
 #include <rpcrdma/engine.h>
 #include <rpcrdma/rpc.h>
 
@@ -56,27 +55,29 @@ void drive_record_call(struct drive *d, const pg_plan *p, const pg_rpc_pair *rp,
 /* What the RPC reply in payload says (GARBAGE_ARGS, an RPC or NFS error): d->last and an event. */
 static void rpc_outcome(struct drive *d, uint32_t xid, const GByteArray *payload)
 {
-	struct rr_cursor c;
-	struct rr_rpc_reply rep;
-	uint32_t nst = 0;
+	struct rr_rpc_outcome o;
 
-	rr_cursor_init(&c, payload->data, payload->len);
-	if (!rr_rpc_decode_reply(&c, &rep))
-		return;
-	if (rep.reply_stat == 0 && rep.accept_stat == 4)
+	rr_rpc_outcome(payload->data, payload->len, &o);
+	switch (o.kind) {
+	case RR_OUTCOME_NOT_REPLY:
+		break;
+	case RR_OUTCOME_GARBAGE_ARGS:
 		d->last = JD_GARBAGE;
-	else if (rep.reply_stat || rep.accept_stat)
-		d->last = JD_RPC_ERROR;
-	if (rep.reply_stat == 0 && rep.accept_stat == 4) {
 		agent_mf_event(&d->run, "garbage-args", xid, "RPC GARBAGE_ARGS");
-	} else if (rep.reply_stat == 0 && rep.accept_stat == 0) {
-		if (rr_get_be32(&c, &nst) && nst)
+		break;
+	case RR_OUTCOME_DENIED:
+	case RR_OUTCOME_ACCEPT_ERROR:
+		d->last = JD_RPC_ERROR;
+		agent_mf_event(&d->run, "rpc-error", xid, "reply_stat %u accept_stat %u",
+			       o.rpc.reply_stat, o.rpc.accept_stat);
+		break;
+	case RR_OUTCOME_SUCCESS:
+		/* the first word is the status of the NFS procedures and COMPOUNDs drive sends (rpc.h) */
+		if (o.has_status && o.status) {
 			d->last = JD_NFS_ERROR;
-		if (nst)
-			agent_mf_event(&d->run, "nfs-error", xid, "NFS status %u", nst);
-	} else {
-		agent_mf_event(&d->run, "rpc-error", xid, "reply_stat %u accept_stat %u", rep.reply_stat,
-			       rep.accept_stat);
+			agent_mf_event(&d->run, "nfs-error", xid, "NFS status %u", o.status);
+		}
+		break;
 	}
 }
 

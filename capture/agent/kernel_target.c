@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* File handles of a real NFS server over TCP: rpcbind, MOUNT v3, LOOKUP (kernel_target.h). */
+/* File handles of a real NFS server over TCP: rpcbind, MOUNT v3, LOOKUP (kernel_target.h).
+ * The calls' arguments are the generator's (pg_client.h), their replies the engine's to read
+ * (rpc.h, ulp.h); this file carries them over TCP. */
 #include "kernel_target.h"
 
 #include <errno.h>
@@ -12,11 +14,12 @@
 
 #include <glib.h>
 
-#include <rpcrdma/cursor.h>
 #include <rpcrdma/rpc.h>
 #include <rpcrdma/ulp.h>
 
 #include "pg_buf.h"
+#include "pg_client.h"
+#include "replay.h"
 
 #define KT_MAX_REPLY (1u << 20)
 
@@ -94,61 +97,55 @@ enum kt_tcp_status kt_tcp_exchange(const char *server, uint16_t port, const uint
 static bool tcp_rpc(const char *server, uint16_t port, uint32_t prog, uint32_t vers, uint32_t proc,
 		    const GByteArray *args, GByteArray *res, char *err, size_t errlen)
 {
-	GByteArray *b = g_byte_array_new();
+	GByteArray *b = g_byte_array_new(), *wire;
 	pg_nfs_state st;
 	uint32_t xid = (uint32_t)g_random_int();
-	struct rr_cursor c;
-	struct rr_rpc_reply rep;
+	struct rr_rpc_outcome o;
 	bool ok = false;
 
 	pg_nfs_state_init(&st, 1);
 	g_strlcpy(st.machine, "rpcrdma-agent", sizeof(st.machine));
-	pb_be32(b, 0);                       /* record mark, filled below */
 	pg_rpc_call_hdr(b, &st, xid, prog, vers, proc, true);
 	g_byte_array_append(b, args->data, args->len);
-	pb_put_be32(b, 0, 0x80000000u | (b->len - 4));
-	if (kt_tcp_exchange(server, port, b->data, b->len, b, 10000, err, errlen) != KT_TCP_OK)
+	wire = rp_record_mark(b->data, b->len, 0);
+	if (kt_tcp_exchange(server, port, wire->data, wire->len, b, 10000, err, errlen) != KT_TCP_OK)
 		goto out;
-	rr_cursor_init(&c, b->data, b->len);
-	if (!rr_rpc_decode_reply(&c, &rep) || rep.xid != xid || rep.reply_stat || rep.accept_stat) {
+	rr_rpc_outcome(b->data, b->len, &o);
+	if (o.kind != RR_OUTCOME_SUCCESS || o.rpc.xid != xid) {
 		snprintf(err, errlen, "program %u v%u proc %u at %s: the call was not accepted", prog,
 			 vers, proc, server);
 		goto out;
 	}
 	g_byte_array_set_size(res, 0);
-	g_byte_array_append(res, b->data + rr_cursor_pos(&c), b->len - (guint)rr_cursor_pos(&c));
+	g_byte_array_append(res, b->data + o.rpc.res_off, b->len - (guint)o.rpc.res_off);
 	ok = true;
 out:
+	g_byte_array_free(wire, TRUE);
 	g_byte_array_free(b, TRUE);
 	return ok;
 }
 
-static bool get_fh(const GByteArray *res, bool v3_status_first, uint8_t *fh, uint32_t *len)
+/* The handle of a successful result (at most 64 bytes, the size of kt_handles' arrays). */
+static void take_fh(const struct rr_fh_result *r, uint8_t *fh, uint32_t *len)
 {
-	struct rr_cursor c;
-	const uint8_t *p;
-	uint32_t st, n;
-	rr_cursor_init(&c, res->data, res->len);
-	if (v3_status_first && (!rr_get_be32(&c, &st) || st))
-		return false;
-	if (!rr_nfs3_read_fh(&c, &p, &n) || n == 0)
-		return false;
-	memcpy(fh, p, n);
-	*len = n;
-	return true;
+	memcpy(fh, r->fh, r->fh_len);
+	*len = r->fh_len;
 }
 
 static bool lookup(const char *server, const uint8_t *dir, uint32_t dlen, const char *name,
 		   uint8_t *fh, uint32_t *len, char *err, size_t errlen)
 {
 	GByteArray *a = g_byte_array_new(), *res = g_byte_array_new();
+	struct rr_fh_result r;
 	bool ok;
-	pb_xdr_opaque(a, dir, dlen);
-	pb_xdr_string(a, name);
-	ok = tcp_rpc(server, 2049, 100003, 3, 3, a, res, err, errlen);
-	if (ok && !(ok = get_fh(res, true, fh, len)))
+
+	pg_nfs3_lookup_args(a, dir, dlen, name);
+	ok = tcp_rpc(server, 2049, PG_PROG_NFS, 3, PG_NFS3_LOOKUP, a, res, err, errlen);
+	if (ok && !(ok = rr_nfs3_lookup_res(res->data, res->len, &r)))
 		snprintf(err, errlen, "NFSv3 LOOKUP %s on %s failed (is the lab export prepared?)",
 			 name, server);
+	if (ok)
+		take_fh(&r, fh, len);
 	g_byte_array_free(a, TRUE);
 	g_byte_array_free(res, TRUE);
 	return ok;
@@ -159,28 +156,27 @@ static bool mount_root(const char *server, const char *export_path, struct kt_ha
 		       char *err, size_t errlen)
 {
 	GByteArray *a = g_byte_array_new(), *res = g_byte_array_new();
-	uint32_t port = 0;
+	struct rr_fh_result r;
 	bool ok = false;
 
-	pb_be32(a, 100005);
-	pb_be32(a, 3);
-	pb_be32(a, 6);
-	pb_be32(a, 0);
-	if (!tcp_rpc(server, 111, 100000, 2, 3, a, res, err, errlen))
+	pg_pmap_getport_args(a, PG_PROG_MOUNT, PG_MOUNT_V3, PG_IPPROTO_TCP);
+	if (!tcp_rpc(server, PG_PMAP_PORT, PG_PROG_PORTMAP, PG_PMAP_VERS, PG_PMAPPROC_GETPORT, a,
+		     res, err, errlen))
 		goto out;
-	if (res->len < 4 || !(port = pb_get_be32(res->data)) || port > 65535) {
+	if (!rr_pmap_getport_res(res->data, res->len, &kh->mountd_port)) {
 		snprintf(err, errlen, "rpcbind on %s: MOUNT v3 over TCP is not registered", server);
 		goto out;
 	}
-	kh->mountd_port = (uint16_t)port;
 	g_byte_array_set_size(a, 0);
-	pb_xdr_string(a, export_path);
-	if (!tcp_rpc(server, (uint16_t)port, 100005, 3, 1, a, res, err, errlen))
+	pg_mount3_mnt_args(a, export_path);
+	if (!tcp_rpc(server, kh->mountd_port, PG_PROG_MOUNT, PG_MOUNT_V3, PG_MOUNTPROC3_MNT, a, res,
+		     err, errlen))
 		goto out;
-	if (!get_fh(res, true, kh->root, &kh->root_len)) {
+	if (!rr_mount3_mnt_res(res->data, res->len, &r)) {
 		snprintf(err, errlen, "MOUNT %s:%s refused", server, export_path);
 		goto out;
 	}
+	take_fh(&r, kh->root, &kh->root_len);
 	ok = true;
 out:
 	g_byte_array_free(a, TRUE);

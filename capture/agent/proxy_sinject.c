@@ -100,18 +100,21 @@ struct px_broken *px_sinj_break(struct px_sinj *si, const struct inj_list *l, ui
 /* What the RPC reply says: GARBAGE_ARGS, another RPC error, an NFS error, or a normal reply. */
 static enum jd_answer rpc_answer(const uint8_t *rpc, size_t len)
 {
-	struct rr_cursor c;
-	struct rr_rpc_reply rep;
-	uint32_t nst = 0;
+	struct rr_rpc_outcome o;
 
-	rr_cursor_init(&c, rpc, len);
-	if (!rr_rpc_decode_reply(&c, &rep))
+	rr_rpc_outcome(rpc, len, &o);
+	switch (o.kind) {
+	case RR_OUTCOME_NOT_REPLY:
 		return JD_BAD_REPLY;
-	if (rep.reply_stat == 0 && rep.accept_stat == 4)
+	case RR_OUTCOME_GARBAGE_ARGS:
 		return JD_GARBAGE;
-	if (rep.reply_stat || rep.accept_stat)
+	case RR_OUTCOME_DENIED:
+	case RR_OUTCOME_ACCEPT_ERROR:
 		return JD_RPC_ERROR;
-	return rr_get_be32(&c, &nst) && nst ? JD_NFS_ERROR : JD_REPLY;
+	case RR_OUTCOME_SUCCESS:
+		break;
+	}
+	return o.has_status && o.status ? JD_NFS_ERROR : JD_REPLY;
 }
 
 enum jd_answer px_sinj_classify(const uint8_t *msg, size_t len, const uint8_t *rpc, size_t rpc_len,

@@ -72,6 +72,39 @@ bool rr_rpc_decode_call(struct rr_cursor *c, struct rr_rpc_call *out);
  */
 bool rr_rpc_decode_reply(struct rr_cursor *c, struct rr_rpc_reply *out);
 
+/*
+ * What an RPC reply says (RFC 5531 §9), decoded once for every user of a
+ * reply's outcome.  The first word of an accepted SUCCESS's results is the
+ * procedure's status for: the NFSv2 and NFSv3 procedures but NULL (and
+ * NFSv2's ROOT and WRITECACHE, which return nothing) (stat, nfsstat3:
+ * RFC 1094 §2.3.1, RFC 1813 §2.6); NFSv4 COMPOUND and the NFSv4 callback
+ * program's CB_COMPOUND (nfsstat4 status: RFC 7530 §15.2 and §17.2,
+ * RFC 8881 §16.2 and §19.2); NFSACL GETACL and SETACL, and version 2's
+ * GETATTR and ACCESS (Linux's nfs_acl.x); MOUNT MNT (fhstatus, mountres3:
+ * RFC 1813 Appendix I); NSM SM_STAT and SM_MON.  It is not a status for
+ * NULL procedures (no results: has_status false), NLM (a cookie comes
+ * first), portmap/rpcbind, or MOUNT's other procedures: a caller that
+ * knows the program reads status only for the procedures named here.
+ */
+enum rr_rpc_outcome_kind {
+	RR_OUTCOME_NOT_REPLY = 0,   /* no RPC reply: short, a call, another msg_type, a verifier
+				     * over 400 bytes, a reply_stat or reject_stat without an arm */
+	RR_OUTCOME_DENIED,          /* MSG_DENIED: rpc.reject_stat, rpc.mismatch_*, rpc.auth_stat */
+	RR_OUTCOME_GARBAGE_ARGS,    /* MSG_ACCEPTED, GARBAGE_ARGS: the arguments did not decode */
+	RR_OUTCOME_ACCEPT_ERROR,    /* MSG_ACCEPTED, another accept_stat than SUCCESS */
+	RR_OUTCOME_SUCCESS,         /* MSG_ACCEPTED, SUCCESS: results at rpc.res_off */
+};
+
+struct rr_rpc_outcome {
+	enum rr_rpc_outcome_kind kind;
+	struct rr_rpc_reply rpc;    /* the header as far as it decoded (xid once 4 bytes are there) */
+	bool has_status;            /* SUCCESS with at least one word of results */
+	uint32_t status;            /* that word (see above for whose status it is); 0 otherwise */
+};
+
+/* The outcome of the reply in msg[0..len); never reads past len.  The XID is the caller's to match. */
+void rr_rpc_outcome(const uint8_t *msg, size_t len, struct rr_rpc_outcome *out);
+
 const char *rr_rpc_program_name(uint32_t prog);   /* "NFS", "MOUNT", ... or NULL */
 
 #endif

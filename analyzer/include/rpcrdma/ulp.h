@@ -212,6 +212,32 @@ enum rr_ulp_result rr_ulp_walk_call_args(const struct rr_rpc_call *call, struct 
 bool rr_nfs3_read_fh(struct rr_cursor *c, const uint8_t **fh, uint32_t *len);
 
 /*
+ * The results a client reads to reach a server's objects (each takes the
+ * results of an accepted SUCCESS, i.e. the bytes after the reply header):
+ *  - portmap version 2 PMAPPROC_GETPORT (RFC 1833 §3): unsigned int port,
+ *    0 when the program is not registered.  True with a port of 1 to
+ *    65535; false when the word is missing, 0, or above 65535.
+ *  - MOUNT version 3 MNT (RFC 1813 Appendix I): mountres3 { mountstat3
+ *    fhs_status; MNT3_OK: fhandle3 fhandle<FHSIZE3 = 64>; int
+ *    auth_flavors<>; }.
+ *  - NFSv3 LOOKUP (RFC 1813 §3.3.3): LOOKUP3res { nfsstat3 status; NFS3_OK:
+ *    nfs_fh3 object; post_op_attr obj_attributes, dir_attributes; }.
+ * The handle decoders are true when the status is OK (0) and a handle of 1
+ * to 64 bytes follows it (fh points into res); status is set whenever its
+ * word is there (status_read).  What follows the handle (auth_flavors, the
+ * attributes) is not read: the handle is what the client came for.
+ */
+struct rr_fh_result {
+	bool status_read;
+	uint32_t status;          /* mountstat3 or nfsstat3 */
+	const uint8_t *fh;        /* the handle when true, else NULL */
+	uint32_t fh_len;
+};
+bool rr_pmap_getport_res(const uint8_t *res, size_t len, uint16_t *port);
+bool rr_mount3_mnt_res(const uint8_t *res, size_t len, struct rr_fh_result *out);
+bool rr_nfs3_lookup_res(const uint8_t *res, size_t len, struct rr_fh_result *out);
+
+/*
  * NFSACL version 3 SETACL3args, the layout of Linux's nfs_acl.x (RFC 8267
  * 5 names the program): nfs_fh3 fh; secattr { mask; aclcnt; aclent<>;
  * dfaclcnt; dfaclent<>; }, aclent { type, id, perm }.  Both ACLs are on
