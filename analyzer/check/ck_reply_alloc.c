@@ -19,7 +19,7 @@
 
 /* xid, msg_type, reply_stat, verifier flavor and length, accept_stat (RFC 5531 9). */
 #define MIN_RPC_REPLY 24u
-/* NFSv4 COMPOUND4res: status, an empty tag, the result count (RFC 7530 16.2). */
+/* NFSv4 COMPOUND4res: status, an empty tag, the result count (RFC 7530 15.2). */
 #define MIN_COMPOUND_RES 12u
 /* An NFSv4 op's result: the op and its status. */
 #define MIN_OP_RES 8u

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * nfs4_cb.c - skip the arguments and results of NFSv4 callback ops
- * (CB_COMPOUND of the NFS4_CALLBACK program, RFC 7530 16.2, RFC 8881 20,
+ * (CB_COMPOUND of the NFS4_CALLBACK program, RFC 7530 17.2, 18; RFC 8881 19.2, 20;
  * RFC 7862 16).  Nothing in the callback program is DDP-eligible
  * (RFC 8267 6.5.1, 6.5.2); the walker only lists the ops.
  */
