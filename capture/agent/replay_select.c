@@ -57,6 +57,8 @@ static void take_call(struct pick *p, const struct rr_message *m)
 
 static void take_reply(struct rp_call *c, const struct rr_message *m)
 {
+	struct rr_rpc_outcome o;
+
 	c->answered = true;
 	if (m->hdr && m->hdr->proc == RR_RDMA_ERROR) {
 		snprintf(c->answer, sizeof(c->answer), "RDMA_ERROR %s",
@@ -67,23 +69,21 @@ static void take_reply(struct rp_call *c, const struct rr_message *m)
 		g_strlcpy(c->answer, "a reply that is not an RPC reply", sizeof(c->answer));
 		return;
 	}
+	rr_rpc_outcome(m->payload, m->payload_len, &o);
 	c->reply_stat = m->reply.reply_stat;
 	c->accept_stat = m->reply.accept_stat;
-	if (m->reply.reply_stat)
-		snprintf(c->answer, sizeof(c->answer), "MSG_DENIED (reject_stat %u)",
-			 m->reply.reject_stat);
-	else if (m->reply.accept_stat == RR_ACCEPT_GARBAGE_ARGS)
+	if (o.kind == RR_OUTCOME_DENIED)
+		snprintf(c->answer, sizeof(c->answer), "MSG_DENIED (reject_stat %u)", o.rpc.reject_stat);
+	else if (o.kind == RR_OUTCOME_GARBAGE_ARGS)
 		g_strlcpy(c->answer, "GARBAGE_ARGS", sizeof(c->answer));
-	else if (m->reply.accept_stat)
-		snprintf(c->answer, sizeof(c->answer), "accept_stat %u", m->reply.accept_stat);
-	else if (m->reply.res_off + 4 <= m->payload_len)
-		snprintf(c->answer, sizeof(c->answer), "SUCCESS, NFS status %u",
-			 (unsigned)m->payload[m->reply.res_off] << 24 |
-			 (unsigned)m->payload[m->reply.res_off + 1] << 16 |
-			 (unsigned)m->payload[m->reply.res_off + 2] << 8 |
-			 m->payload[m->reply.res_off + 3]);
-	else
+	else if (o.kind == RR_OUTCOME_ACCEPT_ERROR)
+		snprintf(c->answer, sizeof(c->answer), "accept_stat %u", o.rpc.accept_stat);
+	else if (o.kind == RR_OUTCOME_SUCCESS && o.has_status)
+		snprintf(c->answer, sizeof(c->answer), "SUCCESS, NFS status %u", o.status);
+	else if (o.kind == RR_OUTCOME_SUCCESS)
 		g_strlcpy(c->answer, "SUCCESS", sizeof(c->answer));
+	else
+		g_strlcpy(c->answer, "a reply that is not an RPC reply", sizeof(c->answer));
 }
 
 static void on_message(void *ctx, const struct rr_message *m)
