@@ -96,6 +96,7 @@ def pause_check(lint, path, hold):
     p.stdin.write(data[:half])
     p.stdin.flush()
     seen, when, got = lines_until(p.stdout.fileno(), t0 + hold, first)
+    during = len(got)
     # The pause lasts its full length whatever was seen, then the rest goes.
     time.sleep(max(0.0, t0 + hold - time.monotonic()))
     p.stdin.write(data[half:])
@@ -104,7 +105,7 @@ def pause_check(lint, path, hold):
     p.wait()
     if not seen:
         print("FAIL: %s: the finding on frame %d was not on stdout during the %.0f s pause after frame %d "
-              "(%d bytes of output then):\n  %s" % (path, frame, hold, total // 2, len(got), first))
+              "(%d bytes of output then):\n  %s" % (path, frame, hold, total // 2, during, first))
         return 1
     print("ok: %s: frame %d's finding out %.2f s into the pause after frame %d" % (path, frame, when - t0,
                                                                                  total // 2))
