@@ -8,7 +8,10 @@
 #   bench/large.sh [--cache DIR] [--runs N] [--tshark-runs N] [--size-mib N]
 #                  [--links "rocev2 iwarp"] [--roce-mtu N] [--iwarp-mtu N]
 #                  [--no-tshark] [--no-10x] [--regen] [--lint PATH] [--libs DIR]
+#                  [--build DIR]
 #
+# --build DIR: the build directory whose ulb-lint, rpcrdma-pcapgen and
+# libraries are measured (default build, made when missing).
 # Captures are generated once (several rpcrdma-pcapgen pieces with
 # different seeds, joined by bench/pcapcat with increasing timestamps) and
 # cached under DIR (default build/bench-cache); reruns reuse them.
@@ -22,8 +25,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 cache=build/bench-cache runs=3 truns=1 size_mib=1100 links="rocev2 iwarp"
-roce_mtu=4096 iwarp_mtu=9000 do_tshark=1 do_10x=1 regen=0 lint= libdir=
-usage() { sed -n '7,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+roce_mtu=4096 iwarp_mtu=9000 do_tshark=1 do_10x=1 regen=0 lint= libdir= build=build
+usage() { sed -n '7,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --cache) cache=$2; shift 2 ;;
@@ -38,6 +41,7 @@ while [ $# -gt 0 ]; do
     --regen) regen=1; shift ;;
     --lint) lint=$(realpath "$2"); shift 2 ;;
     --libs) libdir=$(realpath "$2"); shift 2 ;;
+    --build) build=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "bench/large.sh: unknown option $1" >&2; usage ;;
   esac
@@ -48,10 +52,11 @@ done
 if [ "$do_tshark" = 1 ] && ! command -v tshark >/dev/null; then
   echo "bench/large.sh: tshark not found (apt-get install tshark); use --no-tshark" >&2; exit 2
 fi
-[ -x build/bin/ulb-lint ] && [ -x build/bin/rpcrdma-pcapgen ] || {
-  cmake -S . -B build >/dev/null && cmake --build build -j"$(nproc)" >/dev/null; }
-[ -n "$lint" ] || lint=$root/build/bin/ulb-lint
-gen=$root/build/bin/rpcrdma-pcapgen
+[ -x "$build/bin/ulb-lint" ] && [ -x "$build/bin/rpcrdma-pcapgen" ] || {
+  cmake -S . -B "$build" >/dev/null && cmake --build "$build" -j"$(nproc)" >/dev/null; }
+build=$(cd "$build" && pwd)
+[ -n "$lint" ] || lint=$build/bin/ulb-lint
+gen=$build/bin/rpcrdma-pcapgen
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
 tmp=$(mktemp -d)
@@ -62,16 +67,18 @@ pcapcat=$cache/pcapcat
 if [ ! -x "$pcapcat" ] || [ bench/pcapcat.c -nt "$pcapcat" ]; then
   cc -O2 -Wall -Wextra -o "$pcapcat" bench/pcapcat.c
 fi
-# The decoder without the engine, linked against the libraries of build/.
-# (--libs: the build directory's analyzer/ folder of another build, e.g.
-# the one --lint comes from.)
+# The decoder without the engine, linked against the libraries of the
+# build: analyzer/decode's (frame decoders, pcap reader) and analyzer/lib's
+# under it, each in its own folder.  (--libs: the analyzer/ folder of
+# another build, e.g. the one --lint comes from.)  A row that cannot be
+# measured stops the run: a table without it would read as complete.
 deconly=$tmp/decode_only
-[ -n "$libdir" ] || libdir=$root/build/analyzer
+[ -n "$libdir" ] || libdir=$build/analyzer
 if ! cc -O2 -Wall -Wextra -I analyzer/include -I analyzer/include/rpcrdma -o "$deconly" \
-     bench/decode_only.c "$libdir/librpcrdma_capture.a" "$libdir/librpcrdma.a" \
-     $(pkg-config --cflags --libs glib-2.0 libpcap) 2>"$tmp/cc.err"; then
-  echo "bench/large.sh: decode_only does not build (row skipped):" >&2; head -3 "$tmp/cc.err" >&2
-  deconly=
+     bench/decode_only.c "$libdir/decode/librpcrdma_capture.a" "$libdir/lib/librpcrdma_lib.a" \
+     $(pkg-config --cflags --libs glib-2.0 libpcap) -lpthread 2>"$tmp/cc.err"; then
+  echo "bench/large.sh: bench/decode_only.c does not build against $libdir:" >&2; head -5 "$tmp/cc.err" >&2
+  exit 1
 fi
 
 # One piece: a busy NFS mount, mostly READ and WRITE moved by DDP (Write
@@ -176,8 +183,7 @@ for link in $links; do
   cat "$f" > /dev/null   # warm the page cache
   read -r ct cm cc < <(measure "$runs" cat "$f")
   read -r lt lm lc < <(measure "$runs" "$lint" "$f")
-  dt=0 dm=0 dc=0
-  [ -n "$deconly" ] && read -r dt dm dc < <(measure "$runs" "$deconly" "$f")
+  read -r dt dm dc < <(measure "$runs" "$deconly" "$f")
   if [ "$do_tshark" = 1 ]; then
     read -r wt wm wc < <(measure "$truns" env WIRESHARK_CONFIG_DIR=/nonexistent \
       tshark -2 -r "$f" -T fields -e rpcordma.xid -e rpc.xid -e nfs.data)
@@ -197,14 +203,14 @@ for link in $links; do
             "$(awk -v s="$4" -v t="$2" 'BEGIN{print (t > 0 ? s / t / 1e6 : 0)}')"; }
   row "ulb-lint FILE" "$lt" "$lm" "$size" "$lc"
   [ "$do_tshark" = 1 ] && row "tshark -2 -T fields rpcordma.xid rpc.xid nfs.data" "$wt" "$wm" "$size" "$wc"
-  [ -n "$deconly" ] && row "decoder only (bench/decode_only FILE)" "$dt" "$dm" "$size" "$dc"
+  row "decoder only (bench/decode_only FILE)" "$dt" "$dm" "$size" "$dc"
   row "cat FILE > /dev/null" "$ct" "$cm" "$size" "$cc"
   [ "$do_10x" = 1 ] && row "pcapcat -n 10 FILE | ulb-lint - (10x)" "$xt" "$xm" "$((size * 10))" "-"
   [ "$do_tshark" = 1 ] && tr="$(ratio "$wt" "$lt")x" || tr="n/a (--no-tshark)"
   [ "$do_10x" = 1 ] && x10="$(mib "$xm") MiB" || x10="n/a (--no-10x)"
   echo "tshark / ulb-lint time: $tr;  ulb-lint / cat time: $(ratio "$lt" "$ct")x" \
        "(CPU time: $(ratio "$lc" "$cc")x); ulb-lint peak RSS: $(mib "$lm") MiB at 1x, $x10 at 10x (stdin)"
-  [ -n "$deconly" ] && echo "decoder only / cat time: $(ratio "$dt" "$ct")x; the engine and checks take" \
+  echo "decoder only / cat time: $(ratio "$dt" "$ct")x; the engine and checks take" \
        "$(awk -v a="$lt" -v b="$dt" 'BEGIN{printf "%.0f", (a > 0 ? 100 * (a - b) / a : 0)}')% of ulb-lint's time"
   [ "$do_tshark" = 1 ] && tcell="$wt s, $(mib "$wm") MiB" || tcell="n/a"
   readme+=("| $link | $lines GiB | $lt s, $(mib "$lm") MiB | $x10 | $tcell | $ct s | ${tr%% *} | $(ratio "$lt" "$ct")x |")

@@ -109,6 +109,12 @@ struct rr_checker *rr_checker_new(const struct rr_diag_sink *sink);
 void rr_checker_set_opts(struct rr_checker *ck, const struct rr_check_opts *o);
 const struct rr_check_opts *rr_checker_opts(const struct rr_checker *ck);
 void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f);
+/*
+ * The capture's clock reads ts_usec (microseconds): before each event's
+ * facts, and while a live input is idle.  Findings held for a loss to show
+ * (held.h) that long after they were held are settled now.
+ */
+void rr_checker_clock(struct rr_checker *ck, uint64_t ts_usec);
 /* Calls outstanding in its direction right after the latest call Send fact (0 after other facts). */
 uint32_t rr_checker_last_outstanding(const struct rr_checker *ck);
 uint64_t rr_checker_skipped(const struct rr_checker *ck, enum rr_skip_reason why);

@@ -197,6 +197,7 @@ struct rr_checker {
 	uint64_t retired_keys;        /* episodes set aside when their XID was reused (see state.c) */
 	struct ck_outlog *outlog;     /* what the outcome rules learn of the capture (ck_outcome.h) */
 	GQueue *held_findings;        /* held.c's: findings a loss could explain, oldest first */
+	uint64_t clock_usec;          /* held.c's: the capture's clock (rr_checker_clock) */
 	bool header_only[RR_RULE_COUNT];  /* checker.c: runs on a Send cut after its transport header */
 	struct ck_wextent wext[CK_WEXT_MAX];  /* ck_writes.c: a ring, the oldest overwritten */
 	unsigned wext_next;

@@ -231,6 +231,11 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 	ck_describe_new_fact();
 }
 
+void rr_checker_clock(struct rr_checker *ck, uint64_t ts_usec)
+{
+	ck_held_clock(ck, ts_usec);
+}
+
 uint32_t rr_checker_last_outstanding(const struct rr_checker *ck)
 {
 	return ck->last_outstanding;

@@ -2,7 +2,9 @@
 /*
  * Findings held until the capture shows it lost nothing that would explain
  * them (held.h).  Kept in arrival order, bounded: past CK_HELD_FINDINGS
- * the oldest is settled at once, as at its connection's end.
+ * the oldest is settled at once, as at its connection's end; and in time:
+ * one held CK_HELD_USEC of capture time is settled as at its connection's
+ * end (ck_held_clock).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +14,18 @@
 
 #define CK_HELD_FINDINGS 1024
 #define CK_HELD_FRAMES 64         /* evidence frames kept of each (the first ones) */
+/*
+ * How long a finding is held, in capture time: 2 s.  A capture shows the
+ * loss of a message by the sender's next packet on that connection or by
+ * the receiver's acknowledgment of it; on a busy connection both come
+ * within milliseconds (an RC responder acknowledges at once or coalesced,
+ * a TCP receiver within its delayed-ACK bound of 0.5 s, RFC 1122
+ * §4.2.3.2), so there the hold ends long before the bound.  Past 2 s the
+ * connection is idle, and its next Send may be minutes away (an idle NFS
+ * mount sends little but lease renewals): waiting longer would delay the
+ * finding by that much and rarely learn more.
+ */
+#define CK_HELD_USEC 2000000u
 
 struct ck_held {
 	enum rr_rule_id rule;
@@ -19,6 +33,7 @@ struct ck_held {
 	bool from_requester;          /* the side whose next Send settles it */
 	bool roles_known;
 	uint64_t frame;
+	uint64_t held_at;             /* the capture's clock when it was held */
 	uint64_t frames[CK_HELD_FRAMES];
 	size_t n_frames;
 	bool has_xid;
@@ -61,6 +76,7 @@ void ck_hold(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rul
 	h = g_new0(struct ck_held, 1);
 	h->rule = rule;
 	h->frame = frame;
+	h->held_at = ck->clock_usec;
 	/* Calls of the forward direction and replies of the backward one come from the requester. */
 	h->from_requester = (dir == 0) == calls;
 	if (f->kind == RR_FACT_MSG) {
@@ -122,6 +138,19 @@ void ck_held_settle(struct rr_checker *ck, const struct rr_fact *f)
 		settle_one(ck, l->data);
 		g_queue_delete_link(ck->held_findings, l);
 	}
+}
+
+void ck_held_clock(struct rr_checker *ck, uint64_t ts_usec)
+{
+	struct ck_held *h;
+
+	ck->clock_usec = ts_usec;
+	if (!ck->held_findings)
+		return;
+	/* Held in arrival order, so the oldest come first: only the head needs a look. */
+	while ((h = g_queue_peek_head(ck->held_findings)) && ts_usec >= h->held_at &&
+	       ts_usec - h->held_at >= CK_HELD_USEC)
+		settle_one(ck, g_queue_pop_head(ck->held_findings));
 }
 
 void ck_held_free(struct rr_checker *ck)

@@ -12,8 +12,11 @@
  * finding is held until its connection's next Send from that side: told
  * then, unless the connection lost packets meanwhile (then it is skipped
  * and counted as not captured); at the connection's end it is told unless
- * the connection lost packets.  Checks call ck_hold() (below report.c in
- * the call graph; it reports through it); the dispatcher settles them.
+ * the connection lost packets.  An idle connection may not send again for
+ * minutes, so the hold is bounded in time as well: once the capture's clock
+ * is a bound (held.c) past the moment it was held, it is settled as at its
+ * connection's end.  Checks call ck_hold() (below report.c in the call
+ * graph; it reports through it); the dispatcher settles them.
  */
 #ifndef RPCRDMA_CK_HELD_H
 #define RPCRDMA_CK_HELD_H
@@ -30,6 +33,8 @@ void ck_hold(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rul
 
 /* The dispatcher: each fact settles what it can (after the connection's cut mark is updated). */
 void ck_held_settle(struct rr_checker *ck, const struct rr_fact *f);
+/* The capture's clock reads ts_usec: the findings held that long before it are settled. */
+void ck_held_clock(struct rr_checker *ck, uint64_t ts_usec);
 void ck_held_free(struct rr_checker *ck);
 
 #endif

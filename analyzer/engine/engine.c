@@ -248,6 +248,8 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 		end_part(eng);
 		return;
 	}
+	/* Findings held for a loss to show are bounded in capture time: their bound may have passed. */
+	rr_checker_clock(eng->checker, ev->ts_usec);
 	/* An event may make two flows (a handshake); room first. */
 	if (rr_flow_count(eng) + 2 > eng->lim.max_flows && !rr_flow_find(eng, &ev->flow))
 		forget_idle(eng);
@@ -269,6 +271,11 @@ void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev)
 		rr_conn_note_loss(f, 0, ev->lost_bytes);
 	rr_xfer_event(eng, f, ev);
 	pass_up(eng);
+}
+
+void rr_engine_clock(struct rr_engine *eng, uint64_t ts_usec)
+{
+	rr_checker_clock(eng->checker, ts_usec);
 }
 
 void rr_engine_finish(struct rr_engine *eng)

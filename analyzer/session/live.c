@@ -117,9 +117,19 @@ const char *rr_live_linktype_name(const struct rr_live *lv)
 	return name ? name : "unknown";
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
 struct feed {
 	struct rr_live *lv;
 	struct rr_session *s;
+	uint64_t last_ts;             /* the latest frame's capture time (usec) ... */
+	uint64_t last_ms;             /* ... and when it came, on the monotonic clock */
 };
 
 static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
@@ -128,15 +138,21 @@ static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *b
 	uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
 
 	f->lv->st.frames++;
+	f->last_ts = ts;
+	f->last_ms = now_ms();
 	rr_session_feed_frame(f->s, f->lv->dlt, f->lv->st.frames, ts, bytes, h->caplen, h->len);
 }
 
-static uint64_t now_ms(void)
+/*
+ * No frame for a tick or more: the capture's clock goes on from the latest
+ * frame's time by the time waited since, as the next frame's timestamp
+ * would, so findings held for a bounded time are told while the input is
+ * idle (rr_session_clock), not when traffic resumes.
+ */
+static void idle_clock(struct feed *f, uint64_t t, unsigned tick)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+	if (f->lv->st.frames && t - f->last_ms >= tick)
+		rr_session_clock(f->s, f->last_ts + (t - f->last_ms) * 1000u);
 }
 
 /* libpcap's counters are 32 bits and wrap on a busy link within days: add what moved since the last read. */
@@ -171,7 +187,7 @@ static void wait_frames(struct rr_live *lv, unsigned ms)
 int rr_session_run_live(struct rr_session *s, struct rr_live *lv, const struct rr_live_ctl *ctl, char *err,
 			size_t errlen)
 {
-	struct feed f = { lv, s };
+	struct feed f = { lv, s, 0, 0 };
 	unsigned tick = ctl->tick_ms ? ctl->tick_ms : 100;
 	uint64_t next = now_ms() + tick;
 	int rc = 0;
@@ -190,6 +206,7 @@ int rr_session_run_live(struct rr_session *s, struct rr_live *lv, const struct r
 		t = now_ms();
 		if (t >= next) {
 			update_stats(lv);
+			idle_clock(&f, t, tick);
 			next = t + tick;
 			if (ctl->tick && !ctl->tick(ctl->ctx))
 				break;

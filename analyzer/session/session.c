@@ -270,6 +270,12 @@ const struct rr_frame_report *rr_session_feed_frame(struct rr_session *s, int dl
 	return rr_frame_decoder_last(dec);
 }
 
+void rr_session_clock(struct rr_session *s, uint64_t ts_usec)
+{
+	if (!s->finished)
+		rr_engine_clock(s->eng, ts_usec);
+}
+
 static void add_stats(struct rr_decode_stats *to, const struct rr_decode_stats *from)
 {
 	to->frames += from->frames;

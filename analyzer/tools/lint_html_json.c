@@ -5,7 +5,6 @@
  * (one array per field) so a capture of a million RPCs stays a few tens of
  * MiB and parses fast; times are microseconds since the first Send.
  */
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -25,25 +24,6 @@ static void jstr(FILE *out, const char *s)
 		else
 			fputc(c, out);
 	}
-	fputc('"', out);
-}
-
-/* docs/rules.md's heading anchor for a group, as Markdown viewers make it (lowercase, punctuation dropped). */
-static void anchor(FILE *out, const struct rr_rule *r)
-{
-	char heading[128];
-	const char *p;
-
-	if (r->kind == RR_KIND_COND)
-		snprintf(heading, sizeof(heading), "Capture conditions and engine limits");
-	else
-		snprintf(heading, sizeof(heading), "%c. %s", r->group, rr_group_name(r->group));
-	fputc('"', out);
-	for (p = heading; *p; p++)
-		if (isalnum((unsigned char)*p) || *p == '-' || *p == '_')
-			fputc(tolower((unsigned char)*p), out);
-		else if (*p == ' ')
-			fputc('-', out);
 	fputc('"', out);
 }
 
@@ -318,7 +298,7 @@ static void rules(FILE *out, const struct lint_html *h)
 			rr_severity_name(h->rule_sev[i]));
 		jstr(out, r->kind == RR_KIND_COND ? "Capture conditions and engine limits" : rr_group_name(r->group));
 		fputs(",\"anchor\":", out);
-		anchor(out, r);
+		jstr(out, r->code);          /* each rule's row in docs/rules.md has its code as its anchor */
 		fputs(",\"section\":", out);
 		jstr(out, r->section);
 		fputs(",\"text\":", out);

@@ -11,6 +11,16 @@
 #include "rpcrdma/rules.h"
 #include "rules-doc-stmt.h"
 
+/*
+ * A rule's own anchor, docs/rules.md#RR-104, for links to one rule (the
+ * HTML report's): it leads the row's Reference cell, the first cell after
+ * the ones tools read back (code, name, severities).
+ */
+static void anchor(const struct rr_rule *r)
+{
+	printf("<a id=\"%s\"></a>", r->code);
+}
+
 static void cell(const char *s)
 {
 	for (; s && *s; s++)
@@ -59,6 +69,7 @@ int main(int argc, char **argv)
 		}
 		printf("| %s | `%s` | %s | %s | ", r->code, r->name, rr_severity_name(r->sev[RR_PROFILE_RFC8166]),
 		       rr_severity_name(r->sev[RR_PROFILE_RFC5666]));
+		anchor(r);
 		cell(r->section);
 		fputs(" | ", stdout);
 		cell(r->text);
@@ -82,6 +93,7 @@ int main(int argc, char **argv)
 		if (r->kind != RR_KIND_NOCHECK)
 			continue;
 		printf("| %s | `%s` | ", r->code, r->name);
+		anchor(r);
 		cell(r->section);
 		fputs(" | ", stdout);
 		cell(r->text);
@@ -97,6 +109,7 @@ int main(int argc, char **argv)
 		if (r->kind != RR_KIND_COND)
 			continue;
 		printf("| %s | %s | ", r->code, rr_severity_name(r->severity));
+		anchor(r);
 		cell(r->section);
 		fputs(" | ", stdout);
 		cell(r->text);

@@ -13,13 +13,24 @@ Two checks (docs/testing.md, "Streaming"):
 --equal CAPTURE...: every capture is read from its file and from a pipe
   written in small pieces; the findings (text and JSON Lines) must be the
   same, line for line, once the file name is set aside.
+
+--held SCENARIO --pcapgen GEN: findings held for a loss to show are bounded
+  in capture time.  GEN makes the scenario's capture on each --held-link: a
+  held finding (its connection never sends again) and, past the bound, more
+  traffic on another connection.  The oracle is the generator's expected
+  findings, which the file run must give; the whole capture goes into
+  ulb-lint's standard input and the pipe stays open for --hold seconds: the
+  held finding must be on stdout before the pipe closes, and the whole
+  output must equal the file run's.
 """
+import json
 import argparse
 import os
 import select
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -85,6 +96,7 @@ def pause_check(lint, path, hold):
     p.stdin.write(data[:half])
     p.stdin.flush()
     seen, when, got = lines_until(p.stdout.fileno(), t0 + hold, first)
+    during = len(got)
     # The pause lasts its full length whatever was seen, then the rest goes.
     time.sleep(max(0.0, t0 + hold - time.monotonic()))
     p.stdin.write(data[half:])
@@ -93,7 +105,7 @@ def pause_check(lint, path, hold):
     p.wait()
     if not seen:
         print("FAIL: %s: the finding on frame %d was not on stdout during the %.0f s pause after frame %d "
-              "(%d bytes of output then):\n  %s" % (path, frame, hold, total // 2, len(got), first))
+              "(%d bytes of output then):\n  %s" % (path, frame, hold, total // 2, during, first))
         return 1
     print("ok: %s: frame %d's finding out %.2f s into the pause after frame %d" % (path, frame, when - t0,
                                                                                  total // 2))
@@ -136,18 +148,62 @@ def equal_check(lint, paths):
     return 1 if bad else 0
 
 
+def held_check(lint, gen, scn, links, hold):
+    rc = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for link in links:
+            cap, truth = os.path.join(tmp, link + ".pcap"), os.path.join(tmp, link + ".json")
+            subprocess.run([gen, "--link", link, scn, "-o", cap, "--truth", truth], check=True,
+                           stdout=subprocess.DEVNULL)
+            expect = json.load(open(truth))["expect"]
+            expected = as_stdin(file_run(lint, cap, "text"), cap)
+            lines = expected.splitlines()
+            got_rules = [(l.split(": ", 2)[2].split()[0], int(l.split(": ")[0].rsplit(":", 1)[1])) for l in lines]
+            want = [(e["rule"], e["frame"]) for e in expect]
+            if got_rules != want:
+                print("FAIL: %s: the file run's findings %s are not the generator's %s" % (link, got_rules, want))
+                rc = 1
+                continue
+            p = subprocess.Popen([lint, "-q", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL)
+            t0 = time.monotonic()
+            p.stdin.write(open(cap, "rb").read())
+            p.stdin.flush()
+            seen, when, got = lines_until(p.stdout.fileno(), t0 + hold, lines[0])
+            during = len(got)
+            time.sleep(max(0.0, t0 + hold - time.monotonic()))
+            p.stdin.close()
+            got += p.stdout.read()
+            p.wait()
+            if not seen:
+                print("FAIL: %s: the held finding was not on stdout while the pipe stayed open %.0f s "
+                      "(%d bytes of output then):\n  %s" % (link, hold, during, lines[0]))
+                rc = 1
+                continue
+            print("ok: %s: the held finding out %.2f s after the capture was written" % (link, when - t0))
+            if got.decode() != expected:
+                print("FAIL: %s: the whole output through the pipe differs from the file run's" % link)
+                rc = 1
+    return rc
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lint", required=True)
     ap.add_argument("--pause", action="append", default=[])
     ap.add_argument("--hold", type=float, default=4.0)
     ap.add_argument("--equal", nargs="*", default=[])
+    ap.add_argument("--held")
+    ap.add_argument("--held-link", action="append", default=[])
+    ap.add_argument("--pcapgen")
     a = ap.parse_args()
     rc = 0
     for path in a.pause:
         rc |= pause_check(a.lint, path, a.hold)
     if a.equal:
         rc |= equal_check(a.lint, a.equal)
+    if a.held:
+        rc |= held_check(a.lint, a.pcapgen, a.held, a.held_link or ["rocev2", "iwarp"], a.hold)
     return rc
 
 

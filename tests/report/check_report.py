@@ -7,6 +7,9 @@ ulb-lint's own JSON outputs as the oracle:
   - the findings listed (rule, frame) are those of `ulb-lint --format json`, and each rule's count is
     the one `--summary --format json` gives;
   - each connection's calls and replies, and the total of calls, are those of the summary;
+  - the chosen connection's credits and calls outstanding are each drawn on an axis of their own: the
+    chart of calls outstanding shows no other series and its y range fits the most calls outstanding of
+    that connection in the page's data (not the credits), the credits chart's covers the largest grant;
   - findings tied to a connection are marked on the timeline: with #frame=N in the address the
     ladder shows a mark of its rule at its frame (up to MAX_MARKS per capture: every finding of the
     --mark CAPTURE:RULE rules, which that capture must have, then one of each rule, then the rest).
@@ -47,7 +50,48 @@ MARKED = r"""new Promise(function (done) {
   location.hash = "frame=%d";
 })"""
 
+CHARTS = r"""new Promise(function (done) {
+  var shown = /^connection (\d+):/.exec(document.getElementById("conn-name").textContent);
+  var until = performance.now() + 5000;
+  if (!shown) return done({conn: null});
+  document.getElementById("charts").scrollIntoView();
+  (function wait() {
+    if (!document.querySelector("#chart-bytes .uplot") && performance.now() < until) return requestAnimationFrame(wait);
+    var d = JSON.parse(document.getElementById("rr-data").textContent), r = d.rpc, conn = +shown[1];
+    var out = 0, grant = 0, i;
+    for (i = 0; i < r.conn.length; i++) {
+      if (r.conn[i] !== conn || (r.flags[i] & 1)) continue;
+      if (r.cf[i] && r.ct[i] >= 0) out = Math.max(out, r.out[i]);
+      if (r.rf[i] && r.rt[i] >= 0) grant = Math.max(grant, r.cgr[i]);
+    }
+    var chart = function (id) {
+      var h = document.getElementById(id);
+      return h && h.querySelector(".uplot") ? {ymax: +h.dataset.ymax, series: Array.prototype.slice.call(
+        h.querySelectorAll(".u-legend .u-series .u-label")).map(function (e) { return e.textContent; }).slice(1)} : null;
+    };
+    done({conn: conn, out: out, grant: grant, outstanding: chart("chart-outstanding"), credits: chart("chart-credits")});
+  })();
+})"""
+
 MAX_MARKS = 10
+
+
+def check_charts(got):
+    """Calls outstanding and credits, each read on its own axis (see the module's text)."""
+    if got["conn"] is None:
+        return []
+    bad, o, c = [], got["outstanding"], got["credits"]
+    if not o:
+        return ["connection %d: no chart of calls outstanding of its own" % got["conn"]]
+    if o["series"] != ["calls outstanding (highest)"]:
+        bad.append("connection %d: the calls outstanding chart draws %s" % (got["conn"], o["series"]))
+    if not got["out"] <= o["ymax"] <= 1.5 * max(1, got["out"]) + 1:
+        bad.append("connection %d: calls outstanding reach %d, their axis goes to %s" % (got["conn"], got["out"],
+                                                                                      o["ymax"]))
+    if not c or c["series"] != ["credits granted (lowest)"] or c["ymax"] < got["grant"]:
+        bad.append("connection %d: the credits chart (%s) does not cover the largest grant %d" % (
+            got["conn"], c, got["grant"]))
+    return bad
 
 
 def lint(binary, *args):
@@ -100,6 +144,7 @@ def check_capture(browser, page, args, capture, prepared, mark_rules, fails):
     for rule in mark_rules:
         if not any(f["rule"] == rule for f in findings):
             bad.append("ulb-lint reports no %s finding: the capture was expected to have some" % rule)
+    bad += check_charts(browser.evaluate(page, CHARTS))
     t_marks = time.monotonic()
     tied = [f for f in findings if f["conn"] is not None and f["frame"]]
     # The --mark rules first, then one finding of each rule, then the rest, up to MAX_MARKS.

@@ -309,6 +309,12 @@ void rr_engine_default_limits(struct rr_engine_limits *lim);
 struct rr_engine *rr_engine_new(const struct rr_engine_limits *limits,
 				rr_message_fn fn, void *ctx, const struct rr_diag_sink *diag);
 void rr_engine_feed(struct rr_engine *eng, const struct rr_event *ev);
+/*
+ * No event came, yet the capture's clock reads ts_usec (a live input idle
+ * for a while): findings held for a loss to show (RR-003, RR-102, ...) that
+ * the time bound releases are told now, as the next event would tell them.
+ */
+void rr_engine_clock(struct rr_engine *eng, uint64_t ts_usec);
 /* End of input: deliver what is still pending (marked incomplete). */
 void rr_engine_finish(struct rr_engine *eng);
 const struct rr_engine_stats *rr_engine_stats(const struct rr_engine *eng);

@@ -108,6 +108,13 @@ int rr_session_run_file(struct rr_session *s, const char *path, char *err, size_
 const struct rr_frame_report *rr_session_feed_frame(struct rr_session *s, int dlt, uint64_t frame_no,
 						    uint64_t ts_usec, const uint8_t *pkt, uint32_t caplen,
 						    uint32_t wirelen);
+/*
+ * Frames fed one by one, none for a while: the capture's clock reads
+ * ts_usec (the latest frame's time plus the time waited since), so what the
+ * engine holds for a bounded time is told now (rr_engine_clock).  Nothing
+ * once finished.
+ */
+void rr_session_clock(struct rr_session *s, uint64_t ts_usec);
 /* End of input: what is pending is delivered.  Once; later calls do nothing. */
 void rr_session_finish(struct rr_session *s);
 bool rr_session_finished(const struct rr_session *s);

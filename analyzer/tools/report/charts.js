@@ -22,7 +22,18 @@ RR.Charts.prototype.plot = function (host, opts, data) {
 	opts.scales = opts.scales || {};
 	opts.scales.x = {time: false};
 	opts.axes = [{label: "seconds since the first Send", size: 44}, {label: opts.ylabel, size: 70}];
+	// Counts (credits, calls): from zero, a little room over the highest, ticks on whole numbers.
+	if (opts.counts) {
+		opts.scales.y = {range: function (u, lo, hi) { return [0, hi > 0 ? hi + Math.max(1, Math.ceil(hi * 0.1)) : 1]; }};
+		opts.axes[1].incrs = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000];
+	}
 	opts.legend = {live: true};
+	// The y range drawn, for a reader of the page (and its tests) that cannot see the canvas.
+	opts.hooks = {setScale: [function (u, key) {
+		if (key !== "y") return;
+		host.setAttribute("data-ymin", u.scales.y.min);
+		host.setAttribute("data-ymax", u.scales.y.max);
+	}]};
 	var p = new uPlot(opts, data, host);
 	p.rrHost = host;
 	this.plots.push(p);
@@ -52,8 +63,9 @@ RR.Charts.prototype.span = function (conn) {
 	return t0 <= t1 ? [t0, t1] : [0, 0];
 };
 
-// Credits the responder granted (each reply's rdma_credit) and calls outstanding as each call went out.
-RR.Charts.prototype.credits = function (host, conn) {
+// Per time slice of the connection: the lowest credits the responder granted (each reply's rdma_credit)
+// and the most calls outstanding as each call went out (the engine's count, the one RR-102 checks).
+RR.Charts.prototype.creditSlices = function (conn) {
 	var r = this.d.rpc, sp = this.span(conn), nb = Math.min(RR.BUCKETS, Math.max(1, conn.rpcs.length));
 	var xs = [], grant = [], out = [], b;
 	for (b = 0; b < nb; b++) { xs.push((sp[0] + (b + 0.5) * (sp[1] - sp[0]) / nb) / 1e6); grant.push(null); out.push(null); }
@@ -68,11 +80,23 @@ RR.Charts.prototype.credits = function (host, conn) {
 			grant[b] = grant[b] === null ? r.cgr[i] : Math.min(grant[b], r.cgr[i]);
 		}
 	});
-	this.plot(host, {ylabel: "credits / calls", series: [{label: "t (s)"},
+	return {xs: xs, grant: grant, out: out};
+};
+
+// Two charts, each on its own axis: a grant of 128 credits would flatten a handful of calls outstanding
+// to its floor.  Both start at zero, so a slice's height reads the same way on either.
+RR.Charts.prototype.credits = function (host, conn) {
+	var s = this.creditSlices(conn);
+	this.plot(host, {ylabel: "credits", counts: true, series: [{label: "t (s)"},
 		{label: "credits granted (lowest)", stroke: "#2b7a3d", width: 2, spanGaps: true,
-			paths: uPlot.paths.stepped({align: 1})},
+			paths: uPlot.paths.stepped({align: 1})}]}, [s.xs, s.grant]);
+};
+
+RR.Charts.prototype.outstanding = function (host, conn) {
+	var s = this.creditSlices(conn);
+	this.plot(host, {ylabel: "calls", counts: true, series: [{label: "t (s)"},
 		{label: "calls outstanding (highest)", stroke: "#1f4e79", fill: "rgba(31,78,121,0.12)", width: 1.5,
-			spanGaps: true}]}, [xs, grant, out]);
+			spanGaps: true}]}, [s.xs, s.out]);
 };
 
 // Response time of one operation (or all) per time bucket: median, p99 and the slowest.

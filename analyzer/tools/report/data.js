@@ -8,7 +8,7 @@
 //   ops[]: operation labels ("NFSv3 READ");
 //   findings[]: r rule, s severity, f frame, c connection, x XID, p RPC index (-1 none),
 //               fr evidence frames (the first 16), fa how many in all, t text;
-//   rules{code}: name, count, severity, group, anchor (docs/rules.md), section, text, evidence;
+//   rules{code}: name, count, severity, group, anchor (its row's in docs/rules.md: the code), section, text, evidence;
 //   rpc{column[]}: one entry per RPC in wire order: conn, xid, op, cf/rf call and reply Send
 //            frame (0 unseen), ct/rt their times since t0 (-1 unseen), creq/cgr credits asked
 //            and granted, out calls outstanding with the call, cin/rin inline bytes, ddp, lng,

@@ -96,6 +96,7 @@ RR.main = function () {
 		chartsDue = null;
 		charts.clear();
 		charts.credits(document.getElementById("chart-credits"), c);
+		charts.outstanding(document.getElementById("chart-outstanding"), c);
 		charts.bytes(document.getElementById("chart-bytes"), c);
 		var rows = charts.opTable(c), tb = document.querySelector("#ops tbody");
 		opSel.textContent = "";
