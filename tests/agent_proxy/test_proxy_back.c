@@ -194,6 +194,19 @@ static void answer_err_chunk(struct fixture *f, uint32_t xid)
 	assert_true(px_back_answer(&f->b, &f->run, m, sizeof(m)));
 }
 
+/* The back channel bound, the first reply's one backward call, its header decoded into h. */
+static const struct px_back_call *one_call(struct fixture *f, struct rr_hdr *h)
+{
+	const struct px_back_call *c;
+
+	bind_back(&f->b);
+	assert_int_equal(px_back_due(&f->b, &f->run, 1, 0x10, NULL, 4096), 1);
+	c = &f->b.calls[0];
+	assert_int_equal(rr_hdr_decode(c->wire->data, c->wire->len, h), RR_HDR_OK);
+	assert_int_equal(h->xid, c->xid);
+	return c;
+}
+
 static void test_not_before_the_back_channel(void **state)
 {
 	struct fixture *f = setup_run("cb-long-call");
@@ -222,13 +235,9 @@ static void test_long_call_on_the_wire(void **state)
 	char res[8], rule[16], ans[16];
 
 	(void)state;
-	bind_back(&f->b);
-	assert_int_equal(px_back_due(&f->b, &f->run, 1, 0x10, NULL, 4096), 1);
-	c = &f->b.calls[0];
-	assert_int_equal(rr_hdr_decode(c->wire->data, c->wire->len, &h), RR_HDR_OK);
+	c = one_call(f, &h);
 	/* RDMA_NOMSG (1) with one read segment at Position 0 holding the whole call */
 	assert_int_equal(h.proc, 1);
-	assert_int_equal(h.xid, c->xid);
 	assert_true(h.credit > 0);   /* RFC 8167 §4.1 via RR-101: never 0 backward */
 	assert_int_equal(h.n_reads, 1);
 	assert_int_equal(h.reads[0].position, 0);
@@ -257,10 +266,7 @@ static void test_reply_chunk_is_legal(void **state)
 	char res[8], rule[16], ans[16];
 
 	(void)state;
-	bind_back(&f->b);
-	assert_int_equal(px_back_due(&f->b, &f->run, 1, 0x10, NULL, 4096), 1);
-	c = &f->b.calls[0];
-	assert_int_equal(rr_hdr_decode(c->wire->data, c->wire->len, &h), RR_HDR_OK);
+	c = one_call(f, &h);
 	/* RDMA_MSG (0), the call inline, a Reply chunk offered */
 	assert_int_equal(h.proc, 0);
 	assert_int_equal(h.n_reads, 0);
@@ -283,10 +289,7 @@ static void test_nfs_program(void **state)
 	char res[8], rule[16], ans[16];
 
 	(void)state;
-	bind_back(&f->b);
-	assert_int_equal(px_back_due(&f->b, &f->run, 1, 0x10, NULL, 4096), 1);
-	c = &f->b.calls[0];
-	assert_int_equal(rr_hdr_decode(c->wire->data, c->wire->len, &h), RR_HDR_OK);
+	c = one_call(f, &h);
 	assert_cb_null(c->wire->data + h.hdr_len, c->wire->len - h.hdr_len, c->xid, 100003, 4);
 	px_back_sent(&f->b, &f->run, 1);
 	assert_string_equal(seen.rule, "RR-195");
