@@ -350,16 +350,27 @@ void agent_mf_inject(struct agent_run *r, const char *rule, uint32_t xid, bool r
 
 bool agent_send(struct agent_run *r, struct vb_conn *conn, const GByteArray *wire)
 {
+	return agent_send_batch(r, conn, &wire, 1);
+}
+
+bool agent_send_batch(struct agent_run *r, struct vb_conn *conn, const GByteArray *const *wires, unsigned n)
+{
+	size_t lens[64], total = 0, off = 0;
 	struct vb_mr m;
 	char err[512];
 	bool ok;
 
-	if (!vb_reg(conn, &m, wire->len, false, false)) {
-		agent_mf_event(r, "send-failed", 0, "cannot register a %u-byte send buffer", wire->len);
+	if (!n || n > G_N_ELEMENTS(lens))
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		total += lens[i] = wires[i]->len;
+	if (!vb_reg(conn, &m, total, false, false)) {
+		agent_mf_event(r, "send-failed", 0, "cannot register a %zu-byte send buffer", total);
 		return false;
 	}
-	memcpy(m.buf, wire->data, wire->len);
-	ok = vb_send(conn, &m, wire->len, err, sizeof(err));
+	for (unsigned i = 0; i < n; off += lens[i++])
+		memcpy(m.buf + off, wires[i]->data, lens[i]);
+	ok = vb_send(conn, &m, lens, n, err, sizeof(err));
 	if (!ok)
 		agent_mf_event(r, "send-failed", 0, "%s", err);
 	vb_dereg(&m);

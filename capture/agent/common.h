@@ -66,6 +66,8 @@ void agent_mf_from_hdr(struct mf_rpc *m, const struct rr_hdr *h);
 struct vb_conn;
 /* Send wire's bytes on conn (a Send of its own registered copy); a failure is an event. */
 bool agent_send(struct agent_run *r, struct vb_conn *conn, const GByteArray *wire);
+/* n (at most 64) messages posted back to back, as one burst on the wire. */
+bool agent_send_batch(struct agent_run *r, struct vb_conn *conn, const GByteArray *const *wires, unsigned n);
 
 /* An inject line: rule broken on purpose in message (xid, reply); also: rules it may bring;
  * send_failed: its Send completed in error, so it may not be on the wire (sent=failed). */

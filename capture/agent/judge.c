@@ -149,7 +149,7 @@ static const struct duty duties[] = {
 	{ "cb-reply-chunk", INJ_RESP, "RR-191", ANSWERED, 0,
 	  "a backward call offering a Reply chunk (legal) is answered: processed, or RDMA_ERROR "
 	  "ERR_CHUNK from a client that takes no chunks in the backchannel (RFC 8167 §5.3)" },
-	{ "cb-nfs-program", INJ_RESP, "RR-195", B(JD_RPC_ERROR) | REJECT, 0,
+	{ "cb-nfs-program", INJ_RESP, "RR-195", B(JD_RPC_ERROR), 0,
 	  "a backward call of a program the client does not serve gets PROG_UNAVAIL "
 	  "(RFC 5531 §9); the client serves no NFS (RFC 8167 §2)" },
 	/* the calls within the grant are owed answers; beyond it, dropping them or the

@@ -341,6 +341,7 @@ static void relay(struct proxy *p)
 				agent_mf_event(&leg->run, "failed", 0, "%s", err);
 			if (i)
 				px_pending_gone(p);
+			p->client_left = i == 0;
 			break;
 		}
 		if (i == 0)
@@ -356,6 +357,7 @@ static bool serve_client(struct proxy *p)
 	bool ok = connect_server(p);
 
 	px_back_connection(&p->back);
+	p->client_left = false;
 	if (ok) {
 		p->calls = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, px_call_free);
 		p->waiting = g_queue_new();
@@ -363,7 +365,7 @@ static bool serve_client(struct proxy *p)
 		relay(p);
 		px_inj_gone(&p->inj, &p->cl.run);
 		/* before the disconnect: the backward calls' memory is the client connection's */
-		px_back_gone(&p->back, &p->cl.run);
+		px_back_gone(&p->back, &p->cl.run, p->client_left);
 		if (p->pending) {
 			/* the client left (or a signal came) before the server answered */
 			agent_mf_event(&p->sv.run, "no-reaction", p->pending->broken->xid, "the relay "

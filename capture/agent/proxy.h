@@ -84,6 +84,7 @@ struct proxy {
 	struct px_sinj sinj;              /* --inject-server on the calls to the server (proxy_sinject.h) */
 	struct px_call *pending;          /* a broken call alone at the server, awaiting its reaction */
 	struct px_back back;              /* --inject's backward calls of the proxy's own (proxy_back.h) */
+	bool client_left;                 /* the relay ended with the client's connection going down */
 };
 
 /* One message received on the client leg / the server leg. */

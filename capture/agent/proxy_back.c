@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rpcrdma/cursor.h>
 #include <rpcrdma/hdr.h>
+#include <rpcrdma/rpc.h>
 
 #include "agent.h"
 #include "proxy_sinject.h"
@@ -48,6 +50,7 @@ static void calls_free(struct px_back *b)
 	b->n = b->n_sent = b->n_answered = 0;
 	b->item = -1;
 	b->t0 = 0;
+	b->judged = false;
 }
 
 void px_back_connection(struct px_back *b)
@@ -56,21 +59,53 @@ void px_back_connection(struct px_back *b)
 	b->ready = false;
 	b->have_grant = false;
 	b->grant = 0;
+	b->server_out = 0;
 }
 
-void px_back_replied(struct px_back *b, const struct rr_ulp_info *info)
-{
-	const struct rr_ulp_session *s = info ? &info->sess : NULL;
+/* OP_DESTROY_SESSION (RFC 8881 §18.37): the back channel goes with the session. */
+#define NFS4_OP_DESTROY_SESSION 44u
 
-	if (s && ((s->create_session && (s->cs_flags & RR_NFS4_SESSION_CONN_BACK_CHAN)) ||
-		  (s->bind_conn && (s->bind_dir & RR_NFS4_CHANNEL_DIR_BACK))))
+void px_back_replied(struct px_back *b, const struct rr_ulp_info *call, const uint8_t *rpc, size_t len)
+{
+	struct rr_cursor c;
+	struct rr_rpc_reply rep;
+	struct rr_ulp_info out;
+
+	if (!call)
+		return;
+	for (unsigned i = 0; i < call->n_ops && i < RR_ULP_MAX_OPS; i++)
+		if (call->vers == 4 && call->ops[i] == NFS4_OP_DESTROY_SESSION)
+			b->ready = false;
+	if (!call->sess.create_session && !call->sess.bind_conn)
+		return;
+	/* what the server granted, not what the client asked: csr_flags, bctsr_dir
+	 * (RFC 8881 §18.36.3, §18.34.3), in a reply that succeeded */
+	rr_cursor_init(&c, rpc, len);
+	memset(&out, 0, sizeof(out));
+	if (!rr_rpc_decode_reply(&c, &rep) || rep.reply_stat || rep.accept_stat ||
+	    rr_ulp_walk_reply(call, &rep, &c, NULL, NULL, &out) != RR_ULP_OK || out.status)
+		return;
+	if ((out.sess.create_session && (out.sess.cs_flags & RR_NFS4_SESSION_CONN_BACK_CHAN)) ||
+	    (out.sess.bind_conn && (out.sess.bind_dir & RR_NFS4_CHANNEL_DIR_BACK)))
 		b->ready = true;
 }
 
-void px_back_grant(struct px_back *b, uint32_t credit)
+void px_back_server_call(struct px_back *b)
+{
+	b->server_out++;
+}
+
+static void learn_grant(struct px_back *b, uint32_t credit)
 {
 	b->have_grant = true;
 	b->grant = credit;
+}
+
+void px_back_client_reply(struct px_back *b, uint32_t credit)
+{
+	learn_grant(b, credit);
+	if (b->server_out)
+		b->server_out--;
 }
 
 /* One chunk of the plan in memory the client may read (its data) or write. */
@@ -131,8 +166,11 @@ static bool build(struct px_back *b, struct agent_run *cl, int i, uint32_t credi
 	inj_live_stage(&b->lv, ex, &cl->inj, sel, INJ_ST_OPS, true, NULL, &xid, applied, failed);
 	for (guint k = 0; ok && k < ex->plan.read_chunks->len; k++)
 		ok = map_chunk(b, bc, ex->plan.read_chunks->pdata[k], false);
-	if (ok && ex->plan.reply_chunk)
+	bc->reply_chunk = -1;
+	if (ok && ex->plan.reply_chunk) {
+		bc->reply_chunk = (int)bc->n_chunks;
 		ok = map_chunk(b, bc, ex->plan.reply_chunk, true);
+	}
 	if (!ok) {
 		agent_mf_event(cl, "backward-not-built", xid, "%s: its chunk memory could not be "
 			       "registered", sp->def->name);
@@ -185,24 +223,33 @@ unsigned px_back_due(struct px_back *b, struct agent_run *cl, uint64_t k, uint32
 	int i;
 	const struct inj_spec *sp;
 	unsigned want = 1;
-	uint32_t grant;
+	uint32_t grant, arg;
+	bool over;
 	char expected[160] = "";
 
-	if (!b->ready || b->item >= 0 || (i = due_item(b, cl, k, xid, info)) < 0)
+	/* not while the server's own backward calls hold the client's credits */
+	if (!b->ready || px_back_waiting(b) || b->server_out || (i = due_item(b, cl, k, xid, info)) < 0)
 		return 0;
+	calls_free(b);   /* the last injection's calls, kept for late answers */
 	sp = &cl->inj.v[i];
+	over = !strcmp(sp->def->name, "cb-over-grant");
 	b->fired[i] = true;
 	/* one credit until a backward reply grants more (RFC 8167 §4.1, RFC 8166 §3.3.3) */
 	grant = b->have_grant ? b->grant : 1;
-	b->probe = false;
-	if (!strcmp(sp->def->name, "cb-over-grant") && !b->have_grant) {
-		/* the grant is not known yet: one call within the credit every requester has,
-		 * whose answer tells it; the calls beyond it go after the next reply selected */
-		b->probe = true;
-		b->fired[i] = false;
-	} else if (!strcmp(sp->def->name, "cb-over-grant")) {
-		want = MIN(grant + (sp->has_arg ? (uint32_t)strtoul(sp->arg, NULL, 0) : 1), PXB_MAX_CALLS);
+	b->probe = over && !b->have_grant;
+	if (over && !b->probe) {
+		arg = sp->has_arg ? (uint32_t)MIN(strtoul(sp->arg, NULL, 0), PXB_MAX_CALLS) : 1;
+		if (!grant || !arg || grant + arg > PXB_MAX_CALLS) {
+			/* no credit to exceed (nothing may go, RFC 8166 §3.3.1), or more than it sends */
+			agent_mf_event(cl, "backward-not-sent", xid, "cb-over-grant: the client's backward "
+				       "grant is %u; %s", grant, grant ? "the proxy sends at most "
+				       G_STRINGIFY(PXB_MAX_CALLS) " calls at once" : "no call may go");
+			return 0;
+		}
+		want = grant + arg;
 	}
+	/* a probe learns the grant with one call within the credit every requester has; the
+	 * calls beyond it go after the next reply selected */
 	for (unsigned j = 0; j < want; j++) {
 		/* cb-over-grant asks for as many credits as it sends: only the grant limits them */
 		if (!build(b, cl, i, want, cl_inline, &b->calls[j], expected, sizeof(expected))) {
@@ -214,10 +261,9 @@ unsigned px_back_due(struct px_back *b, struct agent_run *cl, uint64_t k, uint32
 	b->item = i;
 	b->within = MIN(grant, want);
 	b->granted = grant;
-	b->answer = JD_NONE;
 	if (b->probe)
 		*b->rule = 0;   /* legal: no finding to expect */
-	else if (!strcmp(sp->def->name, "cb-over-grant"))
+	else if (over)
 		g_strlcpy(b->rule, "RR-104", sizeof(b->rule));
 	else
 		g_strlcpy(b->rule, *expected ? expected : inj_def_rules(sp->def), sizeof(b->rule));
@@ -250,34 +296,40 @@ void px_back_sent(struct px_back *b, struct agent_run *cl, unsigned n_sent)
 	agent_mf_inject(cl, b->rule, b->calls[MIN(b->within, n_sent - 1)].xid, false, also, note, false);
 }
 
-/* The reaction: reaction and verdict lines for the waiting injection. */
+/* The reaction: reaction and verdict lines for the waiting injection.  The calls are
+ * kept (their memory registered) for late answers until the next injection. */
 static void react(struct px_back *b, struct agent_run *cl, enum jd_answer final)
 {
 	const struct inj_spec *sp = &cl->inj.v[b->item];
+	unsigned within = MIN(b->within, b->n_sent), answered = 0;
+	enum jd_answer first = JD_NONE;
 	struct jd_reaction jr;
 	struct jd_verdict jv;
 	struct mf_reaction mr;
 	struct mf_verdict v;
-	unsigned within_answered = 0;
 
-	if (b->probe && final != JD_TIMEOUT && final != JD_DISCONNECT) {
-		calls_free(b);   /* the grant is known now: the injection itself comes next */
+	b->judged = true;
+	/* the calls within the grant are owed an answer; the first of them is the answer */
+	for (unsigned i = 0; i < within; i++)
+		if (b->calls[i].answered && answered++ == 0)
+			first = b->calls[i].answer;
+	memset(&jr, 0, sizeof(jr));
+	jr.answer = final == JD_DISCONNECT ? JD_DISCONNECT : answered < within ? JD_TIMEOUT : first;
+	jr.credit = b->have_grant ? b->grant : 0;
+	jr.elapsed_ms = (uint32_t)((g_get_monotonic_time() - b->t0) / 1000);
+	if (b->probe && jr.answer == JD_REPLY && b->have_grant) {
+		b->fired[b->item] = false;   /* the grant is known: the injection itself comes next */
 		return;
 	}
-	for (unsigned i = 0; i < b->n_sent && i < b->within; i++)
-		within_answered += b->calls[i].answered;
-	memset(&jr, 0, sizeof(jr));
-	/* cb-over-grant: the calls within the grant are owed; the rest are the client's choice */
-	jr.answer = final == JD_DISCONNECT ? JD_DISCONNECT :
-		    within_answered < MIN(b->within, b->n_sent) ? JD_TIMEOUT : b->answer;
-	jr.credit = b->credit;
-	jr.elapsed_ms = (uint32_t)((g_get_monotonic_time() - b->t0) / 1000);
 	if (b->n_sent > 1)
 		snprintf(jr.app_error, sizeof(jr.app_error), "%u of %u backward calls answered "
-			 "(%u within the grant of %u)", b->n_answered, b->n_sent, b->within, b->granted);
+			 "(%u within the grant of %u)", b->n_answered, b->n_sent, within, b->granted);
+	else if (b->probe)
+		snprintf(jr.app_error, sizeof(jr.app_error), "the call sent to learn the backward "
+			 "grant, within any grant, got %s", jd_answer_text(jr.answer));
 	jd_judge(sp->def->name, INJ_RESP, *b->rule ? b->rule : sp->def->name, &jr, &jv);
 	memset(&mr, 0, sizeof(mr));
-	mr.xid = b->calls[MIN(b->within, b->n_sent - 1)].xid;
+	mr.xid = b->calls[MIN(within, b->n_sent - 1)].xid;
 	g_strlcpy(mr.inject, sp->def->name, sizeof(mr.inject));
 	g_strlcpy(mr.answer, jd_answer_name(jr.answer), sizeof(mr.answer));
 	mr.credit = jr.credit;
@@ -294,58 +346,77 @@ static void react(struct px_back *b, struct agent_run *cl, enum jd_answer final)
 		mf_write_reaction(cl->mf, &mr);
 		mf_write_verdict(cl->mf, &v);
 	}
-	calls_free(b);
 }
 
-bool px_back_owns(const struct px_back *b, uint32_t xid)
+/* The proxy's call msg answers, if it does: an RDMA_ERROR, an RDMA_MSG whose RPC message
+ * is a REPLY (a CALL with that XID is the client's own, RFC 8167 §2.4.1), or an RDMA_NOMSG
+ * into the Reply chunk the call offered. */
+static struct px_back_call *answered_call(struct px_back *b, const uint8_t *msg, size_t len,
+					  struct rr_hdr *h, enum rr_hdr_status *st)
 {
-	for (unsigned i = 0; b->item >= 0 && i < b->n_sent; i++)
-		if (b->calls[i].xid == xid && !b->calls[i].answered)
-			return true;
-	return false;
+	struct px_back_call *c = NULL;
+	struct rr_cursor cur;
+	uint32_t xid, type;
+
+	*st = rr_hdr_decode(msg, len, h);
+	if (b->item < 0 || (*st != RR_HDR_OK && *st != RR_HDR_E_NOT_V1))
+		return NULL;
+	for (unsigned i = 0; i < b->n_sent && !c; i++)
+		if (b->calls[i].xid == h->xid)
+			c = &b->calls[i];
+	if (!c || h->proc == RR_RDMA_ERROR)
+		return c;
+	if (*st != RR_HDR_OK)
+		return NULL;
+	if (h->proc == RR_RDMA_NOMSG)
+		return c->reply_chunk >= 0 ? c : NULL;
+	if (h->proc != RR_RDMA_MSG)
+		return NULL;
+	rr_cursor_init(&cur, msg + h->hdr_len, len - h->hdr_len);
+	return rr_rpc_peek(&cur, &xid, &type) && type == 1 ? c : NULL;
+}
+
+bool px_back_owns(struct px_back *b, const uint8_t *msg, size_t len)
+{
+	struct rr_hdr h;
+	enum rr_hdr_status st;
+
+	return answered_call(b, msg, len, &h, &st) != NULL;
 }
 
 bool px_back_answer(struct px_back *b, struct agent_run *cl, const uint8_t *msg, size_t len)
 {
 	struct rr_hdr h;
-	struct px_back_call *c = NULL;
+	enum rr_hdr_status st;
+	struct px_back_call *c = answered_call(b, msg, len, &h, &st);
 	const uint8_t *rpc = NULL;
 	size_t rpc_len = 0;
-	enum rr_hdr_status st = rr_hdr_decode(msg, len, &h);
-	enum jd_answer a;
-	uint32_t credit;
 
-	if (b->item < 0 || (st != RR_HDR_OK && st != RR_HDR_E_NOT_V1))
-		return false;
-	for (unsigned i = 0; i < b->n_sent && !c; i++)
-		if (b->calls[i].xid == h.xid && !b->calls[i].answered)
-			c = &b->calls[i];
 	if (!c)
 		return false;
+	if (b->judged || c->answered)
+		return true;   /* late, or again: the proxy's, but judged already */
 	if (st == RR_HDR_OK && h.proc == RR_RDMA_MSG) {
 		rpc = msg + h.hdr_len;
 		rpc_len = len - h.hdr_len;
-	} else if (st == RR_HDR_OK && h.proc == RR_RDMA_NOMSG && c->n_chunks) {
-		/* a Long Reply: written into the Reply chunk the call offered */
-		rpc = c->chunk[c->n_chunks - 1].buf;
-		rpc_len = c->chunk[c->n_chunks - 1].len;
+	} else if (st == RR_HDR_OK && h.proc == RR_RDMA_NOMSG) {
+		/* a Long Reply, written into the Reply chunk the call offered */
+		rpc = c->chunk[c->reply_chunk].buf;
+		rpc_len = MIN(c->chunk[c->reply_chunk].len, (size_t)rr_chunk_length(&h, &h.reply));
 	}
-	a = px_sinj_classify(msg, len, rpc, rpc_len, &credit);
-	if (st == RR_HDR_OK && h.proc != RR_RDMA_ERROR)
-		px_back_grant(b, credit);
+	c->answer = px_sinj_classify(msg, len, rpc, rpc_len, &c->credit);
+	/* a REPLY's credit is the client's backward grant; an RDMA_ERROR's says nothing of it */
+	if (rpc)
+		learn_grant(b, c->credit);
 	c->answered = true;
-	if (b->answer == JD_NONE) {
-		b->answer = a;
-		b->credit = credit;
-	}
 	if (++b->n_answered == b->n_sent)
-		react(b, cl, b->answer);
+		react(b, cl, JD_NONE);
 	return true;
 }
 
 bool px_back_waiting(const struct px_back *b)
 {
-	return b->item >= 0 && b->n_sent > 0;
+	return b->item >= 0 && b->n_sent > 0 && !b->judged;
 }
 
 int px_back_left_ms(const struct px_back *b, uint32_t timeout_ms)
@@ -364,9 +435,12 @@ void px_back_silence(struct px_back *b, struct agent_run *cl)
 	react(b, cl, JD_TIMEOUT);
 }
 
-void px_back_gone(struct px_back *b, struct agent_run *cl)
+void px_back_gone(struct px_back *b, struct agent_run *cl, bool client_left)
 {
-	if (px_back_waiting(b))
+	if (px_back_waiting(b) && client_left)
 		react(b, cl, JD_DISCONNECT);
+	else if (px_back_waiting(b))
+		agent_mf_event(cl, "no-reaction", b->calls[0].xid, "the relay ended on the server's "
+			       "side before the client answered the backward calls");
 	calls_free(b);
 }

@@ -50,7 +50,10 @@ struct px_back_call {
 	bool rebuilt;                /* inline: the capture shows it whole */
 	struct vb_mr chunk[2];       /* its Position-Zero read chunk, its Reply chunk */
 	unsigned n_chunks;
+	int reply_chunk;             /* chunk[] of its Reply chunk; -1: none offered */
 	bool answered;
+	enum jd_answer answer;       /* the client's answer, and its rdma_credit */
+	uint32_t credit;
 };
 
 struct px_back {
@@ -69,8 +72,8 @@ struct px_back {
 	unsigned n, n_sent, n_answered;
 	unsigned within;             /* how many of them the client's grant covered */
 	uint32_t granted;            /* that grant, when they went */
-	enum jd_answer answer;       /* the first answer */
-	uint32_t credit;             /* its rdma_credit */
+	bool judged;                 /* their reaction is written; kept for late answers */
+	unsigned server_out;         /* the server's backward calls the client has not answered */
 	gint64 t0;
 	char rule[16];               /* the rule the inject line named ("": legal on purpose) */
 };
@@ -78,10 +81,14 @@ struct px_back {
 void px_back_init(struct px_back *b, const struct px_back_mem *mem);
 /* A new client connection: nothing bound, no grant known. */
 void px_back_connection(struct px_back *b);
-/* A reply went to the client for the call info describes (NULL: not described). */
-void px_back_replied(struct px_back *b, const struct rr_ulp_info *info);
-/* A backward reply from the client (to a call of the server's or the proxy's): its grant. */
-void px_back_grant(struct px_back *b, uint32_t credit);
+/* A reply (its RPC message rpc) went to the client for the call described as call (NULL:
+ * not described): the back channel is bound once a CREATE_SESSION or BIND_CONN_TO_SESSION
+ * reply granted it, and no longer after a DESTROY_SESSION. */
+void px_back_replied(struct px_back *b, const struct rr_ulp_info *call, const uint8_t *rpc, size_t len);
+/* A backward call of the server's relayed to the client; the client's reply to one (its
+ * rdma_credit is the client's backward grant, RFC 8167 §4.1). */
+void px_back_server_call(struct px_back *b);
+void px_back_client_reply(struct px_back *b, uint32_t credit);
 /*
  * After the k-th reply to the client (xid; info its call): the calls an
  * injection sends now, built with their chunks registered, in b->calls;
@@ -91,16 +98,19 @@ void px_back_grant(struct px_back *b, uint32_t credit);
 unsigned px_back_due(struct px_back *b, struct agent_run *cl, uint64_t k, uint32_t xid,
 		     const struct rr_ulp_info *info, uint32_t cl_inline);
 void px_back_sent(struct px_back *b, struct agent_run *cl, unsigned n_sent);
-/* Is xid one of the proxy's backward calls still waiting for the client's answer? */
-bool px_back_owns(const struct px_back *b, uint32_t xid);
+/* Does the client's message msg answer one of the proxy's backward calls (a REPLY of its
+ * XID, an RDMA_ERROR, a Long Reply into its Reply chunk), waiting or judged already? */
+bool px_back_owns(struct px_back *b, const uint8_t *msg, size_t len);
 /* A message from the client: an answer to one of the proxy's calls?  Then it is taken
  * (true), and once every call is answered, the reaction is written. */
 bool px_back_answer(struct px_back *b, struct agent_run *cl, const uint8_t *msg, size_t len);
 bool px_back_waiting(const struct px_back *b);
 /* Milliseconds left of timeout_ms since the calls went out (0: the time is up). */
 int px_back_left_ms(const struct px_back *b, uint32_t timeout_ms);
-/* The time is up / the connection went down: the reaction so far. */
+/* The time is up: the reaction so far. */
 void px_back_silence(struct px_back *b, struct agent_run *cl);
-void px_back_gone(struct px_back *b, struct agent_run *cl);
+/* The relay ended (client_left: the client's connection went down, its reaction; else the
+ * server's side or a signal ended it, no reaction); the calls are freed. */
+void px_back_gone(struct px_back *b, struct agent_run *cl, bool client_left);
 
 #endif

@@ -435,23 +435,29 @@ out:
 }
 
 /* After the reply to c: the backward calls --inject makes the proxy send now (proxy_back.h). */
-static void send_backward(struct proxy *p, const struct px_call *c)
+static void send_backward(struct proxy *p, const struct px_call *c, const GByteArray *reply)
 {
 	const struct rr_ulp_info *info = c->info_ok ? &c->info : NULL;
+	const GByteArray *wires[PXB_MAX_CALLS];
 	unsigned n, sent = 0;
 
-	px_back_replied(&p->back, info);
+	px_back_replied(&p->back, info, reply->data, reply->len);
 	n = px_back_due(&p->back, &p->cl.run, p->inj.replies, c->xid, info, p->cl.peer_inline);
 	if (!n)
 		return;
-	for (unsigned i = 0; i < n && !p->broken; i++) {
+	/* one burst, so that the calls are all outstanding at once on the wire (a client
+	 * answering the first before the last went would see no more than its grant) */
+	for (unsigned i = 0; i < n; i++)
+		wires[i] = p->back.calls[i].wire;
+	if (agent_send_batch(&p->cl.run, p->cl.conn, wires, n))
+		sent = n;
+	else
+		p->broken = true;
+	for (unsigned i = 0; i < sent; i++) {
 		const struct px_back_call *bc = &p->back.calls[i];
-		if (!send_wire(p, &p->cl, bc->wire))
-			break;
 		record(&p->cl, bc->wire->data, bc->wire->len, false, bc->payload, bc->rebuilt,
 		       bc->rebuilt ? bc->payload->len : 0, 0);
 		p->n_back++;
-		sent++;
 	}
 	px_back_sent(&p->back, &p->cl.run, sent);
 }
@@ -463,7 +469,7 @@ static bool backward_answer(struct proxy *p, const struct vb_msg *msg, const str
 	GByteArray *payload = NULL;
 	bool inl = st == RR_HDR_OK && h->proc == RR_RDMA_MSG;
 
-	if (!px_back_owns(&p->back, h->xid))
+	if (!px_back_owns(&p->back, msg->data, msg->len))
 		return false;
 	if (inl) {
 		payload = g_byte_array_new();
@@ -542,7 +548,7 @@ static void forward_reply(struct proxy *p, const struct vb_msg *msg, const struc
 		payload = reply_payload(p, c, base, base_len, wused);
 	}
 	answer_client(p, c, base, base_len, wused, payload, pushed);
-	send_backward(p, c);
+	send_backward(p, c, payload);
 	g_byte_array_free(payload, TRUE);
 	if (planned)
 		g_byte_array_free(planned, TRUE);
@@ -570,7 +576,9 @@ static void relay_backward(struct proxy *p, struct px_leg *from, struct px_leg *
 	}
 	record(from, msg->data, msg->len, reply, payload, true, payload->len, 0);
 	if (reply && from == &p->cl)
-		px_back_grant(&p->back, h->credit);   /* the client's backward grant */
+		px_back_client_reply(&p->back, h->credit);   /* the client's backward grant */
+	else if (!reply)
+		px_back_server_call(&p->back);
 	pg_rdmamsg_simple(&m, h->xid, RDMA_MSG, h->credit);
 	g_byte_array_append(m.inline_payload, payload->data, payload->len);
 	pg_rdmamsg_encode(&m);

@@ -103,7 +103,7 @@ void rp_send_rdma(const struct rp_target *t, const struct rp_plan *p, const GByt
 		goto out;
 	}
 	memcpy(send.buf, wire->data, wire->len);
-	if (!vb_send(conn, &send, wire->len, err, sizeof(err)))
+	if (!vb_send(conn, &send, &(size_t){ wire->len }, 1, err, sizeof(err)))
 		not_sent(a, "the Send failed", err);
 	else
 		take_answer(conn, t, xid, a);

@@ -480,20 +480,30 @@ static const char *reap_text(int r, int st)
 	return ibv_wc_status_str((enum ibv_wc_status)st);
 }
 
-bool vb_send(struct vb_conn *c, struct vb_mr *m, size_t len, char *err, size_t errlen)
+bool vb_send(struct vb_conn *c, struct vb_mr *m, const size_t *lens, unsigned n, char *err, size_t errlen)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)m->buf, .length = (uint32_t)len, .lkey = m->mr->lkey };
-	struct ibv_send_wr wr = { .wr_id = ++c->next_wr, .sg_list = &sge, .num_sge = 1,
-				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED }, *bad;
+	uint64_t last = 0;
+	size_t off = 0;
 	int st = 0, r;
 
-	if (ibv_post_send(c->id->qp, &wr, &bad)) {
-		fail(err, errlen, "ibv_post_send: %s", strerror(errno));
-		return false;
+	/* posted back to back: a send queue completes in order, so the last one's completion
+	 * says they all went (or the first failure flushes the rest) */
+	c->fail_status = 0;
+	for (unsigned i = 0; i < n; off += lens[i++]) {
+		struct ibv_sge sge = { .addr = (uintptr_t)(m->buf + off), .length = (uint32_t)lens[i],
+				       .lkey = m->mr->lkey };
+		struct ibv_send_wr wr = { .wr_id = ++c->next_wr, .sg_list = &sge, .num_sge = 1,
+					  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED }, *bad;
+		if (ibv_post_send(c->id->qp, &wr, &bad)) {
+			fail(err, errlen, "ibv_post_send: %s", strerror(errno));
+			return false;
+		}
+		last = wr.wr_id;
 	}
-	r = reap(c, wr.wr_id, c->o.timeout_ms, &st);
-	if (r != 1) {
-		fail(err, errlen, "Send of %zu bytes: %s", len, reap_text(r, st));
+	r = reap(c, last, c->o.timeout_ms, &st);
+	if (r != 1 || c->fail_status) {
+		fail(err, errlen, "Send of %zu bytes: %s", off, reap_text(r == 1 ? -1 : r,
+		     r == -1 ? st : c->fail_status));
 		return false;
 	}
 	return true;

@@ -73,8 +73,9 @@ bool vb_reg_buf(struct vb_conn *c, struct vb_mr *m, void *buf, size_t len, bool 
 /* The private data the peer sent with its accept (vb_connect) or connect (vb_accept). */
 const uint8_t *vb_peer_private(const struct vb_conn *c, uint8_t *len);
 
-/* Sends len bytes from m (offset 0) and waits for the completion. */
-bool vb_send(struct vb_conn *c, struct vb_mr *m, size_t len, char *err, size_t errlen);
+/* Sends n messages, the pieces of m from offset 0 of lens[0], lens[1], ... bytes, posted
+ * back to back, and waits for the last one's completion (false: one of them failed). */
+bool vb_send(struct vb_conn *c, struct vb_mr *m, const size_t *lens, unsigned n, char *err, size_t errlen);
 /*
  * RDMA Read (write=false) or Write into/from m+off; waits.  On a failed
  * completion returns false with the work-completion status text in err

@@ -6,206 +6,18 @@
  * headers by RFC 8166 §4.2 (xid, vers 1, credit, proc; read list, write
  * list, reply chunk), the CB_NULL call by RFC 5531 §9 and RFC 8881 §20
  * (program 0x40000000 version 1 procedure 0; NFS is 100003), and the
- * duties by RFC 8167 §5.3 and §4.1.  Chunk memory is malloc'd behind
- * made-up R_Keys; the manifest is a real one, read back.
+ * duties by RFC 8167 §5.3 and §4.1 (back_fixture.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 #include <glib.h>
-#include <glib/gstdio.h>
 
-#include <rpcrdma/hdr.h>
-
-#include "manifest.h"
-#include "proxy_back.h"
-
-/* ---- recording fakes of common.c: the inject lines and events asked for ---- */
-static struct {
-	unsigned injects, events;
-	char rule[16];
-	uint32_t xid;
-	bool reply;
-} seen;
-
-void agent_mf_inject(struct agent_run *r, const char *rule, uint32_t xid, bool reply, const char *also,
-		     const char *note, bool send_failed)
-{
-	(void)r, (void)also, (void)note, (void)send_failed;
-	seen.injects++;
-	g_strlcpy(seen.rule, rule, sizeof(seen.rule));
-	seen.xid = xid;
-	seen.reply = reply;
-}
-
-void agent_mf_event(struct agent_run *r, const char *kind, uint32_t xid, const char *fmt, ...)
-{
-	(void)r, (void)kind, (void)xid, (void)fmt;
-	seen.events++;
-}
-
-bool agent_inject_parse(struct agent_run *r, int role, char *err, size_t errlen)
-{
-	return inj_parse(r->inject, role, &r->inj, err, errlen);
-}
-
-/* proxy_sinject.c's use of proxy_inject.c (the server leg's calls), not reached here */
-bool px_inj_item(const struct rr_ulp_info *info, pg_item *out)
-{
-	(void)info;
-	memset(out, 0, sizeof(*out));
-	return false;
-}
-
-void px_inj_item_clear(pg_item *it)
-{
-	(void)it;
-}
-
-/* ---- chunk memory: malloc behind a made-up R_Key ---- */
-static unsigned regs, deregs;
-
-static bool fake_reg(void *ctx, struct vb_mr *m, size_t len, bool remote_write)
-{
-	(void)ctx, (void)remote_write;
-	m->mr = calloc(1, sizeof(*m->mr));
-	m->mr->rkey = 0x1000 + regs++;
-	m->buf = calloc(1, len);
-	m->len = len;
-	return true;
-}
-
-static void fake_dereg(void *ctx, struct vb_mr *m)
-{
-	(void)ctx;
-	deregs++;
-	free(m->mr);
-	free(m->buf);
-	memset(m, 0, sizeof(*m));
-}
-
-/* ---- the run: its --inject and a real manifest ---- */
-struct fixture {
-	struct agent_run run;
-	struct px_back b;
-	char path[64];
-};
-
-static struct fixture *setup_run(const char *inject)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-	struct px_back_mem mem = { fake_reg, fake_dereg, NULL };
-	char err[256];
-	int fd;
-
-	memset(&seen, 0, sizeof(seen));
-	regs = deregs = 0;
-	g_strlcpy(f->run.inject, inject, sizeof(f->run.inject));
-	assert_true(inj_parse(inject, INJ_RESP, &f->run.inj, err, sizeof(err)));
-	g_strlcpy(f->path, "/tmp/test_proxy_back.XXXXXX", sizeof(f->path));
-	fd = g_mkstemp(f->path);
-	assert_true(fd >= 0);
-	close(fd);
-	f->run.mf = mf_open(f->path, true, err, sizeof(err));
-	assert_non_null(f->run.mf);
-	px_back_init(&f->b, &mem);
-	px_back_connection(&f->b);
-	return f;
-}
-
-/* The verdicts written, read back: the last one's result and rule. */
-static void verdict(struct fixture *f, char *result, char *rule, char *answer)
-{
-	struct mf_manifest m;
-	char err[256];
-
-	px_back_gone(&f->b, &f->run);
-	assert_int_equal(regs, deregs);
-	assert_true(mf_close(f->run.mf, err, sizeof(err)));
-	f->run.mf = NULL;
-	assert_true(mf_read(f->path, &m, err, sizeof(err)));
-	*result = *rule = *answer = 0;
-	if (m.n_verdicts) {
-		strcpy(result, m.verdicts[m.n_verdicts - 1].result);
-		strcpy(rule, m.verdicts[m.n_verdicts - 1].rule);
-		strcpy(answer, m.reactions[m.n_reactions - 1].answer);
-	}
-	mf_free(&m);
-	g_unlink(f->path);
-	free(f);
-}
-
-/* The CREATE_SESSION call that binds the back channel (RFC 8881 §18.36: CONN_BACK_CHAN 0x2). */
-static void bind_back(struct px_back *b)
-{
-	struct rr_ulp_info info;
-
-	memset(&info, 0, sizeof(info));
-	info.sess.create_session = true;
-	info.sess.cs_flags = 0x2;
-	px_back_replied(b, &info);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* A CB_NULL call of program prog, version vers (RFC 5531 §9: xid, CALL 0, rpcvers 2, prog, vers, proc). */
-static void assert_cb_null(const uint8_t *p, size_t len, uint32_t xid, uint32_t prog, uint32_t vers)
-{
-	assert_true(len >= 24);
-	assert_int_equal(be32(p), xid);
-	assert_int_equal(be32(p + 4), 0);
-	assert_int_equal(be32(p + 8), 2);
-	assert_int_equal(be32(p + 12), prog);
-	assert_int_equal(be32(p + 16), vers);
-	assert_int_equal(be32(p + 20), 0);
-}
-
-/* The client's backward reply to xid: RDMA_MSG, no chunks, an accepted SUCCESS reply (RFC 5531 §9). */
-static void answer_reply(struct fixture *f, uint32_t xid, uint32_t credit)
-{
-	uint32_t w[] = { xid, 1, credit, 0, 0, 0, 0, xid, 1, 0, 0, 0, 0 };
-	uint8_t m[sizeof(w)];
-
-	for (size_t i = 0; i < G_N_ELEMENTS(w); i++) {
-		m[4 * i] = (uint8_t)(w[i] >> 24), m[4 * i + 1] = (uint8_t)(w[i] >> 16);
-		m[4 * i + 2] = (uint8_t)(w[i] >> 8), m[4 * i + 3] = (uint8_t)w[i];
-	}
-	assert_true(px_back_answer(&f->b, &f->run, m, sizeof(m)));
-}
-
-/* RDMA_ERROR ERR_CHUNK (RFC 8166 §4.2.4: proc 4, err 2) to xid. */
-static void answer_err_chunk(struct fixture *f, uint32_t xid)
-{
-	uint8_t m[20] = { 0 };
-
-	for (int i = 0; i < 4; i++)
-		m[i] = (uint8_t)(xid >> (24 - 8 * i));
-	m[7] = 1, m[11] = 1, m[15] = 4, m[19] = 2;
-	assert_true(px_back_answer(&f->b, &f->run, m, sizeof(m)));
-}
-
-/* The back channel bound, the first reply's one backward call, its header decoded into h. */
-static const struct px_back_call *one_call(struct fixture *f, struct rr_hdr *h)
-{
-	const struct px_back_call *c;
-
-	bind_back(&f->b);
-	assert_int_equal(px_back_due(&f->b, &f->run, 1, 0x10, NULL, 4096), 1);
-	c = &f->b.calls[0];
-	assert_int_equal(rr_hdr_decode(c->wire->data, c->wire->len, h), RR_HDR_OK);
-	assert_int_equal(h->xid, c->xid);
-	return c;
-}
+#include "back_fixture.h"
 
 static void test_not_before_the_back_channel(void **state)
 {
@@ -355,7 +167,7 @@ static void test_over_grant_after_a_grant(void **state)
 
 	(void)state;
 	bind_back(&f->b);
-	px_back_grant(&f->b, 3);
+	px_back_client_reply(&f->b, 3);
 	n = px_back_due(&f->b, &f->run, 1, 0x10, NULL, 4096);
 	assert_int_equal(n, 5);   /* the grant of 3, and 2 more */
 	/* every call asks for all five credits: only the grant limits them (RR-104's min) */
@@ -376,8 +188,6 @@ static void test_over_grant_after_a_grant(void **state)
 	/* within the grant only two of three answered: the client hung on calls it owed */
 	answer_reply(f, f->b.calls[0].xid, 3);
 	answer_reply(f, f->b.calls[2].xid, 3);
-	assert_false(px_back_owns(&f->b, f->b.calls[0].xid));
-	assert_true(px_back_owns(&f->b, f->b.calls[1].xid));
 	px_back_silence(&f->b, &f->run);
 	verdict(f, res, rule, ans);
 	assert_string_equal(res, "fail");
@@ -394,7 +204,7 @@ static void test_disconnect(void **state)
 	assert_int_equal(px_back_due(&f->b, &f->run, 1, 0x10, NULL, 4096), 1);
 	px_back_sent(&f->b, &f->run, 1);
 	/* an answer to no call of ours is not taken */
-	assert_false(px_back_owns(&f->b, 0x10));
+	assert_false(answer_words(f, 0x10, 1, (const uint32_t[]){ 0x10, 1, 0, 0, 0, 0 }, 6));
 	verdict(f, res, rule, ans);   /* px_back_gone: the connection went down under it */
 	assert_string_equal(ans, "disconnect");
 	assert_string_equal(res, "fail");
