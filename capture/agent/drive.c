@@ -95,11 +95,16 @@ static bool send_take(struct drive *d, const pg_item *it, pg_exch *ex, const str
 	bool alive;
 
 	rb_call(&d->rb, ex->rp.call.msg->data, ex->rp.call.msg->len);
-	for (int n = twice ? 2 : 1; n > 0; n--) {
-		bool sent = agent_send(&d->run, d->conn, ex->plan.call.wire);
-		/* a Send that failed may be in the capture in part or not at all: not compared */
-		drive_record_call(d, &ex->plan, &ex->rp, rebuilt && sent);
-		d->exchanges++;
+	{
+		/* dup-xid: both in one burst, so that the first is still outstanding on the wire
+		 * when the second goes (a responder quick to answer would otherwise see none) */
+		const GByteArray *w[2] = { ex->plan.call.wire, ex->plan.call.wire };
+		bool sent = agent_send_batch(&d->run, d->conn, w, twice ? 2 : 1);
+		for (int n = twice ? 2 : 1; n > 0; n--) {
+			/* a Send that failed may be in the capture in part or not at all: not compared */
+			drive_record_call(d, &ex->plan, &ex->rp, rebuilt && sent);
+			d->exchanges++;
+		}
 		d->last = JD_NONE;
 		if (!sent) {
 			d->last = JD_DISCONNECT;
