@@ -321,7 +321,11 @@ static void react(struct px_back *b, struct agent_run *cl, enum jd_answer final)
 		b->fired[b->item] = false;   /* the grant is known: the injection itself comes next */
 		return;
 	}
-	if (b->n_sent > 1)
+	if (jr.answer == JD_DISCONNECT)
+		snprintf(jr.app_error, sizeof(jr.app_error), "the client's connection went down %u ms "
+			 "after the call%s, %u of %u answered", jr.elapsed_ms, b->n_sent > 1 ? "s" : "",
+			 b->n_answered, b->n_sent);
+	else if (b->n_sent > 1)
 		snprintf(jr.app_error, sizeof(jr.app_error), "%u of %u backward calls answered "
 			 "(%u within the grant of %u)", b->n_answered, b->n_sent, within, b->granted);
 	else if (b->probe)
