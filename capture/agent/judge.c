@@ -143,7 +143,7 @@ static const struct duty duties[] = {
 	  B(JD_NEXT_CALL), "a message of an undefined type is not taken as the answer (RFC 8166 §4, "
 	  "§4.2.4)" },
 	/* ---- the server side (the proxy) broke a backward call: the client's duty ---- */
-	{ "cb-long-call", INJ_RESP, "RR-192", ANSWERED, 0,
+	{ "cb-long-call", INJ_RESP, "RR-191", ANSWERED, 0,
 	  "a backward call with chunks is answered: processed, or RDMA_ERROR ERR_CHUNK from a client "
 	  "that takes no chunks in the backchannel (RFC 8167 §5.3)" },
 	{ "cb-reply-chunk", INJ_RESP, "RR-191", ANSWERED, 0,
