@@ -74,6 +74,8 @@ def _injected_cell(r):
     if not r["injected"] and not r.get("spec"):
         return "none (baseline)"
     spec = _spec(r)
+    if r["injected"] == "-":
+        return "%s: no rule (legal on purpose)" % esc(spec)
     if spec.split(":")[0].split("=")[0] == r["injected"] or not r["injected"]:
         return rule_cell(spec, r["injected_ref"])
     return "%s: %s" % (esc(spec), rule_cell(r["injected"], r["injected_ref"]))
