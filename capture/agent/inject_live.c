@@ -33,6 +33,17 @@ pg_exch *inj_live_exch(struct inj_live *lv, const pg_item *it)
 	return pg_exch_new(&lv->env, it, g_array_new(FALSE, TRUE, sizeof(pg_inj_state)));
 }
 
+unsigned inj_live_ops(const pg_item *it, const char **ops, unsigned max)
+{
+	unsigned n = 0;
+
+	if (it && it->nfsver == PG_V3 && it->ops && it->ops->len && max)
+		ops[n++] = pg_nfs_opname(PG_V3, false, g_array_index(it->ops, pg_nfsop, 0).op);
+	for (guint i = 0; it && it->nfsver != PG_V3 && it->ops && i < it->ops->len && n < max; i++)
+		ops[n++] = pg_nfs_opname(it->nfsver, false, g_array_index(it->ops, pg_nfsop, i).op);
+	return n;
+}
+
 void inj_live_prev_xid(struct inj_live *lv, uint32_t xid)
 {
 	lv->env.prev_xid = xid;

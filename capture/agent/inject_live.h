@@ -24,6 +24,10 @@ struct inj_live {
 void inj_live_init(struct inj_live *lv, const pg_scenario *s, uint64_t seed);
 /* A live exchange for one message of item it (copied into ex->itc). */
 pg_exch *inj_live_exch(struct inj_live *lv, const pg_item *it);
+/* The names op= matches for the call a reply answers (it: px_inj_item's or serve's item, NULL:
+ * not described): its NFSv3 procedure (the item's first op) or its NFSv4 operations; their
+ * number, at most max. */
+unsigned inj_live_ops(const pg_item *it, const char **ops, unsigned max);
 /* The previous forward call, for the injectors that reuse its XID. */
 void inj_live_prev_xid(struct inj_live *lv, uint32_t xid);
 

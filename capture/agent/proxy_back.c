@@ -11,6 +11,7 @@
 #include <rpcrdma/rpc.h>
 
 #include "agent.h"
+#include "proxy_inject.h"
 #include "proxy_sinject.h"
 
 /* The scenario the generator's hooks see: the capture holds the handshake
@@ -203,10 +204,11 @@ static int due_item(struct px_back *b, const struct agent_run *cl, uint64_t k, u
 		    const struct rr_ulp_info *info)
 {
 	const char *ops[RR_ULP_MAX_OPS];
-	unsigned n = 0;
+	pg_item it;
+	/* the call as the generator's item, named as for the replies' injections */
+	unsigned n = px_inj_item(info, &it) ? inj_live_ops(&it, ops, G_N_ELEMENTS(ops)) : 0;
 
-	for (unsigned j = 0; info && j < info->n_ops && j < RR_ULP_MAX_OPS; j++)
-		ops[n++] = pg_nfs_opname(info->vers == 3 ? PG_V3 : PG_V41, false, info->ops[j]);
+	px_inj_item_clear(&it);
 	for (unsigned i = 0; i < cl->inj.n; i++) {
 		const struct inj_spec *sp = &cl->inj.v[i];
 		if (!(inj_def_stages(sp->def, INJ_RESP) & INJ_ST_BACK) || (!sp->n_when && b->fired[i]))

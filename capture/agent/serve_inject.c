@@ -14,15 +14,11 @@ void serve_inj_begin(struct agent_run *r, struct inj_live *lv, struct serve_inj 
 		     uint32_t xid, const pg_item *it)
 {
 	const char *ops[32];
-	unsigned n = 0;
+	unsigned n = inj_live_ops(it, ops, G_N_ELEMENTS(ops));
 	pg_item none;
 
 	memset(si, 0, sizeof(*si));
 	memset(&none, 0, sizeof(none));
-	if (it && it->nfsver == PG_V3 && it->ops && it->ops->len)
-		ops[n++] = pg_nfs_opname(PG_V3, false, g_array_index(it->ops, pg_nfsop, 0).op);
-	for (guint i = 0; it && it->nfsver != PG_V3 && it->ops && i < it->ops->len && n < 32; i++)
-		ops[n++] = pg_nfs_opname(it->nfsver, false, g_array_index(it->ops, pg_nfsop, i).op);
 	for (unsigned i = 0; i < r->inj.n; i++)
 		si->sel[i] = inj_selects(&r->inj.v[i], INJ_RESP, k, xid, ops, n);
 	si->ex = inj_live_exch(lv, it ? it : &none);

@@ -390,6 +390,35 @@ static void test_judge(void **state)
 	judged("unaligned-payload", INJ_REQ, JD_ERR_CHUNK, "RR-xxx", "n/a");
 }
 
+/* The names op= matches for a reply's call: an NFSv3 procedure (RFC 1813 §3.3.6: READ is
+ * 6), NFSv4.1 operations (RFC 8881 §18: SEQUENCE 53, PUTFH 22, READ 25), nothing for none. */
+static void test_live_ops(void **state)
+{
+	pg_item v3 = { .nfsver = PG_V3 }, v41 = { .nfsver = PG_V41 };
+	const uint32_t ops41[] = { 53, 22, 25 };
+	const char *ops[8];
+	pg_nfsop op = { .op = 6 };
+
+	(void)state;
+	v3.ops = g_array_new(FALSE, TRUE, sizeof(pg_nfsop));
+	g_array_append_val(v3.ops, op);
+	assert_int_equal(inj_live_ops(&v3, ops, 8), 1);
+	assert_string_equal(ops[0], "READ");
+	v41.ops = g_array_new(FALSE, TRUE, sizeof(pg_nfsop));
+	for (unsigned i = 0; i < 3; i++) {
+		op.op = ops41[i];
+		g_array_append_val(v41.ops, op);
+	}
+	assert_int_equal(inj_live_ops(&v41, ops, 8), 3);
+	assert_string_equal(ops[0], "SEQUENCE");
+	assert_string_equal(ops[1], "PUTFH");
+	assert_string_equal(ops[2], "READ");
+	assert_int_equal(inj_live_ops(&v41, ops, 2), 2);   /* at most max */
+	assert_int_equal(inj_live_ops(NULL, ops, 8), 0);
+	g_array_free(v3.ops, TRUE);
+	g_array_free(v41.ops, TRUE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_every_requester_hook),
 		cmocka_unit_test(test_every_responder_hook),
 		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_live_ops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
