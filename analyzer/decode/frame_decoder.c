@@ -81,7 +81,7 @@ static void new_part(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_
 	d->stats.parts++;
 	fx.frame = frame_no;
 	fx.ts = ts_usec;
-	if (d->stats.parts == 2)
+	if (d->stats.parts == 2 && !d->opts.joins_told_elsewhere)
 		dec_report(&fx, CAP_JOINED,
 			   "frame %" PRIu64 " is %.3f s older than frame %" PRIu64 ": time went backwards, so this file "
 			   "seems to hold several captures joined end to end; each part is analysed on its own "
@@ -112,6 +112,11 @@ void rr_frame_decode(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_
 	d->stats.frames++;
 	d->last_frame = frame_no;
 	d->last_ts = ts_usec;
+	if (d->opts.take && !d->opts.take(d->opts.take_ctx, frame_no, pkt, pkt ? caplen : 0)) {
+		d->stats.others++;
+		d->last = (struct rr_frame_report){ .frame = frame_no };
+		return;
+	}
 	rr_cursor_init(&cur, pkt, pkt ? caplen : 0);
 
 	switch (d->dlt) {

@@ -552,7 +552,23 @@ static void in_skip(struct rr_capture *cap, struct ahead *a, size_t n)
  * Decode every record; 0 at the end, -1 with what is wrong in why and the
  * byte offset of the damaged record in *off (the end of the last good one).
  */
-static int own_run(struct rr_capture *cap, struct ahead *a, struct rr_frame_decoder *d,
+/* Where each frame read goes: the decoder (rr_capture_run) or a caller's first pass (rr_capture_scan). */
+struct frame_sink {
+	struct rr_frame_decoder *dec;
+	rr_raw_frame_fn raw;
+	void *raw_ctx;
+};
+
+static void to_sink(const struct frame_sink *k, uint64_t frame, uint64_t ts, const uint8_t *p, uint32_t caplen,
+		    uint32_t wirelen)
+{
+	if (k->dec)
+		rr_frame_decode(k->dec, frame, ts, p, caplen, wirelen);
+	else
+		k->raw(k->raw_ctx, frame, p, caplen);
+}
+
+static int own_run(struct rr_capture *cap, struct ahead *a, const struct frame_sink *k,
 		   uint64_t *frame, uint64_t *off, char *why, size_t whylen)
 {
 	const bool sw = cap->swapped;
@@ -609,38 +625,19 @@ static int own_run(struct rr_capture *cap, struct ahead *a, struct rr_frame_deco
 		frac = (int32_t)rd32(h + 4, sw);
 		if (cap->nsec)
 			frac /= 1000;
-		rr_frame_decode(d, ++*frame, (uint64_t)sec * 1000000u + (uint64_t)frac, p,
-				caplen > snap ? snap : caplen, wirelen);
+		to_sink(k, ++*frame, (uint64_t)sec * 1000000u + (uint64_t)frac, p, caplen > snap ? snap : caplen,
+			wirelen);
 		in_skip(cap, a, caplen);
 		*off += REC_HDR_LEN + (uint64_t)caplen;
 	}
 }
 
-int rr_capture_run(struct rr_capture *cap, const struct rr_decode_opts *opts,
-		   rr_event_fn ev_fn, void *ev_ctx, const struct rr_diag_sink *diag,
-		   struct rr_decode_stats *stats, char *err, size_t errlen)
+/* Every frame of the capture to k: 0 at its end, -1 with a sentence in err. */
+static int read_all(struct rr_capture *cap, const struct frame_sink *k, char *err, size_t errlen)
 {
-	struct rr_frame_decoder *d;
 	uint64_t frame = 0, off = FILE_HDR_LEN;
 	char why[PCAP_ERRBUF_SIZE + 256] = "";
-	int dlt, rc, ret = 0;
-
-	if (!cap)
-		return -1;
-	dlt = rr_capture_linktype(cap);
-	d = rr_frame_decoder_new(dlt, opts, ev_fn, ev_ctx, diag);
-	if (!d) {
-		const char *name = pcap_datalink_val_to_name(dlt);
-		const char *desc = pcap_datalink_val_to_description(dlt);
-
-		rr_diag_report(diag, CAP_LINKTYPE, 0,
-			       "%s: link type %d (%s%s%s) is not supported; supported are EN10MB, LINUX_SLL, LINUX_SLL2, INFINIBAND, ERF, RAW, IPV4, IPV6",
-			       cap->name, dlt, name ? name : "unknown", desc ? ", " : "",
-			       desc ? desc : "");
-		snprintf(err, errlen, "%s: unsupported link type %d (%s)", cap->name, dlt,
-			 name ? name : "unknown");
-		return -1;
-	}
+	int rc, ret = 0;
 
 	if (cap->p) {
 		struct pcap_pkthdr *h;
@@ -649,7 +646,7 @@ int rr_capture_run(struct rr_capture *cap, const struct rr_decode_opts *opts,
 		while ((rc = pcap_next_ex(cap->p, &h, &data)) == 1) {
 			uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
 
-			rr_frame_decode(d, ++frame, ts, data, h->caplen, h->len);
+			to_sink(k, ++frame, ts, data, h->caplen, h->len);
 			off = pcap_taken(cap);
 		}
 		if (!frame)
@@ -669,7 +666,7 @@ int rr_capture_run(struct rr_capture *cap, const struct rr_decode_opts *opts,
 
 		if (!a && !cap->buf)
 			cap->buf = g_malloc(READ_BUF);
-		ret = own_run(cap, a, d, &frame, &off, why, sizeof(why));
+		ret = own_run(cap, a, k, &frame, &off, why, sizeof(why));
 		ahead_stop(a);
 	}
 	if (ret) {
@@ -683,6 +680,42 @@ int rr_capture_run(struct rr_capture *cap, const struct rr_decode_opts *opts,
 				 "%s: damaged at byte offset %" PRIu64 ", before the first frame: %s. Nothing was analysed",
 				 cap->name, off, why);
 	}
+	return ret;
+}
+
+int rr_capture_scan(struct rr_capture *cap, rr_raw_frame_fn fn, void *ctx, char *err, size_t errlen)
+{
+	struct frame_sink k = { .raw = fn, .raw_ctx = ctx };
+
+	return cap ? read_all(cap, &k, err, errlen) : -1;
+}
+
+int rr_capture_run(struct rr_capture *cap, const struct rr_decode_opts *opts,
+		   rr_event_fn ev_fn, void *ev_ctx, const struct rr_diag_sink *diag,
+		   struct rr_decode_stats *stats, char *err, size_t errlen)
+{
+	struct frame_sink k = { 0 };
+	struct rr_frame_decoder *d;
+	int dlt, ret;
+
+	if (!cap)
+		return -1;
+	dlt = rr_capture_linktype(cap);
+	d = rr_frame_decoder_new(dlt, opts, ev_fn, ev_ctx, diag);
+	if (!d) {
+		const char *name = pcap_datalink_val_to_name(dlt);
+		const char *desc = pcap_datalink_val_to_description(dlt);
+
+		rr_diag_report(diag, CAP_LINKTYPE, 0,
+			       "%s: link type %d (%s%s%s) is not supported; supported are EN10MB, LINUX_SLL, LINUX_SLL2, INFINIBAND, ERF, RAW, IPV4, IPV6",
+			       cap->name, dlt, name ? name : "unknown", desc ? ", " : "",
+			       desc ? desc : "");
+		snprintf(err, errlen, "%s: unsupported link type %d (%s)", cap->name, dlt,
+			 name ? name : "unknown");
+		return -1;
+	}
+	k.dec = d;
+	ret = read_all(cap, &k, err, errlen);
 	/* Flush TCP streams even after an error: what was read still counts. */
 	rr_frame_decoder_finish(d);
 	if (stats)

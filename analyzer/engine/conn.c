@@ -114,6 +114,7 @@ static struct conn *conn_new(struct rr_engine *eng, uint8_t transport)
 	struct conn *c = g_new0(struct conn, 1);
 
 	c->pub.id = ++eng->conns->next_conn_id;
+	eng->stats.conn_ids = c->pub.id;
 	c->pub.transport = transport;
 	c->pub.requester = -1;
 	g_ptr_array_add(eng->conns->conns, &c->pub);

@@ -68,4 +68,27 @@ struct lint_live_opts {
 int lint_live_run(const struct lint_live_opts *o, struct rr_session *s, const uint64_t *findings,
 		  struct lint_summary *sum, struct lint_capture *cap, char *err, size_t errlen);
 
+/*
+ * ulb-lint --jobs N (lint_jobs.c): one capture file checked by N worker
+ * processes, each on the frames of a share of its hosts (hosts that
+ * exchanged frames stay together), the findings told to out->finding in
+ * the order of the frames that made them, connections numbered as one
+ * process numbers them.  -1: the file is not one to split (err says why;
+ * nothing ran); 0 read to its end; 1 a read error part way (err); 2 a
+ * worker failed (err).
+ */
+struct lint_jobs_out {
+	void *ctx;
+	void (*finding)(void *ctx, const struct rr_diag *d);
+};
+struct lint_jobs_totals {
+	struct rr_decode_stats decode;
+	struct rr_engine_stats engine;
+	uint64_t skipped[RR_SKIP__COUNT];
+	unsigned groups;                   /* groups of hosts split over the workers */
+	uint64_t shard_frames[64];         /* frames each worker decoded */
+};
+int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts *opts,
+		  const struct lint_jobs_out *out, struct lint_jobs_totals *tot, char *err, size_t errlen);
+
 #endif

@@ -26,6 +26,7 @@
 struct lint {
 	/* options */
 	bool dump, quiet, summary, progress;
+	unsigned jobs;                /* --jobs: worker processes per capture file */
 	enum lint_format fmt;
 	enum rr_severity fail_on;
 	struct rr_session_opts opts;
@@ -52,7 +53,10 @@ static void usage(FILE *f)
 		"  --summary                 counts per rule; per connection RPCs, DDP and inline bytes,\n"
 		"                            credits, retries, response time per NFS operation\n"
 		"  --fail-on error|warning|info   exit 1 at findings of this severity or above (default error)\n"
-		"  --report FILE.html        also write a self-contained HTML report of the capture (one capture)\n");
+		"  --report FILE.html        also write a self-contained HTML report of the capture (one capture)\n"
+		"  -j, --jobs N              check a capture file with N processes, split by the hosts that talk\n"
+		"                            to each other (findings as one process finds them; not with --summary,\n"
+		"                            --report, --dump or -i)\n");
 	rr_session_print_options(f);
 	fprintf(f,
 		"  --list-rules              print the rule table and exit\n"
@@ -170,25 +174,24 @@ static uint64_t file_size(const char *path)
 }
 
 /* The statistics line on stderr: what was read, rebuilt and found, and why checks were skipped. */
-static void print_stats(const struct lint *l, const struct rr_session *s, const struct lint_capture *cap)
+static void print_stats_of(const struct lint *l, const struct rr_decode_stats *ds, const struct rr_engine_stats *es,
+			   const uint64_t *skipped, const struct lint_capture *cap, const char *tail)
 {
-	const struct rr_decode_stats *ds = rr_session_decode_stats(s);
-	const struct rr_engine_stats *es = rr_session_engine_stats(s);
 	const char *sep = ": ";
+	uint64_t all = 0;
 	int i;
 
+	for (i = 0; i < RR_SKIP__COUNT; i++)
+		all += skipped[i];
 	fprintf(stderr,
 		"ulb-lint: %s: %" PRIu64 " frames, %" PRIu64 " RDMA frames, %" PRIu64 " connections, %" PRIu64
 		" calls, %" PRIu64 " replies (%" PRIu64 " incomplete); findings: %" PRIu64 " error, %" PRIu64
 		" warning, %" PRIu64 " info; %" PRIu64 " checks skipped",
 		l->file, ds->frames, ds->rdma_frames, es->connections, es->calls, es->replies, es->incomplete,
-		l->count[RR_SEV_ERROR], l->count[RR_SEV_WARNING], l->count[RR_SEV_INFO],
-		rr_session_checks_skipped(s, RR_SKIP__COUNT));
+		l->count[RR_SEV_ERROR], l->count[RR_SEV_WARNING], l->count[RR_SEV_INFO], all);
 	for (i = 0; i < RR_SKIP__COUNT; i++) {
-		uint64_t n = rr_session_checks_skipped(s, i);
-
-		if (n) {
-			fprintf(stderr, "%s%" PRIu64 " because %s", sep, n, rr_skip_reason_text(i));
+		if (skipped[i]) {
+			fprintf(stderr, "%s%" PRIu64 " because %s", sep, skipped[i], rr_skip_reason_text(i));
 			sep = "; ";
 		}
 	}
@@ -198,7 +201,17 @@ static void print_stats(const struct lint *l, const struct rr_session *s, const 
 	if (cap && cap->live)
 		fprintf(stderr, "; dropped before analysis: %" PRIu64 " by libpcap, %" PRIu64 " by the interface",
 			cap->dropped, cap->ifdropped);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s\n", tail ? tail : "");
+}
+
+static void print_stats(const struct lint *l, const struct rr_session *s, const struct lint_capture *cap)
+{
+	uint64_t skipped[RR_SKIP__COUNT];
+	int i;
+
+	for (i = 0; i < RR_SKIP__COUNT; i++)
+		skipped[i] = rr_session_checks_skipped(s, i);
+	print_stats_of(l, rr_session_decode_stats(s), rr_session_engine_stats(s), skipped, cap, NULL);
 }
 
 /*
@@ -275,6 +288,50 @@ static void fail_run(struct lint *l, struct rr_session *s, const char *err)
 	rr_session_free(s);
 }
 
+/*
+ * --jobs: the capture split over worker processes (lint_jobs.c).  -1 when
+ * it is not one to split (said on stderr unless --quiet): the caller reads
+ * it in this process.  Otherwise as lint_file().
+ */
+static int lint_file_jobs(struct lint *l, const char *path)
+{
+	struct lint_jobs_out out = { .ctx = l, .finding = on_finding };
+	struct lint_jobs_totals tot;
+	char err[512], tail[1024];
+	size_t n;
+	int rc, i;
+
+	if (!strcmp(path, "-") || !file_size(path)) {
+		if (!l->quiet)
+			fprintf(stderr, "ulb-lint: %s: read by one process: --jobs splits a regular file, which it reads "
+				"once per worker\n", l->file);
+		return -1;
+	}
+	rc = lint_jobs_run(path, l->jobs, &l->opts, &out, &tot, err, sizeof(err));
+	if (rc < 0) {
+		if (!l->quiet)
+			fprintf(stderr, "ulb-lint: %s: read by one process: %s\n", l->file, err);
+		return -1;
+	}
+	if (rc == 2) {
+		fprintf(stderr, "ulb-lint: %s: %s\n", l->file, err);
+		return 2;
+	}
+	if (rc)
+		fprintf(stderr, "ulb-lint: warning: %s\n", err);
+	n = g_snprintf(tail, sizeof(tail), "; %u host groups split over %u processes (frames each:", tot.groups,
+		       l->jobs);
+	for (i = 0; i < (int)l->jobs && n < sizeof(tail); i++)
+		n += g_snprintf(tail + n, sizeof(tail) - n, " %" PRIu64, tot.shard_frames[i]);
+	if (n < sizeof(tail))
+		g_snprintf(tail + n, sizeof(tail) - n, ")");
+	if (!l->quiet)
+		print_stats_of(l, &tot.decode, &tot.engine, tot.skipped, NULL, tail);
+	for (i = 0; i < 3; i++)
+		l->total[i] += l->count[i];
+	return rc ? 2 : 0;
+}
+
 /* One capture: 0 read to its end, 2 not readable (the findings so far were printed). */
 static int lint_file(struct lint *l, const char *path)
 {
@@ -289,6 +346,11 @@ static int lint_file(struct lint *l, const char *path)
 	l->file_size = file_size(path);
 	l->progress = l->progress && isatty(STDERR_FILENO) && l->file_size >= PROGRESS_MIN_BYTES;
 	l->read_at_start = l->progress ? bytes_read() : 0;
+	if (l->jobs > 1) {
+		rc = lint_file_jobs(l, path);
+		if (rc >= 0)
+			return rc;
+	}
 	l->sum = l->summary ? lint_summary_new() : NULL;
 	s = begin_run(l, &sinks);
 	if (!s)
@@ -416,7 +478,7 @@ static bool live_filter(struct lint *l, int argc, char **argv, char **joined)
 
 int main(int argc, char **argv)
 {
-	struct option opts[RR_OPT__COUNT + 16] = {
+	struct option opts[RR_OPT__COUNT + 17] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -432,6 +494,7 @@ int main(int argc, char **argv)
 		{ "count", required_argument, NULL, OPT_COUNT },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER },
+		{ "jobs", required_argument, NULL, 'j' },
 	};
 	/*
 	 * 64 MiB of capture buffer: frames are captured whole, so libpcap gives
@@ -452,8 +515,8 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	rr_session_default_opts(&l.opts);
-	rr_session_getopt_entries(&opts[15]);   /* the terminator stays zero */
-	while ((c = getopt_long(argc, argv, "df:qshi:", opts, NULL)) != -1) {
+	rr_session_getopt_entries(&opts[16]);   /* the terminator stays zero */
+	while ((c = getopt_long(argc, argv, "df:qshi:j:", opts, NULL)) != -1) {
 		if (is_live_option(c)) {
 			if (!live_option(&l.live, c, optarg))
 				return 2;
@@ -507,6 +570,18 @@ int main(int argc, char **argv)
 		case 'R':
 			l.report = optarg;
 			break;
+		case 'j': {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (end == optarg || *end || n < 1 || n > 64) {
+				fprintf(stderr, "ulb-lint: --jobs takes a number of processes from 1 to 64, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			l.jobs = (unsigned)n;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -518,6 +593,11 @@ int main(int argc, char **argv)
 	if (list) {
 		list_rules(&l);
 		return 0;
+	}
+	if (l.jobs > 1 && (l.summary || l.report || l.dump || l.live.iface)) {
+		fprintf(stderr, "ulb-lint: --jobs goes with findings alone, not with %s\n",
+			l.summary ? "--summary" : l.report ? "--report" : l.dump ? "--dump" : "-i");
+		return 2;
 	}
 	line_buffer_stdout(l.live.iface != NULL);
 	if (l.live.iface) {

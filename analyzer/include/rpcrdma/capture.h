@@ -35,6 +35,15 @@ typedef void (*rr_event_fn)(void *ctx, const struct rr_event *ev);
 struct rr_decode_opts {
 	uint16_t iwarp_port;      /* TCP port that marks iWARP without a handshake; 0 = any TCP carrying MPA */
 	bool no_icrc_check;       /* skip RoCEv2 ICRC verification */
+	/*
+	 * One shard of a capture split over processes (ulb-lint --jobs): only
+	 * the frames take() accepts are decoded.  The others are counted in
+	 * .others and still mark where joined captures begin, so that every
+	 * shard ends the same parts at the same frames.  NULL: all frames.
+	 */
+	bool (*take)(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen);
+	void *take_ctx;
+	bool joins_told_elsewhere;  /* a shard: another one says that the file holds joined captures */
 };
 
 struct rr_decode_stats {
@@ -46,6 +55,7 @@ struct rr_decode_stats {
 	uint64_t malformed;
 	uint64_t tcp_gaps;
 	uint64_t parts;           /* captures joined in the file (1 when time never went back) */
+	uint64_t others;          /* frames left to other shards (rr_decode_opts.take); counted in .frames */
 };
 
 struct rr_frame_decoder;
@@ -73,6 +83,24 @@ const struct rr_frame_report *rr_frame_decoder_last(const struct rr_frame_decode
 const struct rr_decode_stats *rr_frame_decoder_stats(const struct rr_frame_decoder *d);
 void rr_frame_decoder_free(struct rr_frame_decoder *d);
 
+/*
+ * The two hosts a frame travels between (hosts.c): its IPv4 or IPv6
+ * addresses, or a RoCEv1 GRH's GIDs, each tagged with its family and the
+ * pair in a fixed order, so both directions give the same pair.  The
+ * engine keeps no state that spans two hosts who never exchanged a frame,
+ * which is what lets a reader split a capture by them.
+ */
+#define RR_HOST_ADDR_LEN 17
+struct rr_frame_hosts {
+	uint8_t addr[2][RR_HOST_ADDR_LEN];
+};
+enum rr_hosts_kind {
+	RR_HOSTS_NONE,            /* no network addresses (InfiniBand, ARP, a frame cut before them) */
+	RR_HOSTS_FOUND,
+	RR_HOSTS_TUNNEL,          /* addresses found, but the frame may carry another (GRE, VXLAN, ...) */
+};
+enum rr_hosts_kind rr_frame_hosts(int dlt, const uint8_t *pkt, uint32_t caplen, struct rr_frame_hosts *out);
+
 struct rr_capture;
 
 /* path "-" reads stdin.  On failure returns NULL and writes a sentence naming the file into err. */
@@ -86,6 +114,13 @@ int rr_capture_linktype(const struct rr_capture *cap);
 int rr_capture_run(struct rr_capture *cap, const struct rr_decode_opts *opts,
 		   rr_event_fn ev_fn, void *ev_ctx, const struct rr_diag_sink *diag,
 		   struct rr_decode_stats *stats, char *err, size_t errlen);
+/*
+ * Read every frame and hand it to fn, undecoded (a reader's first pass):
+ * 0 at the end, -1 on a read error with a sentence in err.  Reads the
+ * capture once; open it again to decode it.
+ */
+typedef void (*rr_raw_frame_fn)(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen);
+int rr_capture_scan(struct rr_capture *cap, rr_raw_frame_fn fn, void *ctx, char *err, size_t errlen);
 void rr_capture_close(struct rr_capture *cap);
 
 #endif

@@ -300,6 +300,7 @@ struct rr_engine_stats {
 	uint64_t not_rpcrdma;         /* Sends that were not RPC-over-RDMA */
 	uint64_t dup_packets;
 	uint64_t connections;
+	uint64_t conn_ids;            /* connection numbers handed out, in order (two flows that pair keep the older) */
 };
 
 struct rr_engine;

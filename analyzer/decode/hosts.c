@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hosts.c - the two hosts a frame travels between, read from its network
+ * header alone, for a reader that splits a capture over processes
+ * (capture.h, rr_frame_hosts).
+ *
+ * Everything the engine keeps across frames (a connection, its flows, a
+ * requester's XIDs and retries, a server's record of calls that went well,
+ * a host's memory handles) lives between hosts that exchanged frames, so
+ * frames whose hosts are joined by a chain of conversations can be split
+ * from all others without changing a finding.  The addresses are:
+ *   IPv4 (RFC 791): source and destination, bytes 12 and 16 of the header;
+ *   IPv6 (RFC 8200): source and destination, bytes 8 and 24;
+ *   RoCEv1 (IBTA Annex A16): the GRH's source and destination GIDs, bytes 8
+ *   and 24 of the GRH that follows the Ethernet header.
+ * A frame that carries another (GRE and ERSPAN, VXLAN: what tunnel.c
+ * decodes) is a tunnel: its inner hosts are not these, so the caller must
+ * not split such a capture.  Link layers with no network
+ * addresses (InfiniBand, ERF) and frames cut before their addresses have no
+ * hosts.
+ */
+#include <pcap/pcap.h>
+#include <string.h>
+
+#include "capture.h"
+#include "cursor.h"
+
+#define ETH_P_IP     0x0800
+#define ETH_P_IPV6   0x86DD
+#define ETH_P_ROCE   0x8915
+#define ETH_P_8021Q  0x8100
+#define ETH_P_8021AD 0x88A8
+#define ETH_P_QINQ1  0x9100
+#define MAX_TAGS     4
+#define IPPROTO_UDP_   17
+#define IPPROTO_GRE_   47
+#define MAX_V6_EXT     8        /* ip.c's bound */
+#define VXLAN_PORT     4789     /* RFC 7348 §5 */
+#define LINKTYPE_RAW_FILE 101
+
+/* The addresses at src and dst of the cursor's header, family-tagged so an IPv4 and a GID never meet. */
+static enum rr_hosts_kind take(struct rr_cursor *c, size_t src, size_t dst, size_t n, uint8_t family,
+			       struct rr_frame_hosts *out)
+{
+	uint8_t a[RR_HOST_ADDR_LEN] = { family }, b[RR_HOST_ADDR_LEN] = { family };
+	const uint8_t *p;
+
+	if (!rr_seek(c, src) || !rr_get_bytes(c, n, &p))
+		return RR_HOSTS_NONE;
+	memcpy(a + 1, p, n);
+	if (!rr_seek(c, dst) || !rr_get_bytes(c, n, &p))
+		return RR_HOSTS_NONE;
+	memcpy(b + 1, p, n);
+	/* In a fixed order, so both directions of a conversation give the same pair. */
+	if (memcmp(a, b, sizeof(a)) <= 0) {
+		memcpy(out->addr[0], a, sizeof(a));
+		memcpy(out->addr[1], b, sizeof(b));
+	} else {
+		memcpy(out->addr[0], b, sizeof(b));
+		memcpy(out->addr[1], a, sizeof(a));
+	}
+	return RR_HOSTS_FOUND;
+}
+
+/* What the transport header at off says: GRE and VXLAN carry frames (tunnel.c); anything else does not. */
+static enum rr_hosts_kind transport(struct rr_cursor *c, size_t off, uint8_t proto)
+{
+	uint16_t dport;
+
+	if (proto == IPPROTO_GRE_)
+		return RR_HOSTS_TUNNEL;
+	if (proto == IPPROTO_UDP_ && rr_seek(c, off + 2) && rr_get_be16(c, &dport) && dport == VXLAN_PORT)
+		return RR_HOSTS_TUNNEL;
+	return RR_HOSTS_FOUND;
+}
+
+static enum rr_hosts_kind ipv4(const uint8_t *p, size_t n, struct rr_frame_hosts *out)
+{
+	struct rr_cursor c;
+	uint8_t vihl, proto;
+	enum rr_hosts_kind k;
+
+	rr_cursor_init(&c, p, n);
+	if (!rr_peek_u8(&c, 0, &vihl) || !rr_peek_u8(&c, 9, &proto))
+		return RR_HOSTS_NONE;
+	k = take(&c, 12, 16, 4, 4, out);
+	return k == RR_HOSTS_FOUND ? transport(&c, (size_t)(vihl & 0x0f) * 4, proto) : k;
+}
+
+static enum rr_hosts_kind ipv6(const uint8_t *p, size_t n, struct rr_frame_hosts *out)
+{
+	struct rr_cursor c;
+	uint8_t nh, len8;
+	size_t off = 40;
+	enum rr_hosts_kind k;
+
+	rr_cursor_init(&c, p, n);
+	if (!rr_peek_u8(&c, 6, &nh))
+		return RR_HOSTS_NONE;
+	k = take(&c, 8, 24, 16, 6, out);
+	if (k != RR_HOSTS_FOUND)
+		return k;
+	/* Hop-by-hop, routing and destination options come before the transport, as ip.c walks them. */
+	for (int i = 0; i < MAX_V6_EXT && (nh == 0 || nh == 43 || nh == 60); i++) {
+		if (!rr_peek_u8(&c, off, &nh) || !rr_peek_u8(&c, off + 1, &len8))
+			return k;       /* cut inside the chain: the decoder reads no further either */
+		off += ((size_t)len8 + 1) * 8;
+	}
+	return transport(&c, off, nh);
+}
+
+static enum rr_hosts_kind by_ethertype(uint16_t type, struct rr_cursor *c, struct rr_frame_hosts *out)
+{
+	const uint8_t *rest;
+	size_t n;
+
+	for (int tags = 0; type == ETH_P_8021Q || type == ETH_P_8021AD || type == ETH_P_QINQ1; tags++)
+		if (tags == MAX_TAGS || !rr_skip(c, 2) || !rr_get_be16(c, &type))
+			return RR_HOSTS_NONE;
+	rr_get_rest(c, &rest, &n);
+	switch (type) {
+	case ETH_P_IP:
+		return ipv4(rest, n, out);
+	case ETH_P_IPV6:
+		return ipv6(rest, n, out);
+	case ETH_P_ROCE: {
+		struct rr_cursor grh;
+
+		rr_cursor_init(&grh, rest, n);
+		return take(&grh, 8, 24, 16, 1, out);
+	}
+	default:
+		return RR_HOSTS_NONE;       /* ARP, LLDP, ...: no RDMA, nothing kept */
+	}
+}
+
+static enum rr_hosts_kind raw_ip(const uint8_t *p, size_t n, int version, struct rr_frame_hosts *out)
+{
+	if (!version && n)
+		version = p[0] >> 4;
+	if (version == 4)
+		return ipv4(p, n, out);
+	if (version == 6)
+		return ipv6(p, n, out);
+	return RR_HOSTS_NONE;
+}
+
+enum rr_hosts_kind rr_frame_hosts(int dlt, const uint8_t *pkt, uint32_t caplen, struct rr_frame_hosts *out)
+{
+	struct rr_cursor c;
+	uint16_t type;
+
+	rr_cursor_init(&c, pkt, pkt ? caplen : 0);
+	switch (dlt) {
+	case DLT_EN10MB:
+		if (!rr_skip(&c, 12) || !rr_get_be16(&c, &type))
+			return RR_HOSTS_NONE;
+		return by_ethertype(type, &c, out);
+	case DLT_LINUX_SLL:
+		if (!rr_skip(&c, 14) || !rr_get_be16(&c, &type))
+			return RR_HOSTS_NONE;
+		return by_ethertype(type, &c, out);
+	case DLT_LINUX_SLL2:
+		if (!rr_get_be16(&c, &type) || !rr_skip(&c, 18))
+			return RR_HOSTS_NONE;
+		return by_ethertype(type, &c, out);
+	case DLT_RAW:
+	case LINKTYPE_RAW_FILE:
+		return raw_ip(pkt, pkt ? caplen : 0, 0, out);
+	case DLT_IPV4:
+		return raw_ip(pkt, pkt ? caplen : 0, 4, out);
+	case DLT_IPV6:
+		return raw_ip(pkt, pkt ? caplen : 0, 6, out);
+	default:
+		return RR_HOSTS_NONE;
+	}
+}

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lint_jobs.c - ulb-lint --jobs N: one capture file checked by N worker
+ * processes (lint_jobs_worker.c), each on a shard of its host groups
+ * (lint_shard_plan.c), their findings merged here into the order of the
+ * frames that made them and printed as one process prints them.
+ *
+ * Processes, not threads: each worker owns an engine of its own and shares
+ * nothing with the others, so the engine needs no locks and a worker that
+ * fails takes only itself down.
+ */
+#include <errno.h>
+#include <glib.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lint_jobs_int.h"
+
+/* A worker this far ahead of the slowest waits (its pipe fills) until the others catch up. */
+#define QUEUE_MAX_BYTES (16u << 20)
+
+struct rec {
+	struct lint_rec_hdr h;
+	uint8_t body[];
+};
+
+struct job {
+	pid_t pid;
+	int fd;                     /* -1 once its stream ended */
+	GQueue recs;                /* struct rec *, in key order */
+	size_t queued;              /* bytes in recs */
+	uint64_t progress;          /* the key of the last record read */
+	GByteArray *in;             /* bytes read, not yet a whole record */
+	GArray *conn;               /* uint32_t: its connection i+1 is conn[i] here */
+	bool ended;                 /* REC_END seen */
+	struct lint_rec_end end;
+	char *end_err;
+};
+
+struct merge {
+	struct job job[LINT_JOBS_MAX];
+	unsigned n;
+	uint32_t conns;             /* connections numbered so far, all workers */
+	const struct lint_jobs_out *out;
+};
+
+static void spawn_cleanup(struct merge *m, unsigned started)
+{
+	for (unsigned i = 0; i < started; i++) {
+		kill(m->job[i].pid, SIGKILL);
+		waitpid(m->job[i].pid, NULL, 0);
+		close(m->job[i].fd);
+	}
+}
+
+static bool spawn(struct merge *m, const char *path, const struct rr_session_opts *opts,
+		  struct lint_shard_plan *plan, char *err, size_t errlen)
+{
+	unsigned i, j;
+
+	fflush(NULL);               /* a worker must not write what this process buffered */
+	for (i = 0; i < m->n; i++) {
+		int fds[2];
+		pid_t pid;
+
+		if (pipe(fds) != 0) {
+			g_snprintf(err, errlen, "cannot make a pipe for worker %u: %s", i + 1, g_strerror(errno));
+			spawn_cleanup(m, i);
+			return false;
+		}
+		pid = fork();
+		if (pid < 0) {
+			g_snprintf(err, errlen, "cannot start worker %u: %s", i + 1, g_strerror(errno));
+			close(fds[0]);
+			close(fds[1]);
+			spawn_cleanup(m, i);
+			return false;
+		}
+		if (pid == 0) {
+			signal(SIGPIPE, SIG_IGN);
+			close(fds[0]);
+			for (j = 0; j < i; j++)
+				close(m->job[j].fd);
+			_exit(lint_jobs_worker(path, opts, plan, i, fds[1]));
+		}
+		close(fds[1]);
+		m->job[i].pid = pid;
+		m->job[i].fd = fds[0];
+		m->job[i].in = g_byte_array_new();
+		m->job[i].conn = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+		g_queue_init(&m->job[i].recs);
+	}
+	return true;
+}
+
+/* Whole records out of what was read; false when the stream is not one a worker writes. */
+static bool split_records(struct job *j)
+{
+	size_t at = 0;
+
+	while (j->in->len - at >= sizeof(struct lint_rec_hdr)) {
+		struct lint_rec_hdr h;
+		struct rec *r;
+
+		memcpy(&h, j->in->data + at, sizeof(h));
+		if (h.len > (64u << 20) || h.key < j->progress)
+			return false;
+		if (j->in->len - at - sizeof(h) < h.len)
+			break;
+		r = g_malloc(sizeof(*r) + h.len + 1);
+		r->h = h;
+		memcpy(r->body, j->in->data + at + sizeof(h), h.len);
+		r->body[h.len] = 0;
+		at += sizeof(h) + h.len;
+		j->progress = h.key;
+		if (h.type == REC_MARK) {
+			g_free(r);
+			continue;
+		}
+		g_queue_push_tail(&j->recs, r);
+		j->queued += sizeof(*r) + h.len;
+	}
+	g_byte_array_remove_range(j->in, 0, (guint)at);
+	return true;
+}
+
+/* Read what the workers wrote, from every worker not too far ahead; false on a broken stream. */
+static bool read_some(struct merge *m, char *err, size_t errlen)
+{
+	struct pollfd pfd[LINT_JOBS_MAX];
+	unsigned idx[LINT_JOBS_MAX], n = 0, i;
+	uint8_t buf[64 << 10];
+
+	for (i = 0; i < m->n; i++) {
+		struct job *j = &m->job[i];
+
+		if (j->fd < 0 || (j->queued > QUEUE_MAX_BYTES && j->recs.length))
+			continue;
+		pfd[n].fd = j->fd;
+		pfd[n].events = POLLIN;
+		idx[n++] = i;
+	}
+	if (!n)
+		return true;
+	if (poll(pfd, n, -1) < 0)
+		return errno == EINTR;
+	for (i = 0; i < n; i++) {
+		struct job *j = &m->job[idx[i]];
+		ssize_t got;
+
+		if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		got = read(j->fd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			close(j->fd);
+			j->fd = -1;
+			j->progress = UINT64_MAX;
+			continue;
+		}
+		g_byte_array_append(j->in, buf, (guint)got);
+		if (!split_records(j)) {
+			g_snprintf(err, errlen, "worker %u wrote a record this process cannot read", idx[i] + 1);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The worker whose next record comes first, if no worker can still send one before it; -1 if none yet. */
+static int next_job(struct merge *m)
+{
+	int best = -1;
+	uint64_t key = 0;
+	unsigned i;
+
+	for (i = 0; i < m->n; i++) {
+		const struct rec *r = g_queue_peek_head(&m->job[i].recs);
+
+		if (r && (best < 0 || r->h.key < key)) {
+			best = (int)i;
+			key = r->h.key;
+		}
+	}
+	if (best < 0)
+		return -1;
+	for (i = 0; i < m->n; i++) {
+		const struct job *j = &m->job[i];
+
+		if ((int)i == best || j->recs.length)
+			continue;
+		/* j may still send a record keyed `progress` or later: before ours if it sorts first. */
+		if (j->progress < key || (j->progress == key && (int)i < best))
+			return -1;
+	}
+	return best;
+}
+
+static void deliver(struct merge *m, struct job *j, const struct rec *r)
+{
+	struct lint_rec_finding f;
+	struct rr_diag d = { 0 };
+	uint32_t id;
+
+	switch (r->h.type) {
+	case REC_CONN:
+		if (r->h.len < sizeof(id))
+			return;
+		id = ++m->conns;
+		g_array_append_val(j->conn, id);
+		return;
+	case REC_END:
+		if (r->h.len < sizeof(j->end))
+			return;
+		memcpy(&j->end, r->body, sizeof(j->end));
+		j->end_err = g_strdup((const char *)r->body + sizeof(j->end));
+		j->ended = true;
+		return;
+	case REC_FINDING:
+		if (r->h.len < sizeof(f))
+			return;
+		memcpy(&f, r->body, sizeof(f));
+		if ((size_t)f.n_frames * sizeof(uint64_t) > r->h.len - sizeof(f) || f.id < 0 ||
+		    f.id >= RR_RULE_COUNT || f.severity < 0 || f.severity > RR_SEV_ERROR)
+			return;
+		d.id = f.id;
+		d.severity = f.severity;
+		d.frame = f.frame;
+		d.frames = (const uint64_t *)(const void *)(r->body + sizeof(f));
+		d.n_frames = f.n_frames;
+		d.conn_id = f.conn_id && f.conn_id <= j->conn->len ? g_array_index(j->conn, uint32_t, f.conn_id - 1) : 0;
+		d.has_xid = f.has_xid;
+		d.xid = f.xid;
+		d.text = (const char *)r->body + sizeof(f) + f.n_frames * sizeof(uint64_t);
+		m->out->finding(m->out->ctx, &d);
+		return;
+	}
+}
+
+static void sum_end(struct lint_jobs_totals *t, const struct lint_rec_end *e, bool first)
+{
+	const struct rr_decode_stats *d = &e->decode;
+	const struct rr_engine_stats *g = &e->engine;
+
+	/* Every worker reads every frame and every part: those counts are the first one's. */
+	if (first) {
+		t->decode.frames = d->frames;
+		t->decode.parts = d->parts;
+	}
+	t->decode.rdma_frames += d->rdma_frames;
+	t->decode.truncated += d->truncated;
+	t->decode.icrc_bad += d->icrc_bad;
+	t->decode.mpa_crc_bad += d->mpa_crc_bad;
+	t->decode.malformed += d->malformed;
+	t->decode.tcp_gaps += d->tcp_gaps;
+	t->engine.events += g->events;
+	t->engine.messages += g->messages;
+	t->engine.calls += g->calls;
+	t->engine.replies += g->replies;
+	t->engine.incomplete += g->incomplete;
+	t->engine.rdma_unmatched += g->rdma_unmatched;
+	t->engine.not_rpcrdma += g->not_rpcrdma;
+	t->engine.dup_packets += g->dup_packets;
+	t->engine.connections += g->connections;
+	t->engine.conn_ids += g->conn_ids;
+	for (int i = 0; i < RR_SKIP__COUNT; i++)
+		t->skipped[i] += e->skipped[i];
+}
+
+/* Wait for every worker; false with a sentence in err when one did not end well. */
+static bool reap(struct merge *m, char *err, size_t errlen)
+{
+	bool ok = true;
+
+	for (unsigned i = 0; i < m->n; i++) {
+		int st = 0;
+
+		while (waitpid(m->job[i].pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (!ok)
+			continue;
+		if (WIFSIGNALED(st)) {
+			g_snprintf(err, errlen, "worker %u of %u died of signal %d (%s)", i + 1, m->n, WTERMSIG(st),
+				   g_strsignal(WTERMSIG(st)));
+			ok = false;
+		} else if (!m->job[i].ended || WEXITSTATUS(st) != 0) {
+			g_snprintf(err, errlen, "worker %u of %u ended before it finished (exit %d)", i + 1, m->n,
+				   WEXITSTATUS(st));
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static void free_jobs(struct merge *m)
+{
+	for (unsigned i = 0; i < m->n; i++) {
+		struct job *j = &m->job[i];
+
+		if (j->fd >= 0)
+			close(j->fd);
+		g_queue_clear_full(&j->recs, g_free);
+		if (j->in)
+			g_byte_array_free(j->in, TRUE);
+		if (j->conn)
+			g_array_free(j->conn, TRUE);
+		g_free(j->end_err);
+	}
+}
+
+int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts *opts,
+		  const struct lint_jobs_out *out, struct lint_jobs_totals *tot, char *err, size_t errlen)
+{
+	struct merge m = { .n = jobs, .out = out };
+	struct lint_shard_plan *plan;
+	bool ok = true, open;
+	int rc = 0;
+	unsigned i;
+
+	memset(tot, 0, sizeof(*tot));
+	if (jobs < 2 || jobs > LINT_JOBS_MAX) {
+		g_snprintf(err, errlen, "--jobs takes 1 to %d", LINT_JOBS_MAX);
+		return -1;
+	}
+	plan = lint_shard_plan_new(path, jobs, err, errlen);
+	if (!plan)
+		return -1;
+	tot->groups = lint_shard_plan_groups(plan);
+	for (i = 0; i < jobs; i++)
+		tot->shard_frames[i] = lint_shard_frames(plan, i);
+	if (!spawn(&m, path, opts, plan, err, errlen)) {
+		lint_shard_plan_free(plan);
+		return 2;
+	}
+	lint_shard_plan_free(plan);
+	do {
+		int next;
+
+		while ((next = next_job(&m)) >= 0) {
+			struct rec *r = g_queue_pop_head(&m.job[next].recs);
+
+			m.job[next].queued -= sizeof(*r) + r->h.len;
+			deliver(&m, &m.job[next], r);
+			g_free(r);
+		}
+		open = false;
+		for (i = 0; i < jobs; i++)
+			open |= m.job[i].fd >= 0;
+		if (open && !read_some(&m, err, errlen)) {
+			ok = false;
+			for (i = 0; i < jobs; i++)
+				kill(m.job[i].pid, SIGKILL);
+			break;
+		}
+	} while (open);
+	if (!reap(&m, ok ? err : (char[64]){ 0 }, ok ? errlen : 64))
+		ok = false;
+	if (ok) {
+		for (i = 0; i < jobs; i++) {
+			sum_end(tot, &m.job[i].end, i == 0);
+			if (m.job[i].end.rc && !rc) {
+				rc = 1;
+				g_strlcpy(err, m.job[i].end_err ? m.job[i].end_err : "", errlen);
+			}
+		}
+		tot->decode.others = 0;
+	}
+	free_jobs(&m);
+	return ok ? rc : 2;
+}

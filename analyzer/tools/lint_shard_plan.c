@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lint_shard_plan.c - how ulb-lint --jobs splits a capture: one pass over
+ * the file joins every two hosts that exchanged a frame (union-find), and
+ * the groups that result go to the shards, largest first, each to the
+ * shard with the fewest frames so far.
+ */
+#include <glib.h>
+#include <string.h>
+
+#include "lint_jobs_int.h"
+
+struct lint_shard_plan {
+	int dlt;
+	GHashTable *node_of;        /* host address (RR_HOST_ADDR_LEN bytes) -> node + 1 */
+	GArray *parent;             /* guint per node: union-find */
+	GArray *frames;             /* guint64 per node: frames counted at the node (its root after the pass) */
+	GArray *shard;              /* guint per node: its group's shard, once planned */
+	uint64_t total, shard_frames[LINT_JOBS_MAX];
+	unsigned groups;
+	bool tunnel;
+	/* the last frame's hosts and nodes: a conversation's frames come in runs */
+	struct rr_frame_hosts last;
+	guint last_node[2];
+	unsigned last_shard;
+	bool have_last;
+};
+
+static guint root(struct lint_shard_plan *p, guint n)
+{
+	guint *par = (guint *)(void *)p->parent->data;
+
+	while (par[n] != n) {
+		par[n] = par[par[n]];   /* halve the path as it is walked */
+		n = par[n];
+	}
+	return n;
+}
+
+static guint node(struct lint_shard_plan *p, const uint8_t *addr)
+{
+	gpointer v = g_hash_table_lookup(p->node_of, addr);
+	guint n;
+	guint64 zero = 0;
+
+	if (v)
+		return GPOINTER_TO_UINT(v) - 1;
+	n = p->parent->len;
+	g_array_append_val(p->parent, n);
+	g_array_append_val(p->frames, zero);
+	g_hash_table_insert(p->node_of, g_memdup2(addr, RR_HOST_ADDR_LEN), GUINT_TO_POINTER(n + 1));
+	return n;
+}
+
+static guint addr_hash(gconstpointer k)
+{
+	const uint8_t *b = k;
+	guint h = 2166136261u;
+
+	for (int i = 0; i < RR_HOST_ADDR_LEN; i++)
+		h = (h ^ b[i]) * 16777619u;
+	return h;
+}
+
+static gboolean addr_equal(gconstpointer a, gconstpointer b)
+{
+	return memcmp(a, b, RR_HOST_ADDR_LEN) == 0;
+}
+
+static void count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen)
+{
+	struct lint_shard_plan *p = ctx;
+	struct rr_frame_hosts h;
+	guint a, b, ra, rb;
+
+	(void)frame_no;
+	p->total++;
+	switch (rr_frame_hosts(p->dlt, pkt, caplen, &h)) {
+	case RR_HOSTS_TUNNEL:
+		p->tunnel = true;
+		return;
+	case RR_HOSTS_NONE:
+		return;
+	case RR_HOSTS_FOUND:
+		break;
+	}
+	if (p->have_last && !memcmp(&h, &p->last, sizeof(h))) {
+		a = p->last_node[0];
+		b = p->last_node[1];
+	} else {
+		a = node(p, h.addr[0]);
+		b = node(p, h.addr[1]);
+		p->last = h;
+		p->last_node[0] = a;
+		p->last_node[1] = b;
+		p->have_last = true;
+	}
+	g_array_index(p->frames, guint64, a)++;
+	ra = root(p, a);
+	rb = root(p, b);
+	if (ra != rb)
+		g_array_index(p->parent, guint, ra) = rb;
+}
+
+static gint by_frames_desc(gconstpointer x, gconstpointer y, gpointer data)
+{
+	const guint64 *frames = data;
+	guint a = *(const guint *)x, b = *(const guint *)y;
+
+	if (frames[a] != frames[b])
+		return frames[a] > frames[b] ? -1 : 1;
+	return a < b ? -1 : a > b;      /* ties in the order hosts first appeared: the same plan every time */
+}
+
+/* Each group to the shard with the fewest frames so far, largest group first. */
+static void assign(struct lint_shard_plan *p, unsigned jobs)
+{
+	guint n = p->parent->len, i;
+	guint64 *sum = g_new0(guint64, n);
+	GArray *roots = g_array_new(FALSE, FALSE, sizeof(guint));
+
+	for (i = 0; i < n; i++)
+		sum[root(p, i)] += g_array_index(p->frames, guint64, i);
+	for (i = 0; i < n; i++)
+		if (root(p, i) == i)
+			g_array_append_val(roots, i);
+	g_array_sort_with_data(roots, by_frames_desc, sum);
+	p->groups = roots->len;
+	g_array_set_size(p->shard, n);
+	for (i = 0; i < roots->len; i++) {
+		guint r = g_array_index(roots, guint, i);
+		unsigned best = 0, s;
+
+		for (s = 1; s < jobs; s++)
+			if (p->shard_frames[s] < p->shard_frames[best])
+				best = s;
+		g_array_index(p->shard, guint, r) = best;
+		p->shard_frames[best] += sum[r];
+	}
+	for (i = 0; i < n; i++)
+		g_array_index(p->shard, guint, i) = g_array_index(p->shard, guint, root(p, i));
+	g_array_free(roots, TRUE);
+	g_free(sum);
+}
+
+struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, char *why, size_t whylen)
+{
+	struct lint_shard_plan *p;
+	struct rr_capture *cap;
+	char err[512];
+	uint64_t with_hosts = 0;
+	unsigned s;
+	int rc;
+
+	cap = rr_capture_open(path, err, sizeof(err));
+	if (!cap) {
+		g_snprintf(why, whylen, "it could not be opened");
+		return NULL;
+	}
+	p = g_new0(struct lint_shard_plan, 1);
+	p->dlt = rr_capture_linktype(cap);
+	p->node_of = g_hash_table_new_full(addr_hash, addr_equal, g_free, NULL);
+	p->parent = g_array_new(FALSE, FALSE, sizeof(guint));
+	p->frames = g_array_new(FALSE, FALSE, sizeof(guint64));
+	p->shard = g_array_new(FALSE, TRUE, sizeof(guint));
+	rc = rr_capture_scan(cap, count_frame, p, err, sizeof(err));
+	rr_capture_close(cap);
+	if (rc) {
+		g_snprintf(why, whylen, "it is damaged (one process reads what it can and says where)");
+		goto cannot;
+	}
+	if (p->tunnel) {
+		g_snprintf(why, whylen, "it holds tunneled frames (GRE, ERSPAN, VXLAN), whose inner hosts decide "
+			   "what belongs together");
+		goto cannot;
+	}
+	assign(p, jobs);
+	p->have_last = false;
+	if (p->groups < 2) {
+		g_snprintf(why, whylen, "all its traffic is one group of hosts that talk to each other");
+		goto cannot;
+	}
+	for (s = 0; s < jobs; s++)
+		with_hosts += p->shard_frames[s];
+	p->shard_frames[0] += p->total - with_hosts;    /* frames without hosts */
+	return p;
+cannot:
+	lint_shard_plan_free(p);
+	return NULL;
+}
+
+unsigned lint_shard_of(struct lint_shard_plan *p, const uint8_t *pkt, uint32_t caplen)
+{
+	struct rr_frame_hosts h;
+	gpointer v;
+
+	if (rr_frame_hosts(p->dlt, pkt, caplen, &h) != RR_HOSTS_FOUND)
+		return 0;
+	if (p->have_last && !memcmp(&h, &p->last, sizeof(h)))
+		return p->last_shard;
+	v = g_hash_table_lookup(p->node_of, h.addr[0]);
+	p->last = h;
+	p->have_last = true;
+	/* Hosts the first pass did not see (the file grew since): shard 0's. */
+	p->last_shard = v ? g_array_index(p->shard, guint, GPOINTER_TO_UINT(v) - 1) : 0;
+	return p->last_shard;
+}
+
+uint64_t lint_shard_frames(const struct lint_shard_plan *p, unsigned i)
+{
+	return i < LINT_JOBS_MAX ? p->shard_frames[i] : 0;
+}
+
+uint64_t lint_shard_plan_frames(const struct lint_shard_plan *p)
+{
+	return p->total;
+}
+
+unsigned lint_shard_plan_groups(const struct lint_shard_plan *p)
+{
+	return p->groups;
+}
+
+void lint_shard_plan_free(struct lint_shard_plan *p)
+{
+	if (!p)
+		return;
+	g_hash_table_destroy(p->node_of);
+	g_array_free(p->parent, TRUE);
+	g_array_free(p->frames, TRUE);
+	g_array_free(p->shard, TRUE);
+	g_free(p);
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""ulb-lint --jobs N against one process: the same findings, the same counts.
+
+The oracle is ulb-lint without --jobs, whose findings findings_identity
+holds to a stored reference.  Checked here:
+  - every bundled capture (sample-pcaps/**), with --jobs 2: most are one
+    group of hosts and are read by one process, the rest are split;
+  - a capture that must be split: bundled real captures joined end to end
+    twice by bench/mixjoin.py (each pass on addresses of its own), with
+    --jobs 2 and 3.  It holds no NFSv4.1 session and stays under the
+    engine's memory bounds, the two things docs/ulb-lint.1 names that can
+    make a split differ (see JOBS there);
+  - standard input, which cannot be read twice: one process, said so.
+Findings are compared sorted (those told at the capture's end come worker
+by worker); the statistics line must give the same frames, RDMA frames,
+connections, calls, replies and findings, and say how it was split.
+
+    check_jobs.py --lint ULB-LINT --root REPO
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+JOINED = ["nfs3-rxe.pcap", "nfs3-siw.pcap", "6.12/nfs3-rxe.pcap", "6.12/nfs3-siw.pcap", "7/nfs3-rxe.pcap",
+          "7/nfs3-siw.pcap", "nfs40-rxe.pcap", "nfs40-siw.pcap", "rping-rxe.pcap", "rping-siw.pcap",
+          "ibwritebw-rxe.pcap", "ibwritebw-siw.pcap"]
+STATS = re.compile(r"(\d+) frames, (\d+) RDMA frames, (\d+) connections, (\d+) calls, (\d+) replies "
+                   r"\((\d+) incomplete\); findings: (\d+) error, (\d+) warning, (\d+) info; (\d+) checks skipped")
+
+
+def run(lint, args, stdin=None):
+    p = subprocess.run([lint, "--format", "json"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       stdin=stdin)
+    if p.returncode not in (0, 1):
+        raise SystemExit("ulb-lint %s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr.decode()[-400:]))
+    lines = []
+    for l in p.stdout.decode().splitlines():
+        if l.strip():
+            d = json.loads(l)
+            d["file"] = ""          # the name given; standard input is "<stdin>"
+            lines.append(json.dumps(d, sort_keys=True))
+    return sorted(lines), p.stderr.decode()
+
+
+def stats(err):
+    m = STATS.search(err)
+    return m.groups() if m else None
+
+
+def compare(name, want, got):
+    """A sentence for each difference between two runs, [] when they agree."""
+    bad = []
+    if want[0] != got[0]:
+        w, g = set(want[0]), set(got[0])
+        bad.append("%s: findings differ: %d only in one process, %d only in --jobs; first: %s" %
+                   (name, len(w - g), len(g - w), sorted(w ^ g)[:2]))
+    if stats(want[1]) is None or stats(want[1]) != stats(got[1]):
+        bad.append("%s: statistics differ: %s / %s" % (name, stats(want[1]), stats(got[1])))
+    return bad
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lint", required=True)
+    ap.add_argument("--root", required=True)
+    a = ap.parse_args()
+    bad, split = [], 0
+    caps = sorted(c for c in glob.glob(os.path.join(a.root, "sample-pcaps", "**", "*.pcap*"), recursive=True)
+                  if c.endswith((".pcap", ".pcapng")))
+    for cap in caps:
+        one, two = run(a.lint, [cap]), run(a.lint, ["-j", "2", cap])
+        bad += compare(os.path.relpath(cap, a.root), one, two)
+        split += "split over 2 processes" in two[1]
+    print("bundled captures: %d, of which %d split; %d differ" % (len(caps), split, len(bad)))
+    with tempfile.TemporaryDirectory() as tmp:
+        joined = os.path.join(tmp, "joined.pcap")
+        subprocess.run([sys.executable, os.path.join(a.root, "bench", "mixjoin.py"), "-n", "2", "-o", joined] +
+                       [os.path.join(a.root, "sample-pcaps", "real", f) for f in JOINED], check=True)
+        one = run(a.lint, [joined])
+        for jobs in ("2", "3"):
+            got = run(a.lint, ["-j", jobs, joined])
+            bad += compare("joined capture, --jobs " + jobs, one, got)
+            m = re.search(r"(\d+) host groups split over %s processes \(frames each:([ \d]+)\)" % jobs, got[1])
+            if not m:
+                bad.append("joined capture, --jobs %s: not split: %s" % (jobs, got[1].strip()[-300:]))
+            elif sum(int(x) for x in m.group(2).split()) != int(stats(got[1])[0]):
+                bad.append("joined capture, --jobs %s: the workers' frames do not add up to the capture's" % jobs)
+            elif min(int(x) for x in m.group(2).split()) == 0:
+                bad.append("joined capture, --jobs %s: a worker had no frames: %s" % (jobs, m.group(0)))
+        print("joined capture: %d findings, %s" % (len(one[0]), stats(one[1])))
+        with open(joined, "rb") as f:
+            piped = run(a.lint, ["-j", "2", "-"], stdin=f)
+        bad += compare("standard input", (one[0], one[1]), (piped[0], piped[1]))
+        if "read by one process" not in piped[1]:
+            bad.append("standard input: no word that it was read by one process: " + piped[1][:200])
+    for b in bad:
+        print(b)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
