@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Real-traffic benchmark: ulb-lint (every rule on, findings to /dev/null)
-# against tshark -2 and against cat, in frames per second per core, on the
+# Real-traffic benchmark: ulb-lint (every rule on, findings to /dev/null),
+# in one process and split over --jobs processes, against tshark -2 and
+# against cat, in frames per second (per core, and by the wall clock), on the
 # real-traffic mix and on bench/large.sh's large-DDP RoCEv2 capture.
 #
-#   bench/mix.sh [--passes N] [--runs N] [--tshark-frames N] [--no-tshark]
-#                [--lint PATH] [--cache DIR]
+#   bench/mix.sh [--passes N] [--runs N] [--jobs N] [--tshark-frames N]
+#                [--no-tshark] [--lint PATH] [--cache DIR]
 #
 # The mix: every bundled real capture (sample-pcaps/real/*.pcap and the
 # kernel folders sample-pcaps/real/*/*.pcap, Linux NFS over rxe and siw,
@@ -15,23 +16,28 @@
 # one is made by bench/large.sh when missing (a minute or two, once).
 #
 # ulb-lint and cat: best of N runs (default 3).  tshark (the fields command
-# of bench/large.sh) is slow, so it reads only the first F frames of each
-# capture (default 40000) once; its rate is frames/s of that sample.
+# of bench/large.sh) is slow, so it runs once; it reads the whole capture
+# unless --tshark-frames F makes it read only the first F frames (its rate
+# is then that sample's, startup included, which flatters ulb-lint).
+# --jobs N (default: the CPUs, at least 2) is the `ulb-lint -j N` row; its
+# speed-up is wall time of one process over wall time of N.
 # CPU time is user + system (least of the runs): on a shared machine it is
 # the steadier number, so "frames/s per core" is frames / CPU time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-passes=3 runs=3 tframes=40000 do_tshark=1 lint=$root/build/bin/ulb-lint cache=build/bench-cache
+passes=3 runs=3 tframes=0 do_tshark=1 jobs=$(nproc) lint=$root/build/bin/ulb-lint cache=build/bench-cache
+[ "$jobs" -ge 2 ] || jobs=2
 while [ $# -gt 0 ]; do
   case "$1" in
     --passes) passes=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --tshark-frames) tframes=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
     --no-tshark) do_tshark=0; shift ;;
     --lint) lint=$(realpath "$2"); shift 2 ;;
     --cache) cache=$2; shift 2 ;;
-    *) sed -n '6,7p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '7,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 done
 for t in /usr/bin/time python3 capinfos editcap; do
@@ -96,7 +102,7 @@ row() {  # name frames bytes wall cpu
 cpuname=$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 echo "ulb-lint real-traffic benchmark: commit $rev, $cpuname, $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg); $lint"
-echo "ulb-lint and cat: best wall / least CPU of $runs runs; tshark: one run on the first $tframes frames"
+echo "ulb-lint and cat: best wall / least CPU of $runs runs; tshark: one run on $([ "$tframes" = 0 ] && echo "the whole capture" || echo "the first $tframes frames")"
 readme=()
 for f in "$mix" "$large"; do
   name=mix; [ "$f" = "$large" ] && name=large-DDP
@@ -104,28 +110,35 @@ for f in "$mix" "$large"; do
   cat "$f" >/dev/null
   read -r ct cc < <(measure "$runs" cat "$f")
   read -r lt lc < <(measure "$runs" "$lint" "$f")
+  read -r jt jc < <(measure "$runs" "$lint" -j "$jobs" "$f")
   echo
   echo "== $name: $f, $n frames, $size bytes"
   printf '%-40s %9s %8s %7s %12s %14s %8s\n' command frames "wall s" "cpu s" "frames/s" "frames/s/core" "MB/s"
   row "ulb-lint FILE >/dev/null" "$n" "$size" "$lt" "$lc"
-  tr=n/a
+  row "ulb-lint -j $jobs FILE >/dev/null" "$n" "$size" "$jt" "$jc"
+  tr=n/a tw=n/a
   if [ "$do_tshark" = 1 ]; then
-    editcap -r "$f" "$tmp/head.pcap" "1-$tframes"
-    tn=$(capinfos -c -M "$tmp/head.pcap" | awk '/Number of packets/{print $NF}')
+    tf=$f label="tshark -2 -T fields"
+    if [ "$tframes" != 0 ]; then
+      editcap -r "$f" "$tmp/head.pcap" "1-$tframes"
+      tf=$tmp/head.pcap label="tshark -2 -T fields (first $tframes)"
+    fi
+    tn=$(capinfos -c -M "$tf" | awk '/Number of packets/{print $NF}')
     read -r wt wc < <(measure 1 env WIRESHARK_CONFIG_DIR=/nonexistent \
-      tshark -2 -r "$tmp/head.pcap" -T fields -e rpcordma.xid -e rpc.xid -e nfs.data)
-    row "tshark -2 -T fields (first $tn frames)" "$tn" "$(stat -c %s "$tmp/head.pcap")" "$wt" "$wc"
+      tshark -2 -r "$tf" -T fields -e rpcordma.xid -e rpc.xid -e nfs.data)
+    row "$label" "$tn" "$(stat -c %s "$tf")" "$wt" "$wc"
     tr=$(ratio "$(rate "$n" "$lc")" "$(rate "$tn" "$wc")")
+    tw=$(ratio "$(rate "$n" "$jt")" "$(rate "$tn" "$wt")")
     rm -f "$tmp/head.pcap"
   fi
   row "cat FILE >/dev/null" "$n" "$size" "$ct" "$cc"
-  echo "ulb-lint / tshark frames/s per core: ${tr}x; ulb-lint / cat CPU time: $(ratio "$lc" "$cc")x," \
-       "wall time: $(ratio "$lt" "$ct")x"
-  readme+=("| $name | $n frames, $(awk -v s="$size" 'BEGIN{printf "%.0f", s / 1e6}') MB | $(rate "$n" "$lc") | $(rate "$n" "$lt") | ${tr}x | $(ratio "$lc" "$cc")x |")
+  echo "ulb-lint / tshark frames/s per core: ${tr}x; ulb-lint -j $jobs / tshark by the wall clock: ${tw}x;" \
+       "-j $jobs speed-up (wall): $(ratio "$lt" "$jt")x; ulb-lint / cat CPU time: $(ratio "$lc" "$cc")x"
+  readme+=("| $name | $n frames, $(awk -v s="$size" 'BEGIN{printf "%.0f", s / 1e6}') MB | $(rate "$n" "$lc") | ${tr}x | $(rate "$n" "$jt") | $(ratio "$lt" "$jt")x | ${tw}x | $(ratio "$lc" "$cc")x |")
 done
 echo
 echo "For the README ($cpuname, commit $rev; frames/s per core = frames / least CPU time of $runs runs):"
 echo
-echo "| capture | size | ulb-lint frames/s per core | ulb-lint frames/s wall | vs tshark -2 (per core) | ulb-lint / cat CPU time |"
-echo "|---|---|---|---|---|---|"
+echo "| capture | size | ulb-lint frames/s per core | vs tshark -2 (per core) | ulb-lint -j $jobs frames/s (wall) | -j $jobs speed-up | -j $jobs vs tshark -2 (wall) | ulb-lint / cat CPU time |"
+echo "|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${readme[@]}"

@@ -125,8 +125,9 @@ void ck_rr212(struct rr_checker *ck, const struct rr_fact *f)
 	other = GPOINTER_TO_UINT(g_hash_table_lookup(ck->live_handles, GUINT_TO_POINTER(r->rkey)));
 	if (other && other != r->conn_id && !after_reply(ck, r))
 		ck_report(ck, f, RR_212_OTHER_CONN, r->frame,
-			  "%s with handle 0x%08x on connection %u; that handle was advertised on connection %u",
-			  op_name(r), r->rkey, r->conn_id, other);
+			  "%s with handle 0x%08x, which this connection never advertised; another connection "
+			  "advertised it for a call not yet answered",
+			  op_name(r), r->rkey);
 }
 
 void ck_rr215(struct rr_checker *ck, const struct rr_fact *f)

@@ -176,6 +176,10 @@ struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, cha
 	}
 	assign(p, jobs);
 	p->have_last = false;
+	if (p->groups == 0) {
+		g_snprintf(why, whylen, "its frames carry no network addresses to split them by (InfiniBand, ERF)");
+		goto cannot;
+	}
 	if (p->groups < 2) {
 		g_snprintf(why, whylen, "all its traffic is one group of hosts that talk to each other");
 		goto cannot;

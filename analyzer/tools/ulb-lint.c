@@ -302,7 +302,10 @@ static int lint_file_jobs(struct lint *l, const char *path)
 	int rc, i;
 
 	if (!strcmp(path, "-") || !file_size(path)) {
-		if (!l->quiet)
+		struct stat st;
+
+		/* A file that cannot be read is the one-process run's to report. */
+		if (!l->quiet && (!strcmp(path, "-") || stat(path, &st) == 0))
 			fprintf(stderr, "ulb-lint: %s: read by one process: --jobs splits a regular file, which it reads "
 				"once per worker\n", l->file);
 		return -1;

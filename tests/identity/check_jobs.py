@@ -11,12 +11,14 @@ holds to a stored reference.  Checked here:
     --jobs 2 and 3.  It holds no NFSv4.1 session and stays under the
     engine's memory bounds, the two things docs/ulb-lint.1 names that can
     make a split differ (see JOBS there);
-  - standard input, which cannot be read twice: one process, said so.
+  - standard input, which cannot be read twice, an InfiniBand capture (no
+    addresses) and a VXLAN-tunneled one (the inner hosts decide), made by
+    rpcrdma-pcapgen: one process each, said so, the same findings.
 Findings are compared sorted (those told at the capture's end come worker
 by worker); the statistics line must give the same frames, RDMA frames,
 connections, calls, replies and findings, and say how it was split.
 
-    check_jobs.py --lint ULB-LINT --root REPO
+    check_jobs.py --lint ULB-LINT --pcapgen GEN --root REPO
 """
 import argparse
 import glob
@@ -68,6 +70,7 @@ def compare(name, want, got):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lint", required=True)
+    ap.add_argument("--pcapgen", required=True)
     ap.add_argument("--root", required=True)
     a = ap.parse_args()
     bad, split = [], 0
@@ -99,6 +102,16 @@ def main():
         bad += compare("standard input", (one[0], one[1]), (piped[0], piped[1]))
         if "read by one process" not in piped[1]:
             bad.append("standard input: no word that it was read by one process: " + piped[1][:200])
+        scn = os.path.join(a.root, "tests", "scenarios", "01-inline-basic.scn")
+        for name, args, why in (("InfiniBand", ["--link", "ib"], "no network addresses"),
+                                ("VXLAN", ["--link", "rocev2", "--encap", "vxlan"], "tunneled frames")):
+            cap = os.path.join(tmp, name + ".pcap")
+            subprocess.run([a.pcapgen] + args + [scn, "-o", cap, "--truth", cap + ".json"], check=True,
+                           stdout=subprocess.DEVNULL)
+            one, got = run(a.lint, [cap]), run(a.lint, ["-j", "2", cap])
+            bad += compare(name, one, got)
+            if "read by one process: " not in got[1] or why not in got[1]:
+                bad.append("%s: not read by one process for its %s: %s" % (name, why, got[1][:300]))
     for b in bad:
         print(b)
     return 1 if bad else 0
