@@ -89,11 +89,14 @@ SANITIZER_PATTERNS = ("ERROR: AddressSanitizer", "runtime error:", "LeakSanitize
                       "ERROR: UndefinedBehaviorSanitizer", "SUMMARY: AddressSanitizer",
                       "SUMMARY: UndefinedBehaviorSanitizer")
 
-# How ulb-lint is run: the summary and plain reports alternate, and one run
-# in four reads the capture from standard input ('-') fed through a pipe,
-# which is a different reader path (no read-ahead thread, short reads).
-MODES = ("plain", "summary", "plain-stdin", "summary-stdin")
+# How ulb-lint is run: the summary and plain reports alternate, one run in
+# four reads the capture from standard input ('-') fed through a pipe,
+# which is a different reader path (no read-ahead thread, short reads), and
+# one plain run in four splits it with -j 2 (a first pass over the file,
+# then two worker processes that each read it whole).
+MODES = ("plain", "summary", "plain-stdin", "summary-stdin", "plain-jobs")
 TSHARK_MODES = ("tshark", "tshark-2")
+WORKER_DIED = "died of signal"     # ulb-lint -j: what the parent says of a worker that crashed
 AGENT_MODES = ("verify",)
 
 
@@ -202,6 +205,8 @@ def mode_for(i, tshark=False, agent=False):
         return TSHARK_MODES[i % 2]
     summary = i % 2 == 1
     stdin = (i // 2) % 4 == 3
+    if not summary and (i // 2) % 4 == 1:
+        return "plain-jobs"     # ulb-lint -j 2: the split's first pass and its workers read the mutant
     return ("summary" if summary else "plain") + ("-stdin" if stdin else "")
 
 
@@ -271,6 +276,8 @@ class Runner:
         elif mode.endswith("-stdin"):
             args.append("-")
             stdin_path = path
+        elif mode == "plain-jobs":
+            args += ["-j", "2", path]
         else:
             args.append(path)
         sp = self.spawners.get()
@@ -296,8 +303,8 @@ class Runner:
                 kind = "cap"
             elif any(s in err for s in SANITIZER_PATTERNS):
                 kind = "sanitizer"
-            elif rc < 0:
-                kind = "signal"
+            elif rc < 0 or WORKER_DIED in err:
+                kind = "signal"     # ulb-lint itself, or one of its -j workers (whose parent exits 2)
             elif rc not in ((0, 1, 2, 3, 14) if mode.startswith("tshark") else (0, 1, 2)):
                 kind = "exit"
             elif not self.asan and rss_kb > self.max_rss_kb:
