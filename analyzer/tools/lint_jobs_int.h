@@ -35,8 +35,12 @@ struct lint_shard_plan;
  * (a sentence without the file's name) in why.
  */
 struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, char *why, size_t whylen);
-/* The shard that decodes this frame: frames without hosts go to shard 0.  (It remembers the last frame's hosts.) */
-unsigned lint_shard_of(struct lint_shard_plan *p, const uint8_t *pkt, uint32_t caplen);
+/*
+ * The shard that decodes frame frame_no, whose bytes are pkt: frames
+ * without hosts go to shard 0.  By the first pass's record of the frame
+ * when it kept one, else by the frame's hosts (it remembers the last ones).
+ */
+unsigned lint_shard_of(struct lint_shard_plan *p, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen);
 /* Frames of shard i, and of the capture (the first pass's counts). */
 uint64_t lint_shard_frames(const struct lint_shard_plan *p, unsigned i);
 uint64_t lint_shard_plan_frames(const struct lint_shard_plan *p);

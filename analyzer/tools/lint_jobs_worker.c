@@ -115,7 +115,7 @@ static bool take(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t capl
 		rec(w, REC_MARK, NULL, 0, NULL, 0);
 		flush_out(w);
 	}
-	return lint_shard_of(w->plan, pkt, caplen) == w->shard;
+	return lint_shard_of(w->plan, frame_no, pkt, caplen) == w->shard;
 }
 
 int lint_jobs_worker(const char *path, const struct rr_session_opts *opts, struct lint_shard_plan *plan,

@@ -10,6 +10,9 @@
 
 #include "lint_jobs_int.h"
 
+#define FRAME_MAP_MAX (4u << 20)   /* 16 MiB of node numbers while planning, 4 MiB of shards after */
+#define NO_NODE G_MAXUINT
+
 struct lint_shard_plan {
 	int dlt;
 	GHashTable *node_of;        /* host address (RR_HOST_ADDR_LEN bytes) -> node + 1 */
@@ -19,6 +22,14 @@ struct lint_shard_plan {
 	uint64_t total, shard_frames[LINT_JOBS_MAX];
 	unsigned groups;
 	bool tunnel;
+	/*
+	 * Each frame's node (NO_NODE: no hosts) while the capture has at most
+	 * FRAME_MAP_MAX frames, then each frame's shard, so that a worker tells
+	 * its frames by their number instead of by their headers.
+	 */
+	GArray *frame_node;
+	uint8_t *frame_shard;
+	uint64_t mapped;
 	/* the last frame's hosts and nodes: a conversation's frames come in runs */
 	struct rr_frame_hosts last;
 	guint last_node[2];
@@ -75,11 +86,17 @@ static void count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32
 
 	(void)frame_no;
 	p->total++;
+	if (p->frame_node && p->total > FRAME_MAP_MAX) {
+		g_array_free(p->frame_node, TRUE);
+		p->frame_node = NULL;
+	}
 	switch (rr_frame_hosts(p->dlt, pkt, caplen, &h)) {
 	case RR_HOSTS_TUNNEL:
 		p->tunnel = true;
 		return;
 	case RR_HOSTS_NONE:
+		if (p->frame_node)
+			g_array_append_val(p->frame_node, (guint){ NO_NODE });
 		return;
 	case RR_HOSTS_FOUND:
 		break;
@@ -96,6 +113,8 @@ static void count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32
 		p->have_last = true;
 	}
 	g_array_index(p->frames, guint64, a)++;
+	if (p->frame_node)
+		g_array_append_val(p->frame_node, a);
 	ra = root(p, a);
 	rb = root(p, b);
 	if (ra != rb)
@@ -139,6 +158,17 @@ static void assign(struct lint_shard_plan *p, unsigned jobs)
 	}
 	for (i = 0; i < n; i++)
 		g_array_index(p->shard, guint, i) = g_array_index(p->shard, guint, root(p, i));
+	if (p->frame_node) {
+		p->mapped = p->frame_node->len;
+		p->frame_shard = g_malloc(p->mapped + 1);
+		for (uint64_t f = 0; f < p->mapped; f++) {
+			guint v = g_array_index(p->frame_node, guint, f);
+
+			p->frame_shard[f] = v == NO_NODE ? 0 : (uint8_t)g_array_index(p->shard, guint, v);
+		}
+		g_array_free(p->frame_node, TRUE);
+		p->frame_node = NULL;
+	}
 	g_array_free(roots, TRUE);
 	g_free(sum);
 }
@@ -163,6 +193,7 @@ struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, cha
 	p->parent = g_array_new(FALSE, FALSE, sizeof(guint));
 	p->frames = g_array_new(FALSE, FALSE, sizeof(guint64));
 	p->shard = g_array_new(FALSE, TRUE, sizeof(guint));
+	p->frame_node = g_array_new(FALSE, FALSE, sizeof(guint));
 	rc = rr_capture_scan(cap, count_frame, p, err, sizeof(err));
 	rr_capture_close(cap);
 	if (rc) {
@@ -193,11 +224,13 @@ cannot:
 	return NULL;
 }
 
-unsigned lint_shard_of(struct lint_shard_plan *p, const uint8_t *pkt, uint32_t caplen)
+unsigned lint_shard_of(struct lint_shard_plan *p, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen)
 {
 	struct rr_frame_hosts h;
 	gpointer v;
 
+	if (frame_no >= 1 && frame_no <= p->mapped)
+		return p->frame_shard[frame_no - 1];
 	if (rr_frame_hosts(p->dlt, pkt, caplen, &h) != RR_HOSTS_FOUND)
 		return 0;
 	if (p->have_last && !memcmp(&h, &p->last, sizeof(h)))
@@ -233,5 +266,8 @@ void lint_shard_plan_free(struct lint_shard_plan *p)
 	g_array_free(p->parent, TRUE);
 	g_array_free(p->frames, TRUE);
 	g_array_free(p->shard, TRUE);
+	if (p->frame_node)
+		g_array_free(p->frame_node, TRUE);
+	g_free(p->frame_shard);
 	g_free(p);
 }
