@@ -91,6 +91,8 @@ static void list_rules(const struct lint *l)
 		if (rr_rule_get(i)->kind == RR_KIND_NOCHECK)
 			printf(" %s", rr_rule_get(i)->code);
 	printf("\n");
+	/* Each row of docs/rules.md carries its code as its anchor, as the --report page links it. */
+	printf("each rule's documentation: %srules.md#RR-091 (its code after the #)\n", RR_REPORT_DOCS_URL);
 }
 
 static void on_finding(void *ctx, const struct rr_diag *d)

@@ -63,9 +63,6 @@ void px_back_connection(struct px_back *b)
 	b->server_out = 0;
 }
 
-/* OP_DESTROY_SESSION (RFC 8881 §18.37): the back channel goes with the session. */
-#define NFS4_OP_DESTROY_SESSION 44u
-
 void px_back_replied(struct px_back *b, const struct rr_ulp_info *call, const uint8_t *rpc, size_t len)
 {
 	struct rr_cursor c;
@@ -75,7 +72,8 @@ void px_back_replied(struct px_back *b, const struct rr_ulp_info *call, const ui
 	if (!call)
 		return;
 	for (unsigned i = 0; i < call->n_ops && i < RR_ULP_MAX_OPS; i++)
-		if (call->vers == 4 && call->ops[i] == NFS4_OP_DESTROY_SESSION)
+		/* DESTROY_SESSION (RFC 8881 §18.37): the back channel goes with the session. */
+		if (call->vers == 4 && call->ops[i] == RR_NFS4_OP_DESTROY_SESSION)
 			b->ready = false;
 	if (!call->sess.create_session && !call->sess.bind_conn)
 		return;

@@ -107,6 +107,12 @@ def main():
 
     rc, out, _ = lint(L, "--list-rules")
     expect(rc == 0 and "RR-091" in out and "result-length-matches" in out, "--list-rules")
+    docs = re.search(r"each rule's documentation: (\S*)rules\.md#RR-091", out)
+    expect(docs is not None, "--list-rules names where each rule is documented")
+    if docs and docs.group(1).startswith("file://"):
+        path = docs.group(1)[len("file://"):] + "rules.md"
+        expect(os.path.isfile(path) and '<a id="RR-091"></a>' in open(path).read(),
+               "--list-rules' documentation link leads to RR-091's row")
     fail.finish(n)
 
 
