@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The requester's injections on one call (inject_req.h). */
+#include "react.h"
 #include "inject_req.h"
 
 #include <stdio.h>
@@ -157,35 +158,13 @@ void req_inj_react(struct agent_run *run, const struct req_inj *ri, uint32_t xid
 {
 	for (unsigned i = 0; i < run->inj.n; i++) {
 		const struct inj_spec *sp = &run->inj.v[i];
-		struct mf_reaction mr;
-		struct mf_verdict v;
-		struct jd_verdict jv;
 		char rule[16];
+
 		if (!ri->applied[i])
 			continue;
 		broke_rule(sp, ri->expected[i], rule, sizeof(rule));
 		if (!strcmp(rule, "ENG-NOT-V1"))
 			g_strlcpy(rule, "RR-001", sizeof(rule));
-		memset(&mr, 0, sizeof(mr));
-		mr.xid = xid;
-		g_strlcpy(mr.inject, sp->def->name, sizeof(mr.inject));
-		g_strlcpy(mr.answer, jd_answer_name(r->answer), sizeof(mr.answer));
-		mr.credit = r->credit;
-		mr.reconnects = r->reconnects;
-		mr.retransmits = r->retransmits;
-		mr.elapsed_ms = r->elapsed_ms;
-		g_strlcpy(mr.error, r->app_error, sizeof(mr.error));
-		if (run->mf)
-			mf_write_reaction(run->mf, &mr);
-		jd_judge(sp->def->name, INJ_REQ, *rule ? rule : sp->def->name, r, &jv);
-		memset(&v, 0, sizeof(v));
-		g_strlcpy(v.rule, jv.rule, sizeof(v.rule));
-		v.xid = xid;
-		g_strlcpy(v.result, jv.result, sizeof(v.result));
-		g_strlcpy(v.text, jv.why, sizeof(v.text));
-		fprintf(stderr, AGENT_NAME ": reaction %s xid 0x%08x: %s; verdict %s %s\n",
-			sp->def->name, xid, mr.answer, v.rule, v.result);
-		if (run->mf)
-			mf_write_verdict(run->mf, &v);
+		inj_react_record(run->mf, sp->def->name, INJ_REQ, *rule ? rule : sp->def->name, xid, false, r);
 	}
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The proxy's own backward calls to the client, broken on purpose (proxy_back.h). */
+#include "react.h"
 #include "proxy_back.h"
 
 #include <stdio.h>
@@ -304,9 +305,6 @@ static void react(struct px_back *b, struct agent_run *cl, enum jd_answer final)
 	unsigned within = MIN(b->within, b->n_sent), answered = 0;
 	enum jd_answer first = JD_NONE;
 	struct jd_reaction jr;
-	struct jd_verdict jv;
-	struct mf_reaction mr;
-	struct mf_verdict v;
 
 	b->judged = true;
 	/* the calls within the grant are owed an answer; the first of them is the answer */
@@ -331,25 +329,8 @@ static void react(struct px_back *b, struct agent_run *cl, enum jd_answer final)
 	else if (b->probe)
 		snprintf(jr.app_error, sizeof(jr.app_error), "the call sent to learn the backward "
 			 "grant, within any grant, got %s", jd_answer_text(jr.answer));
-	jd_judge(sp->def->name, INJ_RESP, *b->rule ? b->rule : sp->def->name, &jr, &jv);
-	memset(&mr, 0, sizeof(mr));
-	mr.xid = b->calls[MIN(within, b->n_sent - 1)].xid;
-	g_strlcpy(mr.inject, sp->def->name, sizeof(mr.inject));
-	g_strlcpy(mr.answer, jd_answer_name(jr.answer), sizeof(mr.answer));
-	mr.credit = jr.credit;
-	mr.elapsed_ms = jr.elapsed_ms;
-	g_strlcpy(mr.error, jr.app_error, sizeof(mr.error));
-	memset(&v, 0, sizeof(v));
-	g_strlcpy(v.rule, jv.rule, sizeof(v.rule));
-	v.xid = mr.xid;
-	g_strlcpy(v.result, jv.result, sizeof(v.result));
-	g_strlcpy(v.text, jv.why, sizeof(v.text));
-	fprintf(stderr, AGENT_NAME ": reaction %s xid 0x%08x: %s%s%s; verdict %s %s\n", sp->def->name,
-		mr.xid, mr.answer, *mr.error ? ": " : "", mr.error, v.rule, v.result);
-	if (cl->mf) {
-		mf_write_reaction(cl->mf, &mr);
-		mf_write_verdict(cl->mf, &v);
-	}
+	inj_react_record(cl->mf, sp->def->name, INJ_RESP, *b->rule ? b->rule : sp->def->name,
+			 b->calls[MIN(within, b->n_sent - 1)].xid, false, &jr);
 }
 
 /* The proxy's call msg answers, if it does: an RDMA_ERROR, an RDMA_MSG whose RPC message

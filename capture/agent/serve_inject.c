@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The injections serve makes on a reply, and the requester's reaction (serve_inject.h). */
+#include "react.h"
 #include "serve_inject.h"
 
 #include <stdio.h>
@@ -193,43 +194,22 @@ void serve_inj_sent(struct agent_run *r, struct serve_inj *si, struct serve_pend
 
 void serve_inj_react(struct agent_run *r, struct serve_pending *p, enum jd_answer a)
 {
+	struct jd_reaction jr = { .answer = a, .credit = p->credit };
+
 	if (!p->on)
 		return;
 	p->on = false;
+	jr.elapsed_ms = (uint32_t)((g_get_monotonic_time() - p->t0) / 1000);
+	jr.retransmits = a == JD_RETRANSMIT;
+	g_strlcpy(jr.app_error, a == JD_ACCESS_ERROR ? "an RDMA operation on the requester's memory failed: "
+		  "remote access error" : a == JD_REFUSED ? "the reply's Send failed: the requester "
+		  "refused it" : "", sizeof(jr.app_error));
 	for (unsigned i = 0; i < r->inj.n; i++) {
 		const struct inj_spec *sp = &r->inj.v[i];
-		struct mf_reaction mr;
-		struct mf_verdict v;
-		struct jd_verdict jv;
-		const char *rule = strcmp(p->rule[i], "ENG-NOT-V1") ? p->rule[i] : "RR-001";
-		if (!p->applied[i])
-			continue;
-		memset(&mr, 0, sizeof(mr));
-		mr.xid = p->xid;
-		mr.reply = true;
-		g_strlcpy(mr.inject, sp->def->name, sizeof(mr.inject));
-		g_strlcpy(mr.answer, jd_answer_name(a), sizeof(mr.answer));
-		mr.credit = p->credit;
-		mr.elapsed_ms = (uint32_t)((g_get_monotonic_time() - p->t0) / 1000);
-		mr.retransmits = a == JD_RETRANSMIT;
-		g_strlcpy(mr.error, a == JD_ACCESS_ERROR ? "an RDMA operation on the requester's memory failed: "
-			  "remote access error" : a == JD_REFUSED ? "the reply's Send failed: the requester "
-			  "refused it" : "", sizeof(mr.error));
-		if (r->mf)
-			mf_write_reaction(r->mf, &mr);
-		{
-			struct jd_reaction jr = { .answer = a, .credit = p->credit };
-			jd_judge(sp->def->name, INJ_RESP, rule, &jr, &jv);
-		}
-		memset(&v, 0, sizeof(v));
-		g_strlcpy(v.rule, jv.rule, sizeof(v.rule));
-		v.xid = p->xid;
-		g_strlcpy(v.result, jv.result, sizeof(v.result));
-		g_strlcpy(v.text, jv.why, sizeof(v.text));
-		fprintf(stderr, AGENT_NAME ": reaction %s xid 0x%08x: %s; verdict %s %s\n", sp->def->name,
-			p->xid, mr.answer, v.rule, v.result);
-		if (r->mf)
-			mf_write_verdict(r->mf, &v);
+
+		if (p->applied[i])
+			inj_react_record(r->mf, sp->def->name, INJ_RESP,
+					 strcmp(p->rule[i], "ENG-NOT-V1") ? p->rule[i] : "RR-001", p->xid, true, &jr);
 	}
 }
 
