@@ -15,6 +15,9 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 #include "lint_jobs_int.h"
@@ -59,6 +62,7 @@ static void spawn_cleanup(struct merge *m, unsigned started)
 static bool spawn(struct merge *m, const char *path, const struct rr_session_opts *opts,
 		  struct lint_shard_plan *plan, char *err, size_t errlen)
 {
+	pid_t parent = getpid();
 	unsigned i, j;
 
 	fflush(NULL);               /* a worker must not write what this process buffered */
@@ -80,6 +84,12 @@ static bool spawn(struct merge *m, const char *path, const struct rr_session_opt
 			return false;
 		}
 		if (pid == 0) {
+#ifdef __linux__
+			/* A worker outlives no parent: nobody would read it. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(2);
+#endif
 			signal(SIGPIPE, SIG_IGN);
 			close(fds[0]);
 			for (j = 0; j < i; j++)

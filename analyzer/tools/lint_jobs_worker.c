@@ -20,7 +20,6 @@ struct worker {
 	struct lint_shard_plan *plan;
 	unsigned shard;
 	int fd;
-	bool broken;                /* the parent is gone: stop writing */
 	uint64_t now, marked;       /* the frame last read; the key of the last mark */
 	uint64_t conns;             /* connections announced */
 	uint8_t *buf;
@@ -31,15 +30,14 @@ static void flush_out(struct worker *w)
 {
 	size_t at = 0;
 
-	while (!w->broken && at < w->len) {
+	while (at < w->len) {
 		ssize_t n = write(w->fd, w->buf + at, w->len - at);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			w->broken = true;
-		else
-			at += (size_t)n;
+			_exit(2);       /* the parent is gone: nobody reads what is left to do */
+		at += (size_t)n;
 	}
 	w->len = 0;
 }
@@ -48,10 +46,8 @@ static void put(struct worker *w, const void *p, size_t n)
 {
 	if (w->len + n > OUT_BUF)
 		flush_out(w);
-	if (n > OUT_BUF) {          /* cannot happen: a record is a finding, at most a few KiB */
-		w->broken = true;
-		return;
-	}
+	if (n > OUT_BUF)            /* cannot happen: a record is a finding, at most a few KiB */
+		_exit(2);
 	memcpy(w->buf + w->len, p, n);
 	w->len += n;
 }
@@ -146,5 +142,5 @@ int lint_jobs_worker(const char *path, const struct rr_session_opts *opts, struc
 	flush_out(&w);
 	rr_session_free(w.s);
 	g_free(w.buf);
-	return w.broken ? 2 : 0;
+	return 0;
 }
