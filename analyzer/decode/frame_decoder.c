@@ -76,6 +76,8 @@ static void new_part(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_
 	struct rr_frame_ctx fx = { .d = d, .frame = d->last_frame, .ts = d->last_ts, .rdma = true };
 	struct rr_event ev;
 
+	if (d->opts.flushing)
+		d->opts.flushing(d->opts.take_ctx);
 	tcp_finish(&fx);
 	tcp_table_clear(d->tcp);
 	d->stats.parts++;
@@ -163,6 +165,8 @@ void rr_frame_decoder_finish(struct rr_frame_decoder *d)
 	/* Events flushed now belong to the last frame that was read; what is
 	 * said is about streams held as iWARP (see new_part). */
 	fx = (struct rr_frame_ctx){ .d = d, .frame = d->last_frame, .ts = d->last_ts, .rdma = true };
+	if (d->opts.flushing)
+		d->opts.flushing(d->opts.take_ctx);
 	tcp_finish(&fx);
 }
 

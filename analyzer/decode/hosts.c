@@ -12,7 +12,8 @@
  *   IPv4 (RFC 791): source and destination, bytes 12 and 16 of the header;
  *   IPv6 (RFC 8200): source and destination, bytes 8 and 24;
  *   RoCEv1 (IBTA Annex A16): the GRH's source and destination GIDs, bytes 8
- *   and 24 of the GRH that follows the Ethernet header.
+ *   and 24 of the GRH that follows the Ethernet header; a GID is the host's
+ *   IPv6 address, so it is one host with the IPv6 packets it sends.
  * A frame that carries another (GRE and ERSPAN, VXLAN: what tunnel.c
  * decodes) is a tunnel: its inner hosts are not these, so the caller must
  * not split such a capture.  Link layers with no network
@@ -127,7 +128,8 @@ static enum rr_hosts_kind by_ethertype(uint16_t type, struct rr_cursor *c, struc
 		struct rr_cursor grh;
 
 		rr_cursor_init(&grh, rest, n);
-		return take(&grh, 8, 24, 16, 1, out);
+		/* A GID is an IPv6 address (IBTA A16.4), and the engine keys a host by it as such. */
+		return take(&grh, 8, 24, 16, 6, out);
 	}
 	default:
 		return RR_HOSTS_NONE;       /* ARP, LLDP, ...: no RDMA, nothing kept */

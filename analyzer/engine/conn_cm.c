@@ -26,14 +26,76 @@ struct rr_cm_pending {
 
 #define RR_MAX_CM_PENDING 4096
 
-/* The handshakes under way, by comm id. */
+/*
+ * A communication ID is chosen by one host's CM and is unique only there
+ * (IBTA 12.6.1: Local Communication ID), so a handshake is known by the
+ * ID and the host that chose it: two hosts may pick the same ID at once.
+ */
+struct cm_key {
+	uint8_t family;
+	uint8_t bytes[16];
+	uint32_t comm_id;
+};
+
+static guint cm_key_hash(gconstpointer k)
+{
+	const struct cm_key *c = k;
+	guint h = c->comm_id * 2654435761u ^ c->family;
+
+	for (int i = 0; i < 16; i += 4)
+		h = (h ^ ((guint)c->bytes[i] | (guint)c->bytes[i + 1] << 8 | (guint)c->bytes[i + 2] << 16 |
+			  (guint)c->bytes[i + 3] << 24)) * 16777619u;
+	return h;
+}
+
+static gboolean cm_key_equal(gconstpointer a, gconstpointer b)
+{
+	const struct cm_key *x = a, *y = b;
+
+	return x->comm_id == y->comm_id && x->family == y->family && !memcmp(x->bytes, y->bytes, 16);
+}
+
+static struct cm_key cm_key_of(const struct rr_addr *host, uint32_t comm_id)
+{
+	struct cm_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.family = host->family;
+	memcpy(k.bytes, host->bytes, sizeof(k.bytes));
+	k.comm_id = comm_id;
+	return k;
+}
+
+/* The handshakes under way, by the ID and host of either end. */
 static GHashTable *pending(struct rr_engine *eng)
 {
 	struct rr_conn_table *t = eng->conns;
 
 	if (!t->cm_pending)
-		t->cm_pending = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+		t->cm_pending = g_hash_table_new_full(cm_key_hash, cm_key_equal, g_free, g_free);
 	return t->cm_pending;
+}
+
+static struct rr_cm_pending *pending_find(struct rr_engine *eng, const struct rr_addr *host, uint32_t comm_id)
+{
+	struct cm_key k = cm_key_of(host, comm_id);
+
+	return g_hash_table_lookup(pending(eng), &k);
+}
+
+static void pending_put(struct rr_engine *eng, const struct rr_addr *host, uint32_t comm_id,
+			struct rr_cm_pending *p)
+{
+	struct cm_key k = cm_key_of(host, comm_id);
+
+	g_hash_table_replace(pending(eng), g_memdup2(&k, sizeof(k)), p);
+}
+
+static void pending_drop(struct rr_engine *eng, const struct rr_addr *host, uint32_t comm_id)
+{
+	struct cm_key k = cm_key_of(host, comm_id);
+
+	g_hash_table_remove(pending(eng), &k);
 }
 
 /* The table is in id order (ids only grow, removal keeps the order). */
@@ -109,7 +171,8 @@ static void cm_pending_room(struct rr_engine *eng)
 static void ib_cm_rep(struct rr_engine *eng, const struct rr_event *ev, struct rr_cm_outcome *out)
 {
 	const struct rr_cm_info *cm = &ev->cm;
-	struct rr_cm_pending *p = g_hash_table_lookup(pending(eng), GUINT_TO_POINTER(cm->remote_comm_id));
+	/* The REP goes to the REQ's sender, whose ID it names as the remote one. */
+	struct rr_cm_pending *p = pending_find(eng, &ev->flow.dst, cm->remote_comm_id);
 	struct rr_flow_key k1, k2;
 	struct rr_flow *f1, *f2;
 	struct rr_conn *c;
@@ -154,7 +217,7 @@ static void ib_cm_rep(struct rr_engine *eng, const struct rr_event *ev, struct r
 	p->conn_id = c->id;
 	/* DREQ may name either end's comm id. */
 	cm_pending_room(eng);
-	g_hash_table_replace(pending(eng), GUINT_TO_POINTER(cm->local_comm_id), g_memdup2(p, sizeof(*p)));
+	pending_put(eng, &ev->flow.src, cm->local_comm_id, g_memdup2(p, sizeof(*p)));
 }
 
 static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event *ev,
@@ -177,18 +240,18 @@ static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event
 		/* RDMA-CM IP service IDs: 0x0000000001 | port space (0x06 TCP) | port. */
 		if ((cm->service_id >> 16) == 0x0000000001060000ull >> 16)
 			p->port = (uint16_t)(cm->service_id & 0xffff);
-		g_hash_table_replace(pending(eng), GUINT_TO_POINTER(cm->local_comm_id), p);
+		pending_put(eng, &ev->flow.src, cm->local_comm_id, p);
 		break;
 	case RR_CM_REP:
 		ib_cm_rep(eng, ev, out);
 		break;
 	case RR_CM_REJ:
-		g_hash_table_remove(pending(eng), GUINT_TO_POINTER(cm->remote_comm_id));
+		pending_drop(eng, &ev->flow.dst, cm->remote_comm_id);
 		break;
 	case RR_CM_DREQ:
-		p = g_hash_table_lookup(pending(eng), GUINT_TO_POINTER(cm->remote_comm_id));
+		p = pending_find(eng, &ev->flow.dst, cm->remote_comm_id);
 		if (!p)
-			p = g_hash_table_lookup(pending(eng), GUINT_TO_POINTER(cm->local_comm_id));
+			p = pending_find(eng, &ev->flow.src, cm->local_comm_id);
 		if (p && p->conn_id)
 			return conn_by_id(eng, p->conn_id);
 		break;

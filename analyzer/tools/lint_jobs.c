@@ -340,6 +340,7 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 	if (!plan)
 		return -1;
 	tot->groups = lint_shard_plan_groups(plan);
+	tot->planned = lint_shard_plan_frames(plan);
 	for (i = 0; i < jobs; i++)
 		tot->shard_frames[i] = lint_shard_frames(plan, i);
 	if (!spawn(&m, path, opts, plan, err, errlen)) {
@@ -371,6 +372,8 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 		ok = false;
 	if (ok) {
 		for (i = 0; i < jobs; i++) {
+			tot->unread = MAX(tot->unread, m.job[i].end.decode.frames > tot->planned ?
+					  m.job[i].end.decode.frames - tot->planned : 0);
 			sum_end(tot, &m.job[i].end, i == 0);
 			if (m.job[i].end.rc && !rc) {
 				rc = 1;
@@ -378,6 +381,7 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 			}
 		}
 		tot->decode.others = 0;
+		tot->decode.frames = MIN(tot->decode.frames, tot->planned);
 	}
 	free_jobs(&m);
 	return ok ? rc : 2;

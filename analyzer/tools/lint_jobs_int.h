@@ -11,7 +11,8 @@
  * time (so joined captures end at the same frames everywhere).
  *
  * The stream: records, each keyed by the frame the worker had read when it
- * made it.  Every worker's keys only grow, so the parent merges them by
+ * made it (twice its number; once the decoder flushes its streams, after
+ * that frame, twice its number plus one).  Every worker's keys only grow, so the parent merges them by
  * (key, worker) and prints a finding once no worker can still send one
  * that comes before it.  Connections are numbered in the order they were
  * made, across workers, as one process numbers them: a worker says when it

@@ -20,8 +20,10 @@ struct worker {
 	struct lint_shard_plan *plan;
 	unsigned shard;
 	int fd;
-	uint64_t now, marked;       /* the frame last read; the key of the last mark */
+	uint64_t now, marked;       /* the frame last read; the frame of the last mark */
+	uint64_t key;               /* 2 x now while a frame is decoded, 2 x now + 1 once the decoder flushes */
 	uint64_t conns;             /* connections announced */
+	uint64_t planned;           /* frames the first pass read */
 	uint8_t *buf;
 	size_t len;
 };
@@ -55,7 +57,7 @@ static void put(struct worker *w, const void *p, size_t n)
 static void rec(struct worker *w, enum lint_rec_type type, const void *body, size_t n, const void *tail,
 		size_t tail_n)
 {
-	struct lint_rec_hdr h = { .type = type, .len = (uint32_t)(n + tail_n), .key = w->now };
+	struct lint_rec_hdr h = { .type = type, .len = (uint32_t)(n + tail_n), .key = w->key };
 
 	put(w, &h, sizeof(h));
 	if (n)
@@ -84,7 +86,7 @@ static void on_finding(void *ctx, const struct rr_diag *d)
 				      .n_frames = (uint32_t)d->n_frames };
 	const char *text = d->text ? d->text : "";
 	size_t tn = strlen(text) + 1, fn = d->n_frames * sizeof(uint64_t);
-	struct lint_rec_hdr h = { .type = REC_FINDING, .len = (uint32_t)(sizeof(f) + fn + tn), .key = w->now };
+	struct lint_rec_hdr h = { .type = REC_FINDING, .len = (uint32_t)(sizeof(f) + fn + tn), .key = w->key };
 
 	announce_conns(w);
 	put(w, &h, sizeof(h));
@@ -106,19 +108,35 @@ static bool take(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t capl
 	struct worker *w = ctx;
 
 	w->now = frame_no;
+	w->key = 2 * frame_no;
 	if (w->now - w->marked >= MARK_EVERY) {
 		w->marked = w->now;
 		rec(w, REC_MARK, NULL, 0, NULL, 0);
 		flush_out(w);
 	}
+	/* Frames the first pass did not see (the file grew since) are nobody's: the parent says so. */
+	if (frame_no > w->planned)
+		return false;
 	return lint_shard_of(w->plan, frame_no, pkt, caplen) == w->shard;
+}
+
+/*
+ * The decoder flushes its streams (a joined capture's next part begins, or
+ * the capture ends): connections and findings made now come after the
+ * frame last read, as they do in one process, whatever worker reads it.
+ */
+static void flushing(void *ctx)
+{
+	struct worker *w = ctx;
+
+	w->key = 2 * w->now + 1;
 }
 
 int lint_jobs_worker(const char *path, const struct rr_session_opts *opts, struct lint_shard_plan *plan,
 		     unsigned shard, int fd)
 {
 	struct rr_session_opts o = *opts;
-	struct worker w = { .plan = plan, .shard = shard, .fd = fd };
+	struct worker w = { .plan = plan, .shard = shard, .fd = fd, .planned = lint_shard_plan_frames(plan) };
 	struct rr_session_sinks sinks = { .ctx = &w, .finding = on_finding, .event = on_event };
 	struct lint_rec_end end = { 0 };
 	char err[512] = "";
@@ -126,6 +144,7 @@ int lint_jobs_worker(const char *path, const struct rr_session_opts *opts, struc
 
 	w.buf = g_malloc(OUT_BUF);
 	o.decode.take = take;
+	o.decode.flushing = flushing;
 	o.decode.take_ctx = &w;
 	o.decode.joins_told_elsewhere = shard != 0;
 	w.s = rr_session_new(&o, &sinks);

@@ -197,7 +197,8 @@ struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, cha
 	rc = rr_capture_scan(cap, count_frame, p, err, sizeof(err));
 	rr_capture_close(cap);
 	if (rc) {
-		g_snprintf(why, whylen, "it is damaged (one process reads what it can and says where)");
+		g_snprintf(why, whylen, "it could not be read to its end (one process reads what it can and says "
+			   "where and why)");
 		goto cannot;
 	}
 	if (p->tunnel) {
@@ -208,7 +209,8 @@ struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, cha
 	assign(p, jobs);
 	p->have_last = false;
 	if (p->groups == 0) {
-		g_snprintf(why, whylen, "its frames carry no network addresses to split them by (InfiniBand, ERF)");
+		g_snprintf(why, whylen, p->total ? "none of its frames carries a network address to split them by "
+			   "(InfiniBand or ERF link, or no IP traffic)" : "it holds no frame");
 		goto cannot;
 	}
 	if (p->groups < 2) {

@@ -308,8 +308,9 @@ static int lint_file_jobs(struct lint *l, const char *path)
 
 		/* A file that cannot be read is the one-process run's to report. */
 		if (!l->quiet && (!strcmp(path, "-") || stat(path, &st) == 0))
-			fprintf(stderr, "ulb-lint: %s: read by one process: --jobs splits a regular file, which it reads "
-				"once per worker\n", l->file);
+			fprintf(stderr, "ulb-lint: %s: read by one process: %s\n", l->file,
+				strcmp(path, "-") && S_ISREG(st.st_mode) ? "it is empty" :
+				"--jobs splits a regular file, which it reads once per worker");
 		return -1;
 	}
 	rc = lint_jobs_run(path, l->jobs, &l->opts, &out, &tot, err, sizeof(err));
@@ -324,6 +325,10 @@ static int lint_file_jobs(struct lint *l, const char *path)
 	}
 	if (rc)
 		fprintf(stderr, "ulb-lint: warning: %s\n", err);
+	if (tot.unread)
+		fprintf(stderr, "ulb-lint: warning: %s grew while it was read: the %" PRIu64 " frames after frame %"
+			PRIu64 " were not checked (read it again, or without --jobs)\n", l->file, tot.unread,
+			tot.planned);
 	n = g_snprintf(tail, sizeof(tail), "; %u host groups split over %u processes (frames each:", tot.groups,
 		       l->jobs);
 	for (i = 0; i < (int)l->jobs && n < sizeof(tail); i++)
@@ -628,7 +633,7 @@ int main(int argc, char **argv)
 			rc = 2;
 		l.progress = progress;
 	}
-	if (fflush(l.out) != 0) {
+	if (fflush(l.out) != 0 || ferror(l.out)) {
 		perror("ulb-lint: writing the output");
 		return 2;
 	}

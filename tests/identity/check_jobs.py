@@ -103,7 +103,7 @@ def main():
         if "read by one process" not in piped[1]:
             bad.append("standard input: no word that it was read by one process: " + piped[1][:200])
         scn = os.path.join(a.root, "tests", "scenarios", "01-inline-basic.scn")
-        for name, args, why in (("InfiniBand", ["--link", "ib"], "no network addresses"),
+        for name, args, why in (("InfiniBand", ["--link", "ib"], "carries a network address"),
                                 ("VXLAN", ["--link", "rocev2", "--encap", "vxlan"], "tunneled frames")):
             cap = os.path.join(tmp, name + ".pcap")
             subprocess.run([a.pcapgen] + args + [scn, "-o", cap, "--truth", cap + ".json"], check=True,

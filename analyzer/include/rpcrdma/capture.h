@@ -42,6 +42,9 @@ struct rr_decode_opts {
 	 * shard ends the same parts at the same frames.  NULL: all frames.
 	 */
 	bool (*take)(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen);
+	/* Told before the decoder flushes its streams (joined captures' next part, the end): what
+	 * comes out then belongs after the frame last read, not to it. */
+	void (*flushing)(void *ctx);
 	void *take_ctx;
 	bool joins_told_elsewhere;  /* a shard: another one says that the file holds joined captures */
 };
