@@ -22,8 +22,12 @@
 
 #include "lint_jobs_int.h"
 
-/* A worker this far ahead of the slowest waits (its pipe fills) until the others catch up. */
-#define QUEUE_MAX_BYTES (16u << 20)
+/*
+ * A worker whose records queued here pass its share of this waits (its pipe
+ * fills) until the others catch up: the parent's memory stays bounded
+ * whatever N is.
+ */
+#define QUEUE_ALL_BYTES (64u << 20)
 
 struct rec {
 	struct lint_rec_hdr h;
@@ -147,7 +151,7 @@ static bool read_some(struct merge *m, char *err, size_t errlen)
 	for (i = 0; i < m->n; i++) {
 		struct job *j = &m->job[i];
 
-		if (j->fd < 0 || (j->queued > QUEUE_MAX_BYTES && j->recs.length))
+		if (j->fd < 0 || (j->queued > QUEUE_ALL_BYTES / m->n && j->recs.length))
 			continue;
 		pfd[n].fd = j->fd;
 		pfd[n].events = POLLIN;
