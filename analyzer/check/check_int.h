@@ -161,6 +161,7 @@ struct ck_episode {
 	uint64_t last_send_frame;
 	uint32_t conn_id;
 	bool uncertain;               /* a fact about it was not (wholly) captured */
+	GList order;                  /* its link in rr_checker.episode_order (no allocation of its own) */
 };
 
 /* Where the RDMA Writes into one segment of a call went, from its first to its last byte (ck_writes.c). */
@@ -192,7 +193,8 @@ struct rr_checker {
 	GHashTable *conns;            /* id -> struct ck_conn_state* */
 	struct ck_conn_state *last_conn;  /* state.c: the one ck_conn() found last (or NULL) */
 	GHashTable *episodes;         /* key -> struct ck_episode* */
-	GQueue episode_order;         /* oldest first */
+	GQueue episode_order;         /* oldest first; links embedded in the episodes */
+	struct ck_episode *episode_spare;  /* the episode dropped last, reused by the next one */
 	GHashTable *live_handles;     /* handle -> conn id of the newest call that advertised it */
 	uint64_t retired_keys;        /* episodes set aside when their XID was reused (see state.c) */
 	struct ck_outlog *outlog;     /* what the outcome rules learn of the capture (ck_outcome.h) */

@@ -61,8 +61,9 @@ void ck_state_init(struct rr_checker *ck)
 void ck_state_free(struct rr_checker *ck)
 {
 	g_hash_table_destroy(ck->conns);
-	g_queue_clear(&ck->episode_order);
+	g_queue_init(&ck->episode_order);
 	g_hash_table_destroy(ck->episodes);
+	g_free(ck->episode_spare);
 	g_hash_table_destroy(ck->live_handles);
 	ck_outlog_free(ck->outlog);
 }
@@ -161,8 +162,10 @@ static void retire(struct rr_checker *ck, struct ck_conn_state *cs, const struct
 
 static void episode_drop(struct rr_checker *ck, struct ck_episode *ep)
 {
-	g_queue_remove(&ck->episode_order, ep);
-	g_hash_table_remove(ck->episodes, &ep->key);
+	g_queue_unlink(&ck->episode_order, &ep->order);
+	g_hash_table_steal(ck->episodes, &ep->key);
+	g_free(ck->episode_spare);
+	ck->episode_spare = ep;
 }
 
 static struct ck_episode *episode_get(struct rr_checker *ck, uint64_t key, uint32_t xid)
@@ -175,12 +178,15 @@ static struct ck_episode *episode_get(struct rr_checker *ck, uint64_t key, uint3
 		episode_drop(ck, g_queue_peek_head(&ck->episode_order));
 		ck->skipped[RR_SKIP_STATE_LIMIT]++;
 	}
-	ep = g_new0(struct ck_episode, 1);
+	ep = ck->episode_spare ? ck->episode_spare : g_new(struct ck_episode, 1);
+	ck->episode_spare = NULL;
+	memset(ep, 0, sizeof(*ep));
+	ep->order.data = ep;
 	ep->key = key;
 	ep->xid = xid;
 	ep->uncertain = ck->cur_cut;
 	g_hash_table_insert(ck->episodes, &ep->key, ep);
-	g_queue_push_tail(&ck->episode_order, ep);
+	g_queue_push_tail_link(&ck->episode_order, &ep->order);
 	return ep;
 }
 
@@ -455,7 +461,7 @@ void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 	}
 	case RR_FACT_END:
 		/* Told: a joined capture's next part starts without them. */
-		g_queue_clear(&ck->episode_order);
+		g_queue_init(&ck->episode_order);   /* the links are the episodes' own */
 		g_hash_table_remove_all(ck->episodes);
 		ck_outlog_free(ck->outlog);
 		ck->outlog = NULL;
