@@ -41,6 +41,7 @@
 #include <glib.h>
 
 #include "engine.h"
+#include "scratch.h"
 
 struct rr_checker;
 struct rr_flow;
@@ -78,6 +79,7 @@ struct rr_engine {
 	struct rr_segstore *segstore;
 	struct rr_recent *recent;     /* record.c's recent calls, for rr_msg_view.retry (made at the first) */
 	GHashTable *ulp_unknown;      /* record.c: "conn what value" of unknown ULP items told (made at the first) */
+	struct rr_scratch scratch;    /* the rebuild's arrays, given back after each message (scratch.c) */
 };
 
 #endif

@@ -168,7 +168,7 @@ static void rebuild_call_payload(struct rr_engine *eng, const struct rr_call *ca
 		for (i = 0; i < hdr->n_reads; i++)
 			if (hdr->reads[i].position == 0)
 				mb_seg(&cp->inl, rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
-		in = cp->inl.b->data;
+		in = mb_data(&cp->inl);
 		in_len = cp->inl.b->len;
 	} else {
 		in = call->inline_buf;
@@ -231,7 +231,7 @@ static size_t inline_rpc_header_end(const struct rr_call *call, const struct cal
 	struct rr_rpc_call rc;
 
 	if (call->hdr->proc == RR_RDMA_NOMSG)
-		rr_cursor_init(&cur, cp->inl.b->data, cp->inl.b->len);
+		rr_cursor_init(&cur, mb_data(&cp->inl), cp->inl.b->len);
 	else
 		rr_cursor_init(&cur, call->inline_buf, call->inline_len);
 	return rr_rpc_decode_call(&cur, &rc) ? cur.pos : 0;
@@ -325,7 +325,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	uint32_t i;
 
 	rebuild_call_payload(eng, call, &cp);
-	frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	frames = rr_scratch_take(&eng->scratch, sizeof(uint64_t));
 	for (i = 0; i < call->frames->len; i++)
 		rr_frames_add(frames, g_array_index(call->frames, uint64_t, i));
 	rr_call_collect_frames(frames, call, true);
@@ -333,7 +333,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	rr_record_init(&m, eng, call->flow, hdr, RR_DIR_CALL, call->first_frame,
 		       hdr->hdr_len + call->inline_len);
 	m.ts_usec = call->ts_usec;
-	m.payload = cp.full.b->data;
+	m.payload = mb_data(&cp.full);
 	m.payload_len = cp.full.b->len;
 	m.complete = cp.complete;
 	/* Lost by the capture: cut frames, or bytes the responder asked for that never showed. */
@@ -344,7 +344,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	m.bad_position = cp.bad_pos;
 	m.bad_position_overlaps = cp.bad_overlaps;
 	describe_read_segments(call, &m, &seg_bytes, &seg_frames);
-	items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
+	items = rr_scratch_take(&eng->scratch, sizeof(struct rr_ddp_place));
 	rr_record_describe(&m, NULL, items);
 	judge_call_placement(call, &cp, &m);
 	assign_read_chunks(items, hdr);
@@ -357,12 +357,12 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	rr_call_delivered(call, m.backchannel, m.has_ulp, m.capture_loss, &m.ulp);
 	rr_record_emit(eng, &m);
 
-	g_array_unref(items);
+	rr_scratch_give(&eng->scratch, items);
 	g_free(seg_bytes);
 	g_free(seg_frames);
-	g_array_unref(frames);
-	g_byte_array_unref(cp.full.b);
-	g_byte_array_unref(cp.inl.b);
+	rr_scratch_give(&eng->scratch, frames);
+	mb_free(&cp.full, eng);
+	mb_free(&cp.inl, eng);
 }
 
 void rr_call_try_complete(struct rr_engine *eng, struct rr_call *call)

@@ -180,7 +180,7 @@ static void reply_inline(const struct rr_hdr *hdr, const struct rr_send_done *d,
 		}
 		if (!call)
 			rp->complete = false;
-		rp->in = rp->inl.b->data;
+		rp->in = mb_data(&rp->inl);
 		rp->in_len = rp->inl.b->len;
 	} else if (rr_hdr_proc_has_payload(hdr->proc)) {
 		rp->in = d->data + hdr->hdr_len;
@@ -318,14 +318,14 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	const uint64_t *frames = d->frames;
 	struct reply_payload rp = { .complete = !d->truncated };
 	bool cut = false, chunks_used = false;
-	GArray *fr = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-	GArray *items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
+	GArray *fr = rr_scratch_take(&eng->scratch, sizeof(uint64_t));
+	GArray *items = rr_scratch_take(&eng->scratch, sizeof(struct rr_ddp_place));
 	uint64_t *seg_bytes = NULL, *req_bytes = NULL;
 	struct rr_seg_frames *seg_frames = NULL;
 	struct rr_message m;
 	uint32_t i, k;
 
-	rp.chunk_items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
+	rp.chunk_items = rr_scratch_take(&eng->scratch, sizeof(struct rr_ddp_place));
 	for (i = 0; i < d->n_frames; i++)
 		rr_frames_add(fr, frames[i]);
 	rr_record_init(&m, eng, f, hdr, RR_DIR_REPLY, frames[0], d->len);
@@ -344,7 +344,7 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 
 		put_write_chunks(&rp, call, hdr, ins);
 		g_array_unref(ins);
-		m.payload = rp.full.b->data;
+		m.payload = mb_data(&rp.full);
 		m.payload_len = rp.full.b->len;
 	} else {
 		if (chunks_used)
@@ -385,9 +385,9 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	g_free(seg_bytes);
 	g_free(seg_frames);
 	g_free(req_bytes);
-	g_array_unref(items);
-	g_array_unref(rp.chunk_items);
-	g_array_unref(fr);
-	g_byte_array_unref(rp.inl.b);
-	g_byte_array_unref(rp.full.b);
+	rr_scratch_give(&eng->scratch, items);
+	rr_scratch_give(&eng->scratch, rp.chunk_items);
+	rr_scratch_give(&eng->scratch, fr);
+	mb_free(&rp.inl, eng);
+	mb_free(&rp.full, eng);
 }
