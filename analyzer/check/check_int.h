@@ -192,6 +192,14 @@ struct rr_checker {
 	size_t held;                  /* bytes of all connections' state (CK_HELD_MAX) */
 	GHashTable *conns;            /* id -> struct ck_conn_state* */
 	struct ck_conn_state *last_conn;  /* state.c: the one ck_conn() found last (or NULL) */
+	/* state.c: the call ck_call_find() found last (or did not): checks ask for the same one
+	 * many times a fact; forgotten whenever a call table changes. */
+	struct {
+		bool valid;
+		int dir;
+		uint32_t conn_id, xid;
+		struct ck_call *call;
+	} call_memo;
 	GHashTable *episodes;         /* key -> struct ck_episode* */
 	GQueue episode_order;         /* oldest first; links embedded in the episodes */
 	struct ck_episode *episode_spare;  /* the episode dropped last, reused by the next one */
@@ -210,6 +218,8 @@ struct rr_checker {
 bool ck_rule_on(const struct rr_checker *ck, enum rr_rule_id id);
 
 void ck_state_init(struct rr_checker *ck);
+/* The connection's state if it has any (ck_conn() makes it). */
+struct ck_conn_state *ck_conn_find(struct rr_checker *ck, uint32_t id);
 void ck_state_before(struct rr_checker *ck, const struct rr_fact *f);
 void ck_state_after(struct rr_checker *ck, const struct rr_fact *f);
 void ck_state_free(struct rr_checker *ck);

@@ -96,11 +96,33 @@ int ck_send_dir(const struct rr_fact_send *s)
 	return s->is_call ? !s->from_requester : s->from_requester;
 }
 
+struct ck_conn_state *ck_conn_find(struct rr_checker *ck, uint32_t id)
+{
+	if (ck->last_conn && ck->last_conn->id == id)
+		return ck->last_conn;
+	return g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(id));
+}
+
+/* A call table is about to change: what ck_call_find() found may be gone. */
+static void forget_call_memo(struct rr_checker *ck)
+{
+	ck->call_memo.valid = false;
+}
+
 struct ck_call *ck_call_find(struct rr_checker *ck, uint32_t conn_id, int dir, uint32_t xid)
 {
-	struct ck_conn_state *cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(conn_id));
+	struct ck_conn_state *cs;
 
-	return cs ? g_hash_table_lookup(cs->calls[dir], GUINT_TO_POINTER(xid)) : NULL;
+	if (ck->call_memo.valid && ck->call_memo.conn_id == conn_id && ck->call_memo.dir == dir &&
+	    ck->call_memo.xid == xid)
+		return ck->call_memo.call;
+	cs = ck_conn_find(ck, conn_id);
+	ck->call_memo.call = cs ? g_hash_table_lookup(cs->calls[dir], GUINT_TO_POINTER(xid)) : NULL;
+	ck->call_memo.conn_id = conn_id;
+	ck->call_memo.dir = dir;
+	ck->call_memo.xid = xid;
+	ck->call_memo.valid = true;
+	return ck->call_memo.call;
 }
 
 struct ck_call *ck_call_of_reply(struct rr_checker *ck, const struct rr_message *m)
@@ -253,6 +275,7 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 	/* The same XID again while outstanding (a retransmission): one call, counted once. */
 	if (!old || (old->flags & CK_CALL_REPLIED))
 		ds->outstanding++;
+	forget_call_memo(ck);
 	g_hash_table_replace(cs->calls[dir], GUINT_TO_POINTER(c->xid), c);
 	if (g_hash_table_size(cs->calls[dir]) > CK_CALLS_MAX) {
 		g_hash_table_remove_all(cs->calls[dir]);   /* replies lost: start over */
@@ -406,6 +429,7 @@ static void msg_reply(struct rr_checker *ck, const struct rr_message *m)
 			cs->err_chunk_what[0] = 0;
 		}
 	}
+	forget_call_memo(ck);
 	g_hash_table_remove(cs->calls[m->backchannel ? 1 : 0], GUINT_TO_POINTER(m->xid));
 	if (m->backchannel)
 		return;
@@ -456,6 +480,7 @@ void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 			ck->held -= cs->acct;
 		if (cs == ck->last_conn)
 			ck->last_conn = NULL;
+		forget_call_memo(ck);
 		g_hash_table_remove(ck->conns, GUINT_TO_POINTER(f->conn_id));
 		break;
 	}
@@ -483,7 +508,7 @@ void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 			msg_call(ck, f->msg);
 		else
 			msg_reply(ck, f->msg);
-		cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(f->msg->conn_id));
+		cs = ck_conn_find(ck, f->msg->conn_id);
 		if (cs)
 			settle(ck, cs);
 		break;
