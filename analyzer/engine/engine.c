@@ -324,5 +324,7 @@ void rr_engine_free(struct rr_engine *eng)
 		g_hash_table_destroy(eng->ulp_unknown);
 	rr_checker_free(eng->checker);
 	rr_scratch_clear(&eng->scratch);
+	rr_call_spares_free(eng);
+	g_free(eng->send_hdr);
 	g_free(dispatch_of(eng));
 }

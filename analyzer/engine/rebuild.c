@@ -520,9 +520,17 @@ static void send_fact(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	}
 }
 
+/* The header of the Send being judged: one buffer, as a Send is judged to the end before the next. */
+static struct rr_hdr *send_hdr(struct rr_engine *eng)
+{
+	if (!eng->send_hdr)
+		eng->send_hdr = g_new(struct rr_hdr, 1);
+	return eng->send_hdr;
+}
+
 void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_send_done *d)
 {
-	struct rr_hdr *hdr = g_new(struct rr_hdr, 1);
+	struct rr_hdr *hdr = send_hdr(eng);
 	/* Only captured bytes are evidence: what the snaplen cut is not zeros. */
 	enum rr_hdr_status st = rr_hdr_decode(d->data, d->captured, hdr);
 	struct peek pk;
@@ -537,7 +545,6 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 
 	if (v == NOT_RPCRDMA) {
 		eng->stats.not_rpcrdma++;
-		g_free(hdr);
 		return;
 	}
 	if (v == ACCEPTED)
@@ -556,12 +563,10 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 	}
 	send_fact(eng, f, d, hdr, st, is_call, &pk, v == REJECTED);
 	if (v == REJECTED || (hdr->proc == RR_RDMA_NOMSG && !is_call && !hdr->has_reply)) {
-		g_free(hdr);
 		return;
 	}
 	if (is_call && hdr->proc != RR_RDMA_DONE) {
 		start_call(eng, f, hdr, d);
-		g_free(hdr);
 		return;
 	}
 	if (hdr->proc == RR_RDMA_DONE) {
@@ -571,7 +576,6 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 		m.frames = d->frames;
 		m.n_frames = d->n_frames;
 		rr_record_emit(eng, &m);
-		g_free(hdr);
 		return;
 	}
 
@@ -583,7 +587,6 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 	rr_rebuild_reply(eng, f, hdr, d, call);
 	if (call)
 		rr_call_drop(eng, call);
-	g_free(hdr);
 }
 
 /* The connection went away: deliver what its calls have, then drop them. */
