@@ -183,15 +183,16 @@ static void rebuild_call_payload(struct rr_engine *eng, const struct rr_call *ca
 
 /*
  * What the record says of each read segment: bytes seen landing and their
- * frames (arrays the caller frees), and whether the capture lost bytes the
- * responder asked for.
+ * frames (in scratch arrays the caller gives back), and whether the capture
+ * lost bytes the responder asked for.
  */
-static void describe_read_segments(const struct rr_call *call, struct rr_message *m, uint64_t **bytes_out,
-				   struct rr_seg_frames **frames_out)
+static void describe_read_segments(struct rr_engine *eng, const struct rr_call *call, struct rr_message *m,
+				   GArray **bytes_out, GArray **frames_out)
 {
 	const struct rr_hdr *hdr = call->hdr;
-	uint64_t *seg_bytes = g_new0(uint64_t, hdr->n_reads + 1);
-	struct rr_seg_frames *seg_frames = g_new0(struct rr_seg_frames, hdr->n_reads + 1);
+	uint64_t *seg_bytes = rr_scratch_zeroed(&eng->scratch, sizeof(uint64_t), hdr->n_reads + 1, bytes_out);
+	struct rr_seg_frames *seg_frames = rr_scratch_zeroed(&eng->scratch, sizeof(struct rr_seg_frames),
+							     hdr->n_reads + 1, frames_out);
 	uint32_t i;
 
 	for (i = 0; i < hdr->n_reads; i++) {
@@ -205,8 +206,6 @@ static void describe_read_segments(const struct rr_call *call, struct rr_message
 	}
 	m->seg_bytes = seg_bytes;
 	m->seg_frames = seg_frames;
-	*bytes_out = seg_bytes;
-	*frames_out = seg_frames;
 }
 
 /* Which read chunk carries each eligible argument: the one at its data's Position. */
@@ -319,8 +318,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	const struct rr_hdr *hdr = call->hdr;
 	struct call_payload cp;
 	GArray *frames, *items;
-	uint64_t *seg_bytes;
-	struct rr_seg_frames *seg_frames;
+	GArray *seg_bytes, *seg_frames;
 	struct rr_message m;
 	uint32_t i;
 
@@ -343,7 +341,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	m.has_bad_position = cp.bad_position;
 	m.bad_position = cp.bad_pos;
 	m.bad_position_overlaps = cp.bad_overlaps;
-	describe_read_segments(call, &m, &seg_bytes, &seg_frames);
+	describe_read_segments(eng, call, &m, &seg_bytes, &seg_frames);
 	items = rr_scratch_take(&eng->scratch, sizeof(struct rr_ddp_place));
 	rr_record_describe(&m, NULL, items);
 	judge_call_placement(call, &cp, &m);
@@ -358,8 +356,8 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	rr_record_emit(eng, &m);
 
 	rr_scratch_give(&eng->scratch, items);
-	g_free(seg_bytes);
-	g_free(seg_frames);
+	rr_scratch_give(&eng->scratch, seg_bytes);
+	rr_scratch_give(&eng->scratch, seg_frames);
 	rr_scratch_give(&eng->scratch, frames);
 	mb_free(&cp.full, eng);
 	mb_free(&cp.inl, eng);

@@ -9,6 +9,7 @@
 #define RPCRDMA_SCRATCH_H
 
 #include <glib.h>
+#include <string.h>
 
 #define SCRATCH_SLOTS 16
 #define SCRATCH_KEEP_BYTES ((guint)1 << 18)
@@ -28,6 +29,14 @@ static inline GByteArray *rr_scratch_take_bytes(struct rr_scratch *s)
 static inline void rr_scratch_give_bytes(struct rr_scratch *s, GByteArray *b)
 {
 	rr_scratch_give(s, (GArray *)(void *)b);
+}
+/* n zeroed elements of elt_size bytes, in an array taken from s (*a: give it back). */
+static inline void *rr_scratch_zeroed(struct rr_scratch *s, guint elt_size, guint n, GArray **a)
+{
+	*a = rr_scratch_take(s, elt_size);
+	g_array_set_size(*a, n);
+	memset((*a)->data, 0, (size_t)n * elt_size);
+	return (*a)->data;
 }
 /* Free every array kept. */
 void rr_scratch_clear(struct rr_scratch *s);
