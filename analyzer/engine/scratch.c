@@ -10,11 +10,13 @@ GArray *rr_scratch_take(struct rr_scratch *s, guint elt_size)
 {
 	unsigned i;
 
-	for (i = 0; i < SCRATCH_SLOTS; i++) {
-		GArray *a = s->free[i];
+	for (i = s->n; i > 0; i--) {
+		GArray *a = s->free[i - 1];
 
-		if (a && g_array_get_element_size(a) == elt_size) {
-			s->free[i] = NULL;
+		if (s->elt[i - 1] == elt_size) {
+			s->n--;
+			s->free[i - 1] = s->free[s->n];
+			s->elt[i - 1] = s->elt[s->n];
 			return a;
 		}
 	}
@@ -23,30 +25,23 @@ GArray *rr_scratch_take(struct rr_scratch *s, guint elt_size)
 
 void rr_scratch_give(struct rr_scratch *s, GArray *a)
 {
-	unsigned i;
+	guint elt;
 
 	if (!a)
 		return;
+	elt = g_array_get_element_size(a);
 	/* A large one goes: the next message is seldom as large, and memory stays bounded. */
-	if ((guint64)a->len * g_array_get_element_size(a) <= SCRATCH_KEEP_BYTES) {
-		for (i = 0; i < SCRATCH_SLOTS; i++) {
-			if (!s->free[i]) {
-				g_array_set_size(a, 0);
-				s->free[i] = a;
-				return;
-			}
-		}
+	if (s->n < SCRATCH_SLOTS && (guint64)a->len * elt <= SCRATCH_KEEP_BYTES) {
+		g_array_set_size(a, 0);
+		s->free[s->n] = a;
+		s->elt[s->n++] = elt;
+		return;
 	}
 	g_array_unref(a);
 }
 
 void rr_scratch_clear(struct rr_scratch *s)
 {
-	unsigned i;
-
-	for (i = 0; i < SCRATCH_SLOTS; i++) {
-		if (s->free[i])
-			g_array_unref(s->free[i]);
-		s->free[i] = NULL;
-	}
+	while (s->n)
+		g_array_unref(s->free[--s->n]);
 }

@@ -15,7 +15,9 @@
 #define SCRATCH_KEEP_BYTES ((guint)1 << 18)
 
 struct rr_scratch {
-	GArray *free[SCRATCH_SLOTS];  /* empty arrays of any element size; NULL: a free slot */
+	GArray *free[SCRATCH_SLOTS];  /* empty arrays of any element size, a stack */
+	guint elt[SCRATCH_SLOTS];     /* the element size of each */
+	unsigned n;
 };
 
 /* An empty array of elements of elt_size bytes (a byte array is one of 1-byte elements). */
