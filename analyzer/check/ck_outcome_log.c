@@ -45,7 +45,7 @@ struct ck_outlog *ck_outlog(struct rr_checker *ck)
 	if (!ck->outlog) {
 		ck->outlog = g_new0(struct ck_outlog, 1);
 		g_queue_init(&ck->outlog->notes);
-		ck->outlog->newest = g_hash_table_new(g_int64_hash, g_int64_equal);
+		ck->outlog->newest = g_hash_table_new(ck_key_hash, g_int64_equal);
 		ck->outlog->successes = g_array_new(FALSE, TRUE, sizeof(struct ck_success));
 		ck->outlog->fed_dir = -1;
 		ck->outlog->strings = g_string_chunk_new(4096);

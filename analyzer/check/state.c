@@ -53,7 +53,7 @@ static void conn_free(gpointer p)
 void ck_state_init(struct rr_checker *ck)
 {
 	ck->conns = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, conn_free);
-	ck->episodes = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+	ck->episodes = g_hash_table_new_full(ck_key_hash, g_int64_equal, NULL, g_free);
 	g_queue_init(&ck->episode_order);
 	ck->live_handles = g_hash_table_new(g_direct_hash, g_direct_equal);
 }

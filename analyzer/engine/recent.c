@@ -15,11 +15,20 @@ struct rr_recent {
 	GHashTable *set;                  /* points into keys[]: each kept key once */
 };
 
+/* Both halves of the key (requester host, XID) mixed: g_int64_hash() keeps the XID alone. */
+static guint key_hash(gconstpointer p)
+{
+	uint64_t k = *(const uint64_t *)p;
+
+	k = (k ^ (k >> 32)) * 0x9e3779b97f4a7c15u;
+	return (guint)(k >> 32);
+}
+
 struct rr_recent *rr_recent_new(void)
 {
 	struct rr_recent *r = g_new0(struct rr_recent, 1);
 
-	r->set = g_hash_table_new(g_int64_hash, g_int64_equal);
+	r->set = g_hash_table_new(key_hash, g_int64_equal);
 	return r;
 }
 
