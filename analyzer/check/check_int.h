@@ -4,6 +4,7 @@
 #define RPCRDMA_CHECK_INT_H
 
 #include "check.h"
+#include "keymap.h"
 
 #define CK_RETIRED_MAX 512        /* segments of completed calls remembered per connection */
 #define CK_ERRORED_MAX 1024       /* XIDs completed by RDMA_ERROR remembered per connection */
@@ -200,7 +201,7 @@ struct rr_checker {
 		uint32_t conn_id, xid;
 		struct ck_call *call;
 	} call_memo;
-	GHashTable *episodes;         /* key -> struct ck_episode* */
+	struct ck_keymap episodes;    /* key -> struct ck_episode*, owned */
 	GQueue episode_order;         /* oldest first; links embedded in the episodes */
 	struct ck_episode *episode_spare;  /* the episode dropped last, reused by the next one */
 	GHashTable *live_handles;     /* handle -> conn id of the newest call that advertised it */
@@ -228,18 +229,6 @@ int ck_send_dir(const struct rr_fact_send *s);          /* the direction of the 
 const struct ck_retired *ck_retired_find(struct ck_conn_state *cs, uint32_t handle, uint64_t va,
 					 uint64_t len);
 struct ck_episode *ck_episode_find(struct rr_checker *ck, uint64_t key);
-/*
- * A hash of such a 64-bit key for GHashTable: both halves mixed.  glib's
- * g_int64_hash() keeps the low 32 bits only, the XID, so that the same XID
- * from several requesters (or captures joined) lands in one chain.
- */
-static inline guint ck_key_hash(gconstpointer p)
-{
-	uint64_t k = *(const uint64_t *)p;
-
-	k = (k ^ (k >> 32)) * 0x9e3779b97f4a7c15u;
-	return (guint)(k >> 32);
-}
 /* The key of a retry episode: the requester host and the XID (so it spans connections). */
 static inline uint64_t ck_episode_key(const struct rr_conn_info *c, uint32_t xid)
 {

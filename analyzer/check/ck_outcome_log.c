@@ -12,6 +12,7 @@
 
 #include "ck_outcome.h"
 #include "cursor.h"
+#include "keymap.h"
 
 #define CK_SUCCESS_MAX 4096
 #define CK_SUCCESS_SLOTS 8192     /* the index of successes: a power of two, twice CK_SUCCESS_MAX */
@@ -26,7 +27,7 @@ struct pair_memo {
 
 struct ck_outlog {
 	GQueue notes;                 /* struct ck_note*, oldest first, owned */
-	GHashTable *newest;           /* key -> the newest struct ck_note* of that call */
+	struct ck_keymap newest;      /* key -> the newest struct ck_note* of that call */
 	GArray *successes;            /* struct ck_success */
 	const struct ck_note **view;  /* ck_outlog_notes()' array */
 	GHashTable *cache;            /* ck_outlog_cache() */
@@ -45,7 +46,6 @@ struct ck_outlog *ck_outlog(struct rr_checker *ck)
 	if (!ck->outlog) {
 		ck->outlog = g_new0(struct ck_outlog, 1);
 		g_queue_init(&ck->outlog->notes);
-		ck->outlog->newest = g_hash_table_new(ck_key_hash, g_int64_equal);
 		ck->outlog->successes = g_array_new(FALSE, TRUE, sizeof(struct ck_success));
 		ck->outlog->fed_dir = -1;
 		ck->outlog->strings = g_string_chunk_new(4096);
@@ -58,7 +58,7 @@ void ck_outlog_free(struct ck_outlog *log)
 	if (!log)
 		return;
 	g_queue_clear_full(&log->notes, g_free);
-	g_hash_table_destroy(log->newest);
+	ck_keymap_free(&log->newest, NULL);
 	g_array_free(log->successes, TRUE);
 	g_string_chunk_free(log->strings);
 	g_free(log->spare);
@@ -70,7 +70,7 @@ void ck_outlog_free(struct ck_outlog *log)
 
 const struct ck_note *ck_outlog_note(const struct ck_outlog *log, uint64_t key)
 {
-	return log ? g_hash_table_lookup(log->newest, &key) : NULL;
+	return log ? ck_keymap_get(&log->newest, key) : NULL;
 }
 
 const struct ck_note *const *ck_outlog_notes(const struct ck_outlog *log, size_t *n)
@@ -154,8 +154,8 @@ static void evict(struct ck_outlog *log)
 {
 	struct ck_note *old = g_queue_pop_head(&log->notes);
 
-	if (old && g_hash_table_lookup(log->newest, &old->key) == old)
-		g_hash_table_remove(log->newest, &old->key);
+	if (old && ck_keymap_get(&log->newest, old->key) == old)
+		ck_keymap_take(&log->newest, old->key);
 	g_free(log->spare);
 	log->spare = old;
 }
@@ -205,7 +205,7 @@ static void feed_call(struct ck_outlog *log, const struct rr_message *m)
 	n->reply_segs = m->hdr->has_reply ? m->hdr->reply.count : 0;
 	n->size = m->payload_len;
 	sequence_of(m, n);
-	prev = g_hash_table_lookup(log->newest, &n->key);
+	prev = ck_keymap_get(&log->newest, n->key);
 	if (prev && prev->conn_id != n->conn_id) {
 		n->retry = true;
 		n->lost = !prev->answered;
@@ -215,7 +215,7 @@ static void feed_call(struct ck_outlog *log, const struct rr_message *m)
 	if (g_queue_get_length(&log->notes) >= CK_NOTES_MAX)
 		evict(log);
 	g_queue_push_tail(&log->notes, n);
-	g_hash_table_replace(log->newest, &n->key, n);
+	ck_keymap_put(&log->newest, n->key, n);
 }
 
 static bool same_kind(const struct ck_success *s, const struct ck_note *n, bool long_reply)
@@ -277,7 +277,7 @@ static void add_success(struct ck_outlog *log, const struct ck_note *n, bool lon
 static void feed_reply(struct ck_outlog *log, const struct rr_message *m)
 {
 	uint64_t key = ck_episode_key(&m->conn, m->xid);
-	struct ck_note *n = g_hash_table_lookup(log->newest, &key);
+	struct ck_note *n = ck_keymap_get(&log->newest, key);
 
 	if (!n || n->answered)
 		return;

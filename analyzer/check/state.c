@@ -53,7 +53,6 @@ static void conn_free(gpointer p)
 void ck_state_init(struct rr_checker *ck)
 {
 	ck->conns = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, conn_free);
-	ck->episodes = g_hash_table_new_full(ck_key_hash, g_int64_equal, NULL, g_free);
 	g_queue_init(&ck->episode_order);
 	ck->live_handles = g_hash_table_new(g_direct_hash, g_direct_equal);
 }
@@ -62,7 +61,7 @@ void ck_state_free(struct rr_checker *ck)
 {
 	g_hash_table_destroy(ck->conns);
 	g_queue_init(&ck->episode_order);
-	g_hash_table_destroy(ck->episodes);
+	ck_keymap_free(&ck->episodes, g_free);
 	g_free(ck->episode_spare);
 	g_hash_table_destroy(ck->live_handles);
 	ck_outlog_free(ck->outlog);
@@ -132,7 +131,7 @@ struct ck_call *ck_call_of_reply(struct rr_checker *ck, const struct rr_message 
 
 struct ck_episode *ck_episode_find(struct rr_checker *ck, uint64_t key)
 {
-	struct ck_episode *ep = g_hash_table_lookup(ck->episodes, &key);
+	struct ck_episode *ep = ck_keymap_get(&ck->episodes, key);
 
 	/* An outcome told from bytes that were not captured is not told. */
 	if (ep && ck->cur_cut)
@@ -185,7 +184,7 @@ static void retire(struct rr_checker *ck, struct ck_conn_state *cs, const struct
 static void episode_drop(struct rr_checker *ck, struct ck_episode *ep)
 {
 	g_queue_unlink(&ck->episode_order, &ep->order);
-	g_hash_table_steal(ck->episodes, &ep->key);
+	ck_keymap_take(&ck->episodes, ep->key);
 	g_free(ck->episode_spare);
 	ck->episode_spare = ep;
 }
@@ -196,7 +195,7 @@ static struct ck_episode *episode_get(struct rr_checker *ck, uint64_t key, uint3
 
 	if (ep)
 		return ep;
-	if (g_hash_table_size(ck->episodes) >= CK_EPISODES_MAX) {
+	if (ck_keymap_size(&ck->episodes) >= CK_EPISODES_MAX) {
 		episode_drop(ck, g_queue_peek_head(&ck->episode_order));
 		ck->skipped[RR_SKIP_STATE_LIMIT]++;
 	}
@@ -207,7 +206,7 @@ static struct ck_episode *episode_get(struct rr_checker *ck, uint64_t key, uint3
 	ep->key = key;
 	ep->xid = xid;
 	ep->uncertain = ck->cur_cut;
-	g_hash_table_insert(ck->episodes, &ep->key, ep);
+	ck_keymap_put(&ck->episodes, ep->key, ep);
 	g_queue_push_tail_link(&ck->episode_order, &ep->order);
 	return ep;
 }
@@ -307,9 +306,9 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 				other_call = true;
 		}
 		if (other_call) {
-			g_hash_table_steal(ck->episodes, &ep->key);
+			ck_keymap_take(&ck->episodes, ep->key);
 			ep->key = ~(uint64_t)0 - ck->retired_keys++;
-			g_hash_table_insert(ck->episodes, &ep->key, ep);
+			ck_keymap_put(&ck->episodes, ep->key, ep);
 			ep = episode_get(ck, ck_episode_key(&s->conn, h->xid), h->xid);
 		}
 		ep->last_send_frame = s->frame;
@@ -487,7 +486,7 @@ void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 	case RR_FACT_END:
 		/* Told: a joined capture's next part starts without them. */
 		g_queue_init(&ck->episode_order);   /* the links are the episodes' own */
-		g_hash_table_remove_all(ck->episodes);
+		ck_keymap_clear(&ck->episodes, g_free);
 		ck_outlog_free(ck->outlog);
 		ck->outlog = NULL;
 		break;
