@@ -32,7 +32,7 @@ void rr_scratch_give(struct rr_scratch *s, GArray *a)
 	elt = g_array_get_element_size(a);
 	/* A large one goes: the next message is seldom as large, and memory stays bounded. */
 	if (s->n < SCRATCH_SLOTS && (guint64)a->len * elt <= SCRATCH_KEEP_BYTES) {
-		g_array_set_size(a, 0);
+		a->len = 0;   /* as g_array_set_size(a, 0) for these arrays: neither cleared nor zero-terminated */
 		s->free[s->n] = a;
 		s->elt[s->n++] = elt;
 		return;
