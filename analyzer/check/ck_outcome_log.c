@@ -35,6 +35,7 @@ struct ck_outlog {
 	uint16_t success_at[CK_SUCCESS_SLOTS];  /* open addressing: index + 1 in successes, 0 empty */
 	struct pair_memo pairs[CK_PAIR_SLOTS];
 	struct ck_note *spare;        /* the note evict() forgot last, reused by the next call */
+	const char *last_what;        /* the call label interned last: calls in a row are often alike */
 	/* The fact fed last: several rules feed each one. */
 	uint64_t fed_frame;
 	uint32_t fed_xid;
@@ -199,7 +200,9 @@ static void feed_call(struct ck_outlog *log, const struct rr_message *m)
 	n->ts_usec = m->ts_usec;
 	ck_describe_call(m, what, sizeof(what));
 	n->pair = pair_interned(log, m->conn_id, m->conn_name);
-	n->what = g_string_chunk_insert_const(log->strings, what);
+	if (!log->last_what || strcmp(log->last_what, what))
+		log->last_what = g_string_chunk_insert_const(log->strings, what);
+	n->what = log->last_what;
 	n->long_call = ck_is_long_call(m->hdr);
 	n->pz_segs = ck_pz_segments(m->hdr);
 	n->reply_segs = m->hdr->has_reply ? m->hdr->reply.count : 0;
