@@ -15,35 +15,27 @@ static uint32_t find(const struct ck_keymap *m, uint64_t key)
 {
 	uint32_t i = slot_of(m, key);
 
-	while (m->vals[i] && m->keys[i] != key)
+	while (m->slots[i].val && m->slots[i].key != key)
 		i = (i + 1) & m->mask;
 	return i;
 }
 
 void *ck_keymap_get(const struct ck_keymap *m, uint64_t key)
 {
-	return m->mask ? m->vals[find(m, key)] : NULL;
+	return m->mask ? m->slots[find(m, key)].val : NULL;
 }
 
 static void grow(struct ck_keymap *m)
 {
-	uint64_t *keys = m->keys;
-	void **vals = m->vals;
+	struct ck_keymap_slot *old_slots = m->slots;
 	uint32_t old = m->mask ? m->mask + 1 : 0, i;
 
 	m->mask = old ? 2 * old - 1 : KEYMAP_FIRST_SLOTS - 1;
-	m->keys = g_new(uint64_t, m->mask + 1);
-	m->vals = g_new0(void *, m->mask + 1);
-	for (i = 0; i < old; i++) {
-		if (vals[i]) {
-			uint32_t at = find(m, keys[i]);
-
-			m->keys[at] = keys[i];
-			m->vals[at] = vals[i];
-		}
-	}
-	g_free(keys);
-	g_free(vals);
+	m->slots = g_new0(struct ck_keymap_slot, m->mask + 1);
+	for (i = 0; i < old; i++)
+		if (old_slots[i].val)
+			m->slots[find(m, old_slots[i].key)] = old_slots[i];
+	g_free(old_slots);
 }
 
 void *ck_keymap_put(struct ck_keymap *m, uint64_t key, void *val)
@@ -54,11 +46,11 @@ void *ck_keymap_put(struct ck_keymap *m, uint64_t key, void *val)
 	if (!m->mask || 2 * (m->n + 1) > m->mask + 1)
 		grow(m);
 	i = find(m, key);
-	was = m->vals[i];
+	was = m->slots[i].val;
 	if (!was)
 		m->n++;
-	m->keys[i] = key;
-	m->vals[i] = val;
+	m->slots[i].key = key;
+	m->slots[i].val = val;
 	return was;
 }
 
@@ -70,19 +62,18 @@ void *ck_keymap_take(struct ck_keymap *m, uint64_t key)
 	if (!m->mask)
 		return NULL;
 	i = find(m, key);
-	was = m->vals[i];
+	was = m->slots[i].val;
 	if (!was)
 		return NULL;
-	m->vals[i] = NULL;
+	m->slots[i].val = NULL;
 	m->n--;
 	/* Shift back each later entry of the run that the hole now separates from its home slot. */
-	for (j = (i + 1) & m->mask; m->vals[j]; j = (j + 1) & m->mask) {
-		uint32_t home = slot_of(m, m->keys[j]);
+	for (j = (i + 1) & m->mask; m->slots[j].val; j = (j + 1) & m->mask) {
+		uint32_t home = slot_of(m, m->slots[j].key);
 
 		if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
-			m->keys[i] = m->keys[j];
-			m->vals[i] = m->vals[j];
-			m->vals[j] = NULL;
+			m->slots[i] = m->slots[j];
+			m->slots[j].val = NULL;
 			i = j;
 		}
 	}
@@ -94,9 +85,9 @@ void ck_keymap_clear(struct ck_keymap *m, GDestroyNotify free_val)
 	uint32_t i;
 
 	for (i = 0; m->mask && i <= m->mask; i++) {
-		if (m->vals[i] && free_val)
-			free_val(m->vals[i]);
-		m->vals[i] = NULL;
+		if (m->slots[i].val && free_val)
+			free_val(m->slots[i].val);
+		m->slots[i].val = NULL;
 	}
 	m->n = 0;
 }
@@ -104,9 +95,7 @@ void ck_keymap_clear(struct ck_keymap *m, GDestroyNotify free_val)
 void ck_keymap_free(struct ck_keymap *m, GDestroyNotify free_val)
 {
 	ck_keymap_clear(m, free_val);
-	g_free(m->keys);
-	g_free(m->vals);
-	m->keys = NULL;
-	m->vals = NULL;
+	g_free(m->slots);
+	m->slots = NULL;
 	m->mask = 0;
 }

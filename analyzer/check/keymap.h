@@ -14,9 +14,13 @@
 #include <glib.h>
 #include <stdint.h>
 
+struct ck_keymap_slot {
+	uint64_t key;
+	void *val;                    /* NULL: an empty slot (values are never NULL) */
+};
+
 struct ck_keymap {
-	uint64_t *keys;
-	void **vals;                  /* NULL: an empty slot (values are never NULL) */
+	struct ck_keymap_slot *slots; /* a key beside its value: one cache line per probe */
 	uint32_t mask;                /* slots - 1; 0 before the first put */
 	uint32_t n;
 };
