@@ -8,13 +8,61 @@
  */
 #include "engine_int.h"
 #include "recent.h"
-#include "../check/keymap.h"
+
+/*
+ * The set is open addressing over the ring: each slot holds the ring index
+ * of a key (+1; 0 empty) and the key's 32-bit hash, 8 bytes, twice as many
+ * slots as the ring, linear probing, removal by shifting back.  Probes
+ * compare hashes and read the ring only on a match, so a lookup touches one
+ * slot line (the set is 1 MiB: every call's lookup is a cache miss, and
+ * 16-byte slots made it two).
+ */
+#define SET_SLOTS (2u * RR_RECENT_CALLS)
+
+struct set_slot {
+	uint32_t at;                      /* ring index + 1; 0: empty */
+	uint32_t hash;
+};
 
 struct rr_recent {
 	uint64_t keys[RR_RECENT_CALLS];   /* a ring, oldest at next once full */
 	uint32_t next, used;
-	struct ck_keymap set;             /* key -> its slot in keys[]: each kept key once */
+	struct set_slot set[SET_SLOTS];
 };
+
+/* Both halves of the key (requester host, XID) mixed. */
+static uint32_t key_hash(uint64_t k)
+{
+	k = (k ^ (k >> 32)) * 0x9e3779b97f4a7c15u;
+	return (uint32_t)(k >> 32);
+}
+
+/* The slot holding key (hash h), or the empty slot that ends its run. */
+static uint32_t find(const struct rr_recent *r, uint64_t key, uint32_t h)
+{
+	uint32_t i = h % SET_SLOTS;
+
+	while (r->set[i].at && (r->set[i].hash != h || r->keys[r->set[i].at - 1] != key))
+		i = (i + 1) % SET_SLOTS;
+	return i;
+}
+
+static void set_remove(struct rr_recent *r, uint32_t i)
+{
+	uint32_t j;
+
+	r->set[i].at = 0;
+	/* Shift back each later entry of the run that the hole now separates from its home slot. */
+	for (j = (i + 1) % SET_SLOTS; r->set[j].at; j = (j + 1) % SET_SLOTS) {
+		uint32_t home = r->set[j].hash % SET_SLOTS;
+
+		if ((j - home + SET_SLOTS) % SET_SLOTS >= (j - i + SET_SLOTS) % SET_SLOTS) {
+			r->set[i] = r->set[j];
+			r->set[j].at = 0;
+			i = j;
+		}
+	}
+}
 
 struct rr_recent *rr_recent_new(void)
 {
@@ -23,24 +71,26 @@ struct rr_recent *rr_recent_new(void)
 
 bool rr_recent_repeat(struct rr_recent *r, uint64_t key)
 {
-	uint64_t *slot = &r->keys[r->next];
+	uint32_t h = key_hash(key), i = find(r, key, h);
 
-	if (ck_keymap_get(&r->set, key))
+	if (r->set[i].at)
 		return true;
-	if (r->used == RR_RECENT_CALLS)
-		ck_keymap_take(&r->set, *slot);
-	else
+	if (r->used == RR_RECENT_CALLS) {
+		uint64_t old = r->keys[r->next];
+
+		set_remove(r, find(r, old, key_hash(old)));
+		i = find(r, key, h);   /* the removal may have moved the run */
+	} else {
 		r->used++;
-	*slot = key;
-	ck_keymap_put(&r->set, key, slot);
+	}
+	r->keys[r->next] = key;
+	r->set[i].at = r->next + 1;
+	r->set[i].hash = h;
 	r->next = (r->next + 1) % RR_RECENT_CALLS;
 	return false;
 }
 
 void rr_recent_free(struct rr_recent *r)
 {
-	if (!r)
-		return;
-	ck_keymap_free(&r->set, NULL);
 	g_free(r);
 }
