@@ -4,6 +4,7 @@
 #define RPCRDMA_CHECK_INT_H
 
 #include "check.h"
+#include "keymap.h"
 
 #define CK_RETIRED_MAX 512        /* segments of completed calls remembered per connection */
 #define CK_ERRORED_MAX 1024       /* XIDs completed by RDMA_ERROR remembered per connection */
@@ -161,6 +162,7 @@ struct ck_episode {
 	uint64_t last_send_frame;
 	uint32_t conn_id;
 	bool uncertain;               /* a fact about it was not (wholly) captured */
+	GList order;                  /* its link in rr_checker.episode_order (no allocation of its own) */
 };
 
 /* Where the RDMA Writes into one segment of a call went, from its first to its last byte (ck_writes.c). */
@@ -191,8 +193,17 @@ struct rr_checker {
 	size_t held;                  /* bytes of all connections' state (CK_HELD_MAX) */
 	GHashTable *conns;            /* id -> struct ck_conn_state* */
 	struct ck_conn_state *last_conn;  /* state.c: the one ck_conn() found last (or NULL) */
-	GHashTable *episodes;         /* key -> struct ck_episode* */
-	GQueue episode_order;         /* oldest first */
+	/* state.c: the call ck_call_find() found last (or did not): checks ask for the same one
+	 * many times a fact; forgotten whenever a call table changes. */
+	struct {
+		bool valid;
+		int dir;
+		uint32_t conn_id, xid;
+		struct ck_call *call;
+	} call_memo;
+	struct ck_keymap episodes;    /* key -> struct ck_episode*, owned */
+	GQueue episode_order;         /* oldest first; links embedded in the episodes */
+	struct ck_episode *episode_spare;  /* the episode dropped last, reused by the next one */
 	GHashTable *live_handles;     /* handle -> conn id of the newest call that advertised it */
 	uint64_t retired_keys;        /* episodes set aside when their XID was reused (see state.c) */
 	struct ck_outlog *outlog;     /* what the outcome rules learn of the capture (ck_outcome.h) */
@@ -208,6 +219,8 @@ struct rr_checker {
 bool ck_rule_on(const struct rr_checker *ck, enum rr_rule_id id);
 
 void ck_state_init(struct rr_checker *ck);
+/* The connection's state if it has any (ck_conn() makes it). */
+struct ck_conn_state *ck_conn_find(struct rr_checker *ck, uint32_t id);
 void ck_state_before(struct rr_checker *ck, const struct rr_fact *f);
 void ck_state_after(struct rr_checker *ck, const struct rr_fact *f);
 void ck_state_free(struct rr_checker *ck);

@@ -177,7 +177,7 @@ static enum captured fact_captured(struct rr_checker *ck, const struct rr_fact *
 	default:
 		return CAPTURED;
 	}
-	cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(id));
+	cs = ck_conn_find(ck, id);
 	if (ci && ci->capture_cut) {
 		cs = ck_conn(ck, id);
 		cs->cut = true;

@@ -12,17 +12,30 @@
 
 #include "ck_outcome.h"
 #include "cursor.h"
+#include "keymap.h"
 
 #define CK_SUCCESS_MAX 4096
+#define CK_SUCCESS_SLOTS 8192     /* the index of successes: a power of two, twice CK_SUCCESS_MAX */
+#define CK_PAIR_SLOTS 256         /* connections whose pair is remembered, by connection ID */
 #define NFS4_OP_SEQUENCE 53
+
+/* A connection's name and the pair made of it: the pair is made once per connection, not per call. */
+struct pair_memo {
+	const char *name;             /* interned copy of the connection's name; NULL: empty slot */
+	const char *pair;             /* interned */
+};
 
 struct ck_outlog {
 	GQueue notes;                 /* struct ck_note*, oldest first, owned */
-	GHashTable *newest;           /* key -> the newest struct ck_note* of that call */
+	struct ck_keymap newest;      /* key -> the newest struct ck_note* of that call */
 	GArray *successes;            /* struct ck_success */
 	const struct ck_note **view;  /* ck_outlog_notes()' array */
 	GHashTable *cache;            /* ck_outlog_cache() */
 	GStringChunk *strings;        /* pairs and call labels, each kept once */
+	uint16_t success_at[CK_SUCCESS_SLOTS];  /* open addressing: index + 1 in successes, 0 empty */
+	struct pair_memo pairs[CK_PAIR_SLOTS];
+	struct ck_note *spare;        /* the note evict() forgot last, reused by the next call */
+	const char *last_what;        /* the call label interned last: calls in a row are often alike */
 	/* The fact fed last: several rules feed each one. */
 	uint64_t fed_frame;
 	uint32_t fed_xid;
@@ -34,7 +47,6 @@ struct ck_outlog *ck_outlog(struct rr_checker *ck)
 	if (!ck->outlog) {
 		ck->outlog = g_new0(struct ck_outlog, 1);
 		g_queue_init(&ck->outlog->notes);
-		ck->outlog->newest = g_hash_table_new(g_int64_hash, g_int64_equal);
 		ck->outlog->successes = g_array_new(FALSE, TRUE, sizeof(struct ck_success));
 		ck->outlog->fed_dir = -1;
 		ck->outlog->strings = g_string_chunk_new(4096);
@@ -47,9 +59,10 @@ void ck_outlog_free(struct ck_outlog *log)
 	if (!log)
 		return;
 	g_queue_clear_full(&log->notes, g_free);
-	g_hash_table_destroy(log->newest);
+	ck_keymap_free(&log->newest, NULL);
 	g_array_free(log->successes, TRUE);
 	g_string_chunk_free(log->strings);
+	g_free(log->spare);
 	g_free(log->view);
 	if (log->cache)
 		g_hash_table_destroy(log->cache);
@@ -58,7 +71,7 @@ void ck_outlog_free(struct ck_outlog *log)
 
 const struct ck_note *ck_outlog_note(const struct ck_outlog *log, uint64_t key)
 {
-	return log ? g_hash_table_lookup(log->newest, &key) : NULL;
+	return log ? ck_keymap_get(&log->newest, key) : NULL;
 }
 
 const struct ck_note *const *ck_outlog_notes(const struct ck_outlog *log, size_t *n)
@@ -142,31 +155,60 @@ static void evict(struct ck_outlog *log)
 {
 	struct ck_note *old = g_queue_pop_head(&log->notes);
 
-	if (old && g_hash_table_lookup(log->newest, &old->key) == old)
-		g_hash_table_remove(log->newest, &old->key);
-	g_free(old);
+	if (old && ck_keymap_get(&log->newest, old->key) == old)
+		ck_keymap_take(&log->newest, old->key);
+	g_free(log->spare);
+	log->spare = old;
+}
+
+/* The interned pair of a connection's name, made once per connection. */
+static const char *pair_interned(struct ck_outlog *log, uint32_t conn_id, const char *name)
+{
+	struct pair_memo *pm = &log->pairs[conn_id % CK_PAIR_SLOTS];
+	char pair[CK_PAIR_LEN];
+
+	if (pm->name && name && !strcmp(pm->name, name))
+		return pm->pair;
+	pair_of(name, pair, sizeof(pair));
+	if (!name)
+		return g_string_chunk_insert_const(log->strings, pair);
+	pm->name = g_string_chunk_insert_const(log->strings, name);
+	pm->pair = g_string_chunk_insert_const(log->strings, pair);
+	return pm->pair;
+}
+
+static struct ck_note *note_new(struct ck_outlog *log)
+{
+	struct ck_note *n = log->spare;
+
+	log->spare = NULL;
+	if (!n)
+		return g_new0(struct ck_note, 1);
+	memset(n, 0, sizeof(*n));
+	return n;
 }
 
 static void feed_call(struct ck_outlog *log, const struct rr_message *m)
 {
-	struct ck_note *n = g_new0(struct ck_note, 1);
+	struct ck_note *n = note_new(log);
 	const struct ck_note *prev;
-	char pair[CK_PAIR_LEN], what[48];
+	char what[48];
 
 	n->key = ck_episode_key(&m->conn, m->xid);
 	n->conn_id = m->conn_id;
 	n->frame = m->send_frame;
 	n->ts_usec = m->ts_usec;
-	pair_of(m->conn_name, pair, sizeof(pair));
 	ck_describe_call(m, what, sizeof(what));
-	n->pair = g_string_chunk_insert_const(log->strings, pair);
-	n->what = g_string_chunk_insert_const(log->strings, what);
+	n->pair = pair_interned(log, m->conn_id, m->conn_name);
+	if (!log->last_what || strcmp(log->last_what, what))
+		log->last_what = g_string_chunk_insert_const(log->strings, what);
+	n->what = log->last_what;
 	n->long_call = ck_is_long_call(m->hdr);
 	n->pz_segs = ck_pz_segments(m->hdr);
 	n->reply_segs = m->hdr->has_reply ? m->hdr->reply.count : 0;
 	n->size = m->payload_len;
 	sequence_of(m, n);
-	prev = g_hash_table_lookup(log->newest, &n->key);
+	prev = ck_keymap_get(&log->newest, n->key);
 	if (prev && prev->conn_id != n->conn_id) {
 		n->retry = true;
 		n->lost = !prev->answered;
@@ -176,7 +218,7 @@ static void feed_call(struct ck_outlog *log, const struct rr_message *m)
 	if (g_queue_get_length(&log->notes) >= CK_NOTES_MAX)
 		evict(log);
 	g_queue_push_tail(&log->notes, n);
-	g_hash_table_replace(log->newest, &n->key, n);
+	ck_keymap_put(&log->newest, n->key, n);
 }
 
 static bool same_kind(const struct ck_success *s, const struct ck_note *n, bool long_reply)
@@ -185,15 +227,29 @@ static bool same_kind(const struct ck_success *s, const struct ck_note *n, bool 
 	       s->pz_segs == n->pz_segs && s->reply_segs == n->reply_segs && s->long_reply == long_reply;
 }
 
+/* Where a kind of success sits in the index: its slot, holding it or empty. */
+static uint16_t *success_slot(struct ck_outlog *log, const struct ck_note *n, bool long_reply)
+{
+	uint64_t h = (uint64_t)(uintptr_t)n->pair * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)n->what;
+	unsigned i;
+
+	h = (h ^ (h >> 29) ^ ((uint64_t)n->pz_segs << 40) ^ ((uint64_t)n->reply_segs << 20) ^
+	     (uint64_t)n->long_call << 1 ^ (uint64_t)long_reply) * 0xbf58476d1ce4e5b9u;
+	for (i = (unsigned)(h >> 40) % CK_SUCCESS_SLOTS;; i = (i + 1) % CK_SUCCESS_SLOTS) {
+		uint16_t *at = &log->success_at[i];
+
+		if (!*at || same_kind(&g_array_index(log->successes, struct ck_success, *at - 1u), n, long_reply))
+			return at;
+	}
+}
+
 static void add_success(struct ck_outlog *log, const struct ck_note *n, bool long_reply, uint64_t frame)
 {
+	uint16_t *at = success_slot(log, n, long_reply);
 	struct ck_success *s;
-	guint i;
 
-	for (i = 0; i < log->successes->len; i++) {
-		s = &g_array_index(log->successes, struct ck_success, i);
-		if (!same_kind(s, n, long_reply))
-			continue;
+	if (*at) {
+		s = &g_array_index(log->successes, struct ck_success, *at - 1u);
 		if (n->size < s->size_min) {
 			s->size_min = n->size;
 			s->frame_min = frame;
@@ -208,6 +264,7 @@ static void add_success(struct ck_outlog *log, const struct ck_note *n, bool lon
 	if (log->successes->len >= CK_SUCCESS_MAX)
 		return;
 	g_array_set_size(log->successes, log->successes->len + 1);
+	*at = (uint16_t)log->successes->len;
 	s = &g_array_index(log->successes, struct ck_success, log->successes->len - 1);
 	s->pair = n->pair;
 	s->what = n->what;
@@ -223,7 +280,7 @@ static void add_success(struct ck_outlog *log, const struct ck_note *n, bool lon
 static void feed_reply(struct ck_outlog *log, const struct rr_message *m)
 {
 	uint64_t key = ck_episode_key(&m->conn, m->xid);
-	struct ck_note *n = g_hash_table_lookup(log->newest, &key);
+	struct ck_note *n = ck_keymap_get(&log->newest, key);
 
 	if (!n || n->answered)
 		return;

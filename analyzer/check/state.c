@@ -53,7 +53,6 @@ static void conn_free(gpointer p)
 void ck_state_init(struct rr_checker *ck)
 {
 	ck->conns = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, conn_free);
-	ck->episodes = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
 	g_queue_init(&ck->episode_order);
 	ck->live_handles = g_hash_table_new(g_direct_hash, g_direct_equal);
 }
@@ -61,8 +60,9 @@ void ck_state_init(struct rr_checker *ck)
 void ck_state_free(struct rr_checker *ck)
 {
 	g_hash_table_destroy(ck->conns);
-	g_queue_clear(&ck->episode_order);
-	g_hash_table_destroy(ck->episodes);
+	g_queue_init(&ck->episode_order);
+	ck_keymap_free(&ck->episodes, g_free);
+	g_free(ck->episode_spare);
 	g_hash_table_destroy(ck->live_handles);
 	ck_outlog_free(ck->outlog);
 }
@@ -95,11 +95,33 @@ int ck_send_dir(const struct rr_fact_send *s)
 	return s->is_call ? !s->from_requester : s->from_requester;
 }
 
+struct ck_conn_state *ck_conn_find(struct rr_checker *ck, uint32_t id)
+{
+	if (ck->last_conn && ck->last_conn->id == id)
+		return ck->last_conn;
+	return g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(id));
+}
+
+/* A call table is about to change: what ck_call_find() found may be gone. */
+static void forget_call_memo(struct rr_checker *ck)
+{
+	ck->call_memo.valid = false;
+}
+
 struct ck_call *ck_call_find(struct rr_checker *ck, uint32_t conn_id, int dir, uint32_t xid)
 {
-	struct ck_conn_state *cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(conn_id));
+	struct ck_conn_state *cs;
 
-	return cs ? g_hash_table_lookup(cs->calls[dir], GUINT_TO_POINTER(xid)) : NULL;
+	if (ck->call_memo.valid && ck->call_memo.conn_id == conn_id && ck->call_memo.dir == dir &&
+	    ck->call_memo.xid == xid)
+		return ck->call_memo.call;
+	cs = ck_conn_find(ck, conn_id);
+	ck->call_memo.call = cs ? g_hash_table_lookup(cs->calls[dir], GUINT_TO_POINTER(xid)) : NULL;
+	ck->call_memo.conn_id = conn_id;
+	ck->call_memo.dir = dir;
+	ck->call_memo.xid = xid;
+	ck->call_memo.valid = true;
+	return ck->call_memo.call;
 }
 
 struct ck_call *ck_call_of_reply(struct rr_checker *ck, const struct rr_message *m)
@@ -109,7 +131,7 @@ struct ck_call *ck_call_of_reply(struct rr_checker *ck, const struct rr_message 
 
 struct ck_episode *ck_episode_find(struct rr_checker *ck, uint64_t key)
 {
-	struct ck_episode *ep = g_hash_table_lookup(ck->episodes, &key);
+	struct ck_episode *ep = ck_keymap_get(&ck->episodes, key);
 
 	/* An outcome told from bytes that were not captured is not told. */
 	if (ep && ck->cur_cut)
@@ -161,8 +183,10 @@ static void retire(struct rr_checker *ck, struct ck_conn_state *cs, const struct
 
 static void episode_drop(struct rr_checker *ck, struct ck_episode *ep)
 {
-	g_queue_remove(&ck->episode_order, ep);
-	g_hash_table_remove(ck->episodes, &ep->key);
+	g_queue_unlink(&ck->episode_order, &ep->order);
+	ck_keymap_take(&ck->episodes, ep->key);
+	g_free(ck->episode_spare);
+	ck->episode_spare = ep;
 }
 
 static struct ck_episode *episode_get(struct rr_checker *ck, uint64_t key, uint32_t xid)
@@ -171,16 +195,19 @@ static struct ck_episode *episode_get(struct rr_checker *ck, uint64_t key, uint3
 
 	if (ep)
 		return ep;
-	if (g_hash_table_size(ck->episodes) >= CK_EPISODES_MAX) {
+	if (ck_keymap_size(&ck->episodes) >= CK_EPISODES_MAX) {
 		episode_drop(ck, g_queue_peek_head(&ck->episode_order));
 		ck->skipped[RR_SKIP_STATE_LIMIT]++;
 	}
-	ep = g_new0(struct ck_episode, 1);
+	ep = ck->episode_spare ? ck->episode_spare : g_new(struct ck_episode, 1);
+	ck->episode_spare = NULL;
+	memset(ep, 0, sizeof(*ep));
+	ep->order.data = ep;
 	ep->key = key;
 	ep->xid = xid;
 	ep->uncertain = ck->cur_cut;
-	g_hash_table_insert(ck->episodes, &ep->key, ep);
-	g_queue_push_tail(&ck->episode_order, ep);
+	ck_keymap_put(&ck->episodes, ep->key, ep);
+	g_queue_push_tail_link(&ck->episode_order, &ep->order);
 	return ep;
 }
 
@@ -247,6 +274,7 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 	/* The same XID again while outstanding (a retransmission): one call, counted once. */
 	if (!old || (old->flags & CK_CALL_REPLIED))
 		ds->outstanding++;
+	forget_call_memo(ck);
 	g_hash_table_replace(cs->calls[dir], GUINT_TO_POINTER(c->xid), c);
 	if (g_hash_table_size(cs->calls[dir]) > CK_CALLS_MAX) {
 		g_hash_table_remove_all(cs->calls[dir]);   /* replies lost: start over */
@@ -278,9 +306,9 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 				other_call = true;
 		}
 		if (other_call) {
-			g_hash_table_steal(ck->episodes, &ep->key);
+			ck_keymap_take(&ck->episodes, ep->key);
 			ep->key = ~(uint64_t)0 - ck->retired_keys++;
-			g_hash_table_insert(ck->episodes, &ep->key, ep);
+			ck_keymap_put(&ck->episodes, ep->key, ep);
 			ep = episode_get(ck, ck_episode_key(&s->conn, h->xid), h->xid);
 		}
 		ep->last_send_frame = s->frame;
@@ -400,6 +428,7 @@ static void msg_reply(struct rr_checker *ck, const struct rr_message *m)
 			cs->err_chunk_what[0] = 0;
 		}
 	}
+	forget_call_memo(ck);
 	g_hash_table_remove(cs->calls[m->backchannel ? 1 : 0], GUINT_TO_POINTER(m->xid));
 	if (m->backchannel)
 		return;
@@ -450,13 +479,14 @@ void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 			ck->held -= cs->acct;
 		if (cs == ck->last_conn)
 			ck->last_conn = NULL;
+		forget_call_memo(ck);
 		g_hash_table_remove(ck->conns, GUINT_TO_POINTER(f->conn_id));
 		break;
 	}
 	case RR_FACT_END:
 		/* Told: a joined capture's next part starts without them. */
-		g_queue_clear(&ck->episode_order);
-		g_hash_table_remove_all(ck->episodes);
+		g_queue_init(&ck->episode_order);   /* the links are the episodes' own */
+		ck_keymap_clear(&ck->episodes, g_free);
 		ck_outlog_free(ck->outlog);
 		ck->outlog = NULL;
 		break;
@@ -477,7 +507,7 @@ void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 			msg_call(ck, f->msg);
 		else
 			msg_reply(ck, f->msg);
-		cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(f->msg->conn_id));
+		cs = ck_conn_find(ck, f->msg->conn_id);
 		if (cs)
 			settle(ck, cs);
 		break;

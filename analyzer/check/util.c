@@ -212,6 +212,7 @@ static _Thread_local struct {
 	const struct rr_message *m;
 	uint64_t fact;
 	char text[256];
+	size_t len;                   /* strlen(text) */
 } memo;
 static _Thread_local uint64_t fact_no = 1;
 
@@ -222,16 +223,24 @@ void ck_describe_new_fact(void)
 
 void ck_describe_call(const struct rr_message *m, char *buf, size_t len)
 {
+	size_t n;
+
 	if (len > sizeof(memo.text)) {
 		describe(m, buf, len);
 		return;
 	}
 	if (memo.m != m || memo.fact != fact_no) {
 		describe(m, memo.text, sizeof(memo.text));
+		memo.len = strlen(memo.text);
 		memo.m = m;
 		memo.fact = fact_no;
 	}
-	g_strlcpy(buf, memo.text, len);
+	/* What fits, as g_strlcpy would copy it, without walking the text a byte at a time. */
+	if (!len)
+		return;
+	n = MIN(memo.len, len - 1);
+	memcpy(buf, memo.text, n);
+	buf[n] = 0;
 }
 
 bool ck_is_backward(const struct rr_message *m)

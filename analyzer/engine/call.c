@@ -46,9 +46,8 @@ static void register_segments(struct rr_engine *eng, struct rr_call *call)
 /* The call's own copy of its header: the fixed part and the used entries
  * of each list only (a struct rr_hdr is ~5 KiB of arrays, and most calls
  * carry a segment or two); entries past the counts are never read. */
-static struct rr_hdr *hdr_dup(const struct rr_hdr *h)
+static void hdr_copy(struct rr_hdr *c, const struct rr_hdr *h)
 {
-	struct rr_hdr *c = g_malloc(sizeof(*c));
 	uint32_t nr = MIN(h->n_reads, RR_HDR_MAX_SEGS), nw = MIN(h->n_write_chunks, RR_HDR_MAX_WRITE_CHUNKS);
 	uint32_t ns = MIN(h->n_wsegs, RR_HDR_MAX_SEGS);
 
@@ -63,7 +62,63 @@ static struct rr_hdr *hdr_dup(const struct rr_hdr *h)
 	/* the fields after the lists, as they are: building_reply is a builder's, which a
 	 * decoded header may leave unset (a copy, not a read of it as a bool) */
 	memcpy(&c->hdr_len, &h->hdr_len, sizeof(*c) - offsetof(struct rr_hdr, hdr_len));
-	return c;
+}
+
+/*
+ * A zeroed call with its header buffer and empty arrays: a spare one when
+ * the engine has any (a header is ~10 KiB, too large for malloc's fast
+ * paths), else a new one.
+ */
+static struct rr_call *call_alloc(struct rr_engine *eng)
+{
+	struct rr_call *call;
+	const struct rr_hdr *hdr;
+	GArray *frames;
+	GPtrArray *segs;
+
+	if (!eng->n_call_spares) {
+		call = g_new0(struct rr_call, 1);
+		call->hdr = g_malloc(sizeof(struct rr_hdr));
+		call->frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+		call->segs = g_ptr_array_new();
+		return call;
+	}
+	call = eng->call_spares[--eng->n_call_spares];
+	hdr = call->hdr;
+	frames = call->frames;
+	segs = call->segs;
+	memset(call, 0, sizeof(*call));
+	call->hdr = hdr;
+	call->frames = frames;
+	call->segs = segs;
+	return call;
+}
+
+/* Kept as a spare (its arrays emptied) while the engine has room, else freed. */
+static void call_release(struct rr_engine *eng, struct rr_call *call)
+{
+	if (eng->n_call_spares < RR_CALL_SPARES) {
+		g_array_set_size(call->frames, 0);
+		g_ptr_array_set_size(call->segs, 0);
+		eng->call_spares[eng->n_call_spares++] = call;
+		return;
+	}
+	g_ptr_array_unref(call->segs);
+	g_array_unref(call->frames);
+	g_free((void *)call->hdr);
+	g_free(call);
+}
+
+void rr_call_spares_free(struct rr_engine *eng)
+{
+	while (eng->n_call_spares) {
+		struct rr_call *call = eng->call_spares[--eng->n_call_spares];
+
+		g_ptr_array_unref(call->segs);
+		g_array_unref(call->frames);
+		g_free((void *)call->hdr);
+		g_free(call);
+	}
 }
 
 struct rr_call *rr_call_new(struct rr_engine *eng, struct rr_flow *f, const struct rr_hdr *hdr,
@@ -75,20 +130,18 @@ struct rr_call *rr_call_new(struct rr_engine *eng, struct rr_flow *f, const stru
 
 	if (!rr_budget_take(eng, sizeof(struct rr_call) + sizeof(*hdr) + inline_len, d->frames[0], "a call"))
 		return NULL;
-	call = g_new0(struct rr_call, 1);
+	call = call_alloc(eng);
 	call->xid = hdr->xid;
 	call->flow = f;
-	call->hdr = hdr_dup(hdr);
+	hdr_copy((struct rr_hdr *)call->hdr, hdr);
 	call->inline_len = inline_len;
 	call->inline_buf = g_memdup2(d->data + hdr->hdr_len, inline_len);
-	call->frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	for (i = 0; i < d->n_frames; i++)
 		rr_frames_add(call->frames, d->frames[i]);
 	call->first_frame = d->frames[0];
 	call->ts_usec = d->ts_usec;
 	call->gaps_at_start = d->psn_gaps;
 	call->send_truncated = d->truncated;
-	call->segs = g_ptr_array_new();
 	if (!f->calls) {
 		f->calls = g_new0(struct rr_call_table, 1);
 		f->calls->by_xid = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -115,12 +168,9 @@ void rr_call_free(struct rr_engine *eng, struct rr_call *call)
 	rr_segstore_unready(eng, call);
 	for (i = 0; i < call->segs->len; i++)
 		rr_seg_remove(eng, g_ptr_array_index(call->segs, i));
-	g_ptr_array_unref(call->segs);
-	g_array_unref(call->frames);
 	rr_budget_give(eng, sizeof(*call) + sizeof(*call->hdr) + call->inline_len);
-	g_free((void *)call->hdr);
 	g_free((void *)call->inline_buf);
-	g_free(call);
+	call_release(eng, call);
 }
 
 void rr_call_drop(struct rr_engine *eng, struct rr_call *call)

@@ -51,6 +51,9 @@ void rr_call_drop(struct rr_engine *eng, struct rr_call *call);
 /* Free a call no flow holds any more (see rr_call_take_all). */
 void rr_call_free(struct rr_engine *eng, struct rr_call *call);
 
+/* The engine is going away: free the spare calls it kept. */
+void rr_call_spares_free(struct rr_engine *eng);
+
 /* The call with this XID sent on f, or NULL. */
 struct rr_call *rr_call_find(struct rr_flow *f, uint32_t xid);
 /* A pairing predicate (rr_conn_pair_by_evidence): f carried a call with this XID. */

@@ -25,15 +25,21 @@
 #include "conn_int.h"
 
 /* Keys are canonicalised (canon_key) so padding is zero and bytes compare. */
+/* Keys are canonical (canon_key, addr_pair_key: padding zeroed), so their bytes hash, eight at a time. */
 static guint flow_key_hash(gconstpointer p)
 {
 	const uint8_t *b = p;
-	guint32 h = 2166136261u;
+	uint64_t h = 0x9e3779b97f4a7c15u, w;
 	size_t i;
 
-	for (i = 0; i < sizeof(struct rr_flow_key); i++)
-		h = (h ^ b[i]) * 16777619u;
-	return h;
+	for (i = 0; i + sizeof(w) <= sizeof(struct rr_flow_key); i += sizeof(w)) {
+		memcpy(&w, b + i, sizeof(w));
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h ^= h >> 32;
+	}
+	for (; i < sizeof(struct rr_flow_key); i++)
+		h = (h ^ b[i]) * 0x100000001b3u;
+	return (guint)(h ^ (h >> 29));
 }
 
 static gboolean flow_key_equal(gconstpointer a, gconstpointer b)
@@ -237,6 +243,26 @@ static void pair_if_unambiguous(struct rr_engine *eng, struct rr_flow *f)
 	conn_of(f->conn)->tentative = true;
 }
 
+static void remember_flow(struct rr_conn_table *t, struct conn_flow *cf)
+{
+	if (t->last != cf) {
+		t->before = t->last;
+		t->last = cf;
+	}
+}
+
+/* One of the two flows found last, if the key is theirs. */
+static struct conn_flow *recent_flow(struct rr_conn_table *t, const struct rr_flow_key *k)
+{
+	if (t->last && flow_key_equal(&t->last->pub.key, k))
+		return t->last;
+	if (t->before && flow_key_equal(&t->before->pub.key, k)) {
+		remember_flow(t, t->before);
+		return t->last;
+	}
+	return NULL;
+}
+
 struct rr_flow *rr_conn_flow_lookup(struct rr_engine *eng, const struct rr_flow_key *key, bool eager,
 				    uint64_t frame)
 {
@@ -248,11 +274,12 @@ struct rr_flow *rr_conn_flow_lookup(struct rr_engine *eng, const struct rr_flow_
 	GPtrArray *list;
 
 	canon_key(key, &k);
-	if (t->last && flow_key_equal(&t->last->pub.key, &k))
-		return &t->last->pub;
+	cf = recent_flow(t, &k);
+	if (cf)
+		return &cf->pub;
 	cf = g_hash_table_lookup(t->flows, &k);
 	if (cf) {
-		t->last = cf;
+		remember_flow(t, cf);
 		return &cf->pub;
 	}
 	if (g_hash_table_size(t->flows) >= eng->lim.max_flows) {
@@ -294,8 +321,9 @@ struct rr_flow *rr_flow_find(struct rr_engine *eng, const struct rr_flow_key *ke
 	struct conn_flow *cf;
 
 	canon_key(key, &k);
-	if (eng->conns->last && flow_key_equal(&eng->conns->last->pub.key, &k))
-		return &eng->conns->last->pub;
+	cf = recent_flow(eng->conns, &k);
+	if (cf)
+		return &cf->pub;
 	cf = g_hash_table_lookup(eng->conns->flows, &k);
 	return cf ? &cf->pub : NULL;
 }
@@ -352,6 +380,8 @@ void rr_conn_forget(struct rr_engine *eng, struct rr_conn *c)
 		}
 		if (t->last == conn_flow_of(f))
 			t->last = NULL;
+		if (t->before == conn_flow_of(f))
+			t->before = NULL;
 		g_hash_table_remove(t->flows, &f->key);   /* frees f */
 	}
 	g_ptr_array_remove(t->conns, c);              /* frees c */

@@ -38,6 +38,7 @@ struct conn {
 struct rr_conn_table {
 	GHashTable *flows;        /* struct rr_flow_key* -> struct conn_flow* */
 	struct conn_flow *last;   /* the flow found last (frames come in runs of one flow), or NULL */
+	struct conn_flow *before; /* the one found before it (a run's answers come the other way), or NULL */
 	GHashTable *by_addrs;     /* address pair -> GPtrArray of flows (pairing candidates) */
 	GPtrArray *conns;         /* live connections (struct conn*), in id order */
 	uint32_t next_conn_id;

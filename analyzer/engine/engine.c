@@ -9,6 +9,7 @@
 #include "rebuild.h"
 #include "recent.h"
 #include "rnr.h"
+#include "scratch.h"
 #include "segstore.h"
 #include "xfer.h"
 #include "../check/check.h"
@@ -322,5 +323,8 @@ void rr_engine_free(struct rr_engine *eng)
 	if (eng->ulp_unknown)
 		g_hash_table_destroy(eng->ulp_unknown);
 	rr_checker_free(eng->checker);
+	rr_scratch_clear(&eng->scratch);
+	rr_call_spares_free(eng);
+	g_free(eng->send_hdr);
 	g_free(dispatch_of(eng));
 }

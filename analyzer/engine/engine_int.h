@@ -41,6 +41,7 @@
 #include <glib.h>
 
 #include "engine.h"
+#include "scratch.h"
 
 struct rr_checker;
 struct rr_flow;
@@ -51,6 +52,9 @@ struct rr_call;
 struct rr_range {
 	uint64_t start, end;
 };
+
+/* Freed calls the engine keeps, with their buffers, for new calls (call.c). */
+#define RR_CALL_SPARES 32
 
 struct rr_engine {
 	/* Set by engine.c (from rr_engine_new and the setters); every module reads them. */
@@ -78,6 +82,10 @@ struct rr_engine {
 	struct rr_segstore *segstore;
 	struct rr_recent *recent;     /* record.c's recent calls, for rr_msg_view.retry (made at the first) */
 	GHashTable *ulp_unknown;      /* record.c: "conn what value" of unknown ULP items told (made at the first) */
+	struct rr_scratch scratch;    /* the rebuild's arrays, given back after each message (scratch.c) */
+	struct rr_hdr *send_hdr;      /* rebuild.c: the Send being judged's header (made at the first) */
+	struct rr_call *call_spares[RR_CALL_SPARES];   /* call.c: freed calls kept for the next ones */
+	unsigned n_call_spares;
 };
 
 #endif

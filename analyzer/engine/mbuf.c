@@ -4,9 +4,9 @@
 
 #include "mbuf.h"
 
-void mb_init(struct mbuf *m, const struct rr_engine *eng)
+void mb_init(struct mbuf *m, struct rr_engine *eng)
 {
-	m->b = g_byte_array_new();
+	m->b = rr_scratch_take_bytes(&eng->scratch);
 	m->limit = eng->lim.max_message_bytes;
 	m->made_up = 0;
 	m->over = false;
@@ -80,6 +80,12 @@ void mb_seg(struct mbuf *m, const struct rr_seg *seg, uint64_t n)
 	d = mb_grow(m, n);
 	if (d && !rr_seg_read(seg, 0, d, n))
 		m->complete = false;
+}
+
+void mb_free(struct mbuf *m, struct rr_engine *eng)
+{
+	rr_scratch_give_bytes(&eng->scratch, m->b);
+	m->b = NULL;
 }
 
 void mb_done(struct mbuf *m, struct rr_engine *eng, uint32_t xid, uint64_t frame)

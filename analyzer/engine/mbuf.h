@@ -31,9 +31,16 @@ struct mbuf {
  */
 #define RR_MAX_MADE_UP ((uint64_t)1 << 20)
 
-void mb_init(struct mbuf *m, const struct rr_engine *eng);
+/* Its bytes are the engine's scratch (scratch.h): mb_free gives them back. */
+void mb_init(struct mbuf *m, struct rr_engine *eng);
+void mb_free(struct mbuf *m, struct rr_engine *eng);
 /* Room for n more bytes; NULL (and the message cut) past the limit or for n == 0. */
 uint8_t *mb_grow(struct mbuf *m, uint64_t n);
+/* Its bytes so far; NULL while it has none (as a new byte array's). */
+static inline const uint8_t *mb_data(const struct mbuf *m)
+{
+	return m->b->len ? m->b->data : NULL;
+}
 void mb_bytes(struct mbuf *m, const uint8_t *p, size_t n);
 /* n bytes of base from off; base may be NULL when n is 0. */
 void mb_slice(struct mbuf *m, const uint8_t *base, size_t off, size_t n);

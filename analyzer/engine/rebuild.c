@@ -168,7 +168,7 @@ static void rebuild_call_payload(struct rr_engine *eng, const struct rr_call *ca
 		for (i = 0; i < hdr->n_reads; i++)
 			if (hdr->reads[i].position == 0)
 				mb_seg(&cp->inl, rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
-		in = cp->inl.b->data;
+		in = mb_data(&cp->inl);
 		in_len = cp->inl.b->len;
 	} else {
 		in = call->inline_buf;
@@ -183,15 +183,16 @@ static void rebuild_call_payload(struct rr_engine *eng, const struct rr_call *ca
 
 /*
  * What the record says of each read segment: bytes seen landing and their
- * frames (arrays the caller frees), and whether the capture lost bytes the
- * responder asked for.
+ * frames (in scratch arrays the caller gives back), and whether the capture
+ * lost bytes the responder asked for.
  */
-static void describe_read_segments(const struct rr_call *call, struct rr_message *m, uint64_t **bytes_out,
-				   struct rr_seg_frames **frames_out)
+static void describe_read_segments(struct rr_engine *eng, const struct rr_call *call, struct rr_message *m,
+				   GArray **bytes_out, GArray **frames_out)
 {
 	const struct rr_hdr *hdr = call->hdr;
-	uint64_t *seg_bytes = g_new0(uint64_t, hdr->n_reads + 1);
-	struct rr_seg_frames *seg_frames = g_new0(struct rr_seg_frames, hdr->n_reads + 1);
+	uint64_t *seg_bytes = rr_scratch_zeroed(&eng->scratch, sizeof(uint64_t), hdr->n_reads + 1, bytes_out);
+	struct rr_seg_frames *seg_frames = rr_scratch_zeroed(&eng->scratch, sizeof(struct rr_seg_frames),
+							     hdr->n_reads + 1, frames_out);
 	uint32_t i;
 
 	for (i = 0; i < hdr->n_reads; i++) {
@@ -205,8 +206,6 @@ static void describe_read_segments(const struct rr_call *call, struct rr_message
 	}
 	m->seg_bytes = seg_bytes;
 	m->seg_frames = seg_frames;
-	*bytes_out = seg_bytes;
-	*frames_out = seg_frames;
 }
 
 /* Which read chunk carries each eligible argument: the one at its data's Position. */
@@ -231,7 +230,7 @@ static size_t inline_rpc_header_end(const struct rr_call *call, const struct cal
 	struct rr_rpc_call rc;
 
 	if (call->hdr->proc == RR_RDMA_NOMSG)
-		rr_cursor_init(&cur, cp->inl.b->data, cp->inl.b->len);
+		rr_cursor_init(&cur, mb_data(&cp->inl), cp->inl.b->len);
 	else
 		rr_cursor_init(&cur, call->inline_buf, call->inline_len);
 	return rr_rpc_decode_call(&cur, &rc) ? cur.pos : 0;
@@ -319,13 +318,12 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	const struct rr_hdr *hdr = call->hdr;
 	struct call_payload cp;
 	GArray *frames, *items;
-	uint64_t *seg_bytes;
-	struct rr_seg_frames *seg_frames;
+	GArray *seg_bytes, *seg_frames;
 	struct rr_message m;
 	uint32_t i;
 
 	rebuild_call_payload(eng, call, &cp);
-	frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	frames = rr_scratch_take(&eng->scratch, sizeof(uint64_t));
 	for (i = 0; i < call->frames->len; i++)
 		rr_frames_add(frames, g_array_index(call->frames, uint64_t, i));
 	rr_call_collect_frames(frames, call, true);
@@ -333,7 +331,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	rr_record_init(&m, eng, call->flow, hdr, RR_DIR_CALL, call->first_frame,
 		       hdr->hdr_len + call->inline_len);
 	m.ts_usec = call->ts_usec;
-	m.payload = cp.full.b->data;
+	m.payload = mb_data(&cp.full);
 	m.payload_len = cp.full.b->len;
 	m.complete = cp.complete;
 	/* Lost by the capture: cut frames, or bytes the responder asked for that never showed. */
@@ -343,8 +341,8 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	m.has_bad_position = cp.bad_position;
 	m.bad_position = cp.bad_pos;
 	m.bad_position_overlaps = cp.bad_overlaps;
-	describe_read_segments(call, &m, &seg_bytes, &seg_frames);
-	items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
+	describe_read_segments(eng, call, &m, &seg_bytes, &seg_frames);
+	items = rr_scratch_take(&eng->scratch, sizeof(struct rr_ddp_place));
 	rr_record_describe(&m, NULL, items);
 	judge_call_placement(call, &cp, &m);
 	assign_read_chunks(items, hdr);
@@ -357,12 +355,12 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	rr_call_delivered(call, m.backchannel, m.has_ulp, m.capture_loss, &m.ulp);
 	rr_record_emit(eng, &m);
 
-	g_array_unref(items);
-	g_free(seg_bytes);
-	g_free(seg_frames);
-	g_array_unref(frames);
-	g_byte_array_unref(cp.full.b);
-	g_byte_array_unref(cp.inl.b);
+	rr_scratch_give(&eng->scratch, items);
+	rr_scratch_give(&eng->scratch, seg_bytes);
+	rr_scratch_give(&eng->scratch, seg_frames);
+	rr_scratch_give(&eng->scratch, frames);
+	mb_free(&cp.full, eng);
+	mb_free(&cp.inl, eng);
 }
 
 void rr_call_try_complete(struct rr_engine *eng, struct rr_call *call)
@@ -520,9 +518,17 @@ static void send_fact(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	}
 }
 
+/* The header of the Send being judged: one buffer, as a Send is judged to the end before the next. */
+static struct rr_hdr *send_hdr(struct rr_engine *eng)
+{
+	if (!eng->send_hdr)
+		eng->send_hdr = g_new(struct rr_hdr, 1);
+	return eng->send_hdr;
+}
+
 void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_send_done *d)
 {
-	struct rr_hdr *hdr = g_new(struct rr_hdr, 1);
+	struct rr_hdr *hdr = send_hdr(eng);
 	/* Only captured bytes are evidence: what the snaplen cut is not zeros. */
 	enum rr_hdr_status st = rr_hdr_decode(d->data, d->captured, hdr);
 	struct peek pk;
@@ -537,7 +543,6 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 
 	if (v == NOT_RPCRDMA) {
 		eng->stats.not_rpcrdma++;
-		g_free(hdr);
 		return;
 	}
 	if (v == ACCEPTED)
@@ -556,12 +561,10 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 	}
 	send_fact(eng, f, d, hdr, st, is_call, &pk, v == REJECTED);
 	if (v == REJECTED || (hdr->proc == RR_RDMA_NOMSG && !is_call && !hdr->has_reply)) {
-		g_free(hdr);
 		return;
 	}
 	if (is_call && hdr->proc != RR_RDMA_DONE) {
 		start_call(eng, f, hdr, d);
-		g_free(hdr);
 		return;
 	}
 	if (hdr->proc == RR_RDMA_DONE) {
@@ -571,7 +574,6 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 		m.frames = d->frames;
 		m.n_frames = d->n_frames;
 		rr_record_emit(eng, &m);
-		g_free(hdr);
 		return;
 	}
 
@@ -583,7 +585,6 @@ void rr_rebuild_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_s
 	rr_rebuild_reply(eng, f, hdr, d, call);
 	if (call)
 		rr_call_drop(eng, call);
-	g_free(hdr);
 }
 
 /* The connection went away: deliver what its calls have, then drop them. */

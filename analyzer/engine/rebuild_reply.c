@@ -103,15 +103,14 @@ static void append_write_chunk(struct mbuf *out, const struct rr_call *call, con
 }
 
 /* Bytes seen landing in each segment of the call's write and reply chunks, by wseg index. */
-static uint64_t *written_bytes(const struct rr_call *call, const struct rr_hdr *rhdr, bool gaps, bool *lost,
-			       struct rr_seg_frames **frames_out)
+static uint64_t *written_bytes(struct rr_engine *eng, const struct rr_call *call, const struct rr_hdr *rhdr,
+			       bool gaps, bool *lost, GArray **bytes_out, GArray **frames_out)
 {
 	const struct rr_hdr *h = call->hdr;
-	uint64_t *out = g_new0(uint64_t, h->n_wsegs + 1);
-	struct rr_seg_frames *sf = g_new0(struct rr_seg_frames, h->n_wsegs + 1);
+	uint64_t *out = rr_scratch_zeroed(&eng->scratch, sizeof(uint64_t), h->n_wsegs + 1, bytes_out);
+	struct rr_seg_frames *sf = rr_scratch_zeroed(&eng->scratch, sizeof(struct rr_seg_frames), h->n_wsegs + 1,
+						     frames_out);
 	guint i;
-
-	*frames_out = sf;
 
 	for (i = 0; i < call->segs->len; i++) {
 		const struct rr_seg *sg = g_ptr_array_index(call->segs, i);
@@ -139,9 +138,9 @@ static uint64_t *written_bytes(const struct rr_call *call, const struct rr_hdr *
 	return out;
 }
 
-static uint64_t *requested_bytes(const struct rr_call *call)
+static uint64_t *requested_bytes(struct rr_engine *eng, const struct rr_call *call, GArray **a)
 {
-	uint64_t *out = g_new0(uint64_t, call->hdr->n_reads + 1);
+	uint64_t *out = rr_scratch_zeroed(&eng->scratch, sizeof(uint64_t), call->hdr->n_reads + 1, a);
 	uint32_t i;
 
 	for (i = 0; i < call->hdr->n_reads; i++) {
@@ -180,7 +179,7 @@ static void reply_inline(const struct rr_hdr *hdr, const struct rr_send_done *d,
 		}
 		if (!call)
 			rp->complete = false;
-		rp->in = rp->inl.b->data;
+		rp->in = mb_data(&rp->inl);
 		rp->in_len = rp->inl.b->len;
 	} else if (rr_hdr_proc_has_payload(hdr->proc)) {
 		rp->in = d->data + hdr->hdr_len;
@@ -318,14 +317,13 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	const uint64_t *frames = d->frames;
 	struct reply_payload rp = { .complete = !d->truncated };
 	bool cut = false, chunks_used = false;
-	GArray *fr = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-	GArray *items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
-	uint64_t *seg_bytes = NULL, *req_bytes = NULL;
-	struct rr_seg_frames *seg_frames = NULL;
+	GArray *fr = rr_scratch_take(&eng->scratch, sizeof(uint64_t));
+	GArray *items = rr_scratch_take(&eng->scratch, sizeof(struct rr_ddp_place));
+	GArray *seg_bytes = NULL, *req_bytes = NULL, *seg_frames = NULL;
 	struct rr_message m;
 	uint32_t i, k;
 
-	rp.chunk_items = g_array_new(FALSE, FALSE, sizeof(struct rr_ddp_place));
+	rp.chunk_items = rr_scratch_take(&eng->scratch, sizeof(struct rr_ddp_place));
 	for (i = 0; i < d->n_frames; i++)
 		rr_frames_add(fr, frames[i]);
 	rr_record_init(&m, eng, f, hdr, RR_DIR_REPLY, frames[0], d->len);
@@ -344,7 +342,7 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 
 		put_write_chunks(&rp, call, hdr, ins);
 		g_array_unref(ins);
-		m.payload = rp.full.b->data;
+		m.payload = mb_data(&rp.full);
 		m.payload_len = rp.full.b->len;
 	} else {
 		if (chunks_used)
@@ -361,11 +359,10 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 		m.call_capture_loss = call->capture_loss;
 		m.call_send_frame = call->first_frame;
 		m.call_ts_usec = call->ts_usec;
-		seg_bytes = written_bytes(call, hdr, d->psn_gaps != call->gaps_at_start, &cut, &seg_frames);
-		req_bytes = requested_bytes(call);
-		m.seg_bytes = seg_bytes;
-		m.seg_frames = seg_frames;
-		m.call_read_bytes = req_bytes;
+		m.seg_bytes = written_bytes(eng, call, hdr, d->psn_gaps != call->gaps_at_start, &cut, &seg_bytes,
+					    &seg_frames);
+		m.seg_frames = (const struct rr_seg_frames *)(void *)seg_frames->data;
+		m.call_read_bytes = requested_bytes(eng, call, &req_bytes);
 	} else {
 		m.backchannel = rr_flow_is_requester(f);   /* a reply from the requester answers a backward call */
 	}
@@ -382,12 +379,12 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	}
 	rr_record_emit(eng, &m);
 
-	g_free(seg_bytes);
-	g_free(seg_frames);
-	g_free(req_bytes);
-	g_array_unref(items);
-	g_array_unref(rp.chunk_items);
-	g_array_unref(fr);
-	g_byte_array_unref(rp.inl.b);
-	g_byte_array_unref(rp.full.b);
+	rr_scratch_give(&eng->scratch, seg_bytes);
+	rr_scratch_give(&eng->scratch, seg_frames);
+	rr_scratch_give(&eng->scratch, req_bytes);
+	rr_scratch_give(&eng->scratch, items);
+	rr_scratch_give(&eng->scratch, rp.chunk_items);
+	rr_scratch_give(&eng->scratch, fr);
+	mb_free(&rp.inl, eng);
+	mb_free(&rp.full, eng);
 }

@@ -178,7 +178,7 @@ static bool repeats_call(struct rr_engine *eng, const struct rr_message *m)
 void rr_record_emit(struct rr_engine *eng, struct rr_message *m)
 {
 	struct rr_fact fact = { .kind = RR_FACT_MSG, .msg = m };
-	GArray *segs = g_array_new(FALSE, FALSE, sizeof(struct rr_msg_seg));
+	GArray *segs = rr_scratch_take(&eng->scratch, sizeof(struct rr_msg_seg));
 
 	rr_record_view(m, segs);
 	m->view.retry = repeats_call(eng, m);
@@ -187,5 +187,5 @@ void rr_record_emit(struct rr_engine *eng, struct rr_message *m)
 	deliver(eng, m);
 	m->segs = NULL;
 	m->n_segs = 0;
-	g_array_unref(segs);
+	rr_scratch_give(&eng->scratch, segs);
 }

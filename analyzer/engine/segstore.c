@@ -36,8 +36,13 @@ struct rr_seg_table {
 	GHashTable *by_handle;    /* handle -> GPtrArray of struct seg*, oldest first */
 };
 
+/* Removed segments kept, with their arrays, for the next calls' (each call adds one or more). */
+#define SEG_SPARES 64
+
 struct rr_segstore {
 	GPtrArray *ready;         /* struct rr_call*, not owned: read segments grew */
+	struct seg *spares[SEG_SPARES];
+	unsigned n_spares;
 };
 
 static struct seg *priv(const struct rr_seg *p)
@@ -58,10 +63,42 @@ struct rr_segstore *rr_segstore_new(void)
 	return st;
 }
 
+static void seg_free(struct seg *seg)
+{
+	g_array_unref(seg->cover);
+	g_array_unref(seg->frames);
+	g_free(seg);
+}
+
 void rr_segstore_free(struct rr_segstore *st)
 {
+	while (st->n_spares)
+		seg_free(st->spares[--st->n_spares]);
 	g_ptr_array_unref(st->ready);
 	g_free(st);
+}
+
+/* A zeroed segment with empty arrays: a spare one if the store has any. */
+static struct seg *seg_alloc(struct rr_segstore *st)
+{
+	struct seg *seg;
+	GArray *cover, *frames;
+
+	if (!st->n_spares) {
+		seg = g_new0(struct seg, 1);
+		seg->cover = g_array_new(FALSE, FALSE, sizeof(struct rr_range));
+		seg->frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+		return seg;
+	}
+	seg = st->spares[--st->n_spares];
+	cover = seg->cover;
+	frames = seg->frames;
+	memset(seg, 0, sizeof(*seg));
+	g_array_set_size(cover, 0);
+	g_array_set_size(frames, 0);
+	seg->cover = cover;
+	seg->frames = frames;
+	return seg;
 }
 
 void rr_segstore_flow_free(struct rr_flow *f)
@@ -76,13 +113,11 @@ void rr_segstore_flow_free(struct rr_flow *f)
 
 struct rr_seg *rr_seg_add(struct rr_engine *eng, struct rr_flow *owner, const struct rr_seg *what)
 {
-	struct seg *seg = g_new0(struct seg, 1);
+	struct seg *seg = seg_alloc(eng->segstore);
 	GPtrArray *list;
 
 	seg->pub = *what;
 	seg->owner = owner;
-	seg->cover = g_array_new(FALSE, FALSE, sizeof(struct rr_range));
-	seg->frames = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	if (!owner->segs) {
 		owner->segs = g_new0(struct rr_seg_table, 1);
 		owner->segs->by_handle = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
@@ -111,9 +146,10 @@ void rr_seg_remove(struct rr_engine *eng, struct rr_seg *p)
 		rr_budget_give(eng, seg->buf_len);
 		g_free(seg->buf);
 	}
-	g_array_unref(seg->cover);
-	g_array_unref(seg->frames);
-	g_free(seg);
+	if (eng->segstore->n_spares < SEG_SPARES)
+		eng->segstore->spares[eng->segstore->n_spares++] = seg;
+	else
+		seg_free(seg);
 }
 
 bool rr_flow_has_rkey(struct rr_flow *f, void *rkey_ptr)

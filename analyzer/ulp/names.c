@@ -4,7 +4,6 @@
  * RFC 8881, RFC 7862, RFC 8276; NLM and NSM from X/Open XNFS; NFSACL as
  * the Linux and Solaris implementations number it).
  */
-#include <stdio.h>
 
 #include "ulp_internal.h"
 
@@ -158,13 +157,42 @@ const char *rr_ulp_result_name(enum rr_ulp_result r)
  * (check/util.c describes calls alike): "NFSv3 READ", "NFSv4.1 READ",
  * "NFSv4 CB_COMPOUND" (the NFSv4 callback program), "NFSACL v3 GETACL".
  */
+/* A label written piece by piece, cut to the buffer as snprintf cuts (one label per message: no format parsing). */
+struct label {
+	char *buf;
+	size_t len, at;
+};
+
+static void put(struct label *l, const char *s)
+{
+	while (*s && l->at + 1 < l->len)
+		l->buf[l->at++] = *s++;
+	if (l->len)
+		l->buf[l->at] = 0;
+}
+
+static void put_uint(struct label *l, uint32_t v)
+{
+	char d[11];
+	int n = (int)sizeof(d) - 1;
+
+	d[n] = 0;
+	do {
+		d[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put(l, d + n);
+}
+
 void rr_ulp_op_label(const struct rr_ulp_info *u, char *buf, size_t len)
 {
+	struct label l = { buf, len, 0 };
 	const char *name;
 	uint16_t i;
 
+	put(&l, "");
 	if (!u) {
-		snprintf(buf, len, "?");
+		put(&l, "?");
 		return;
 	}
 	if (u->prog == RR_NFS_PROGRAM && u->vers == 4 && u->proc == 1) {
@@ -180,15 +208,23 @@ void rr_ulp_op_label(const struct rr_ulp_info *u, char *buf, size_t len)
 				break;
 		}
 		name = rr_nfs4_op_name(pick);
-		snprintf(buf, len, "NFSv4.%u %s", u->minorversion, name ? name : "?");
+		put(&l, "NFSv4.");
+		put_uint(&l, u->minorversion);
+		put(&l, " ");
+		put(&l, name ? name : "?");
 		return;
 	}
 	name = rr_ulp_proc_name(u->prog, u->vers, u->proc);
-	if (u->prog == RR_NFS_PROGRAM)
-		snprintf(buf, len, "NFSv%u %s", u->vers, name ? name : "?");
-	else if (u->prog == RR_NFS4_CB_PROGRAM)
-		snprintf(buf, len, "NFSv4 %s", name ? name : "?");
-	else
-		snprintf(buf, len, "%s v%u %s", rr_rpc_program_name(u->prog) ? rr_rpc_program_name(u->prog) : "?",
-			 u->vers, name ? name : "?");
+	if (u->prog == RR_NFS_PROGRAM) {
+		put(&l, "NFSv");
+		put_uint(&l, u->vers);
+	} else if (u->prog == RR_NFS4_CB_PROGRAM) {
+		put(&l, "NFSv4");
+	} else {
+		put(&l, rr_rpc_program_name(u->prog) ? rr_rpc_program_name(u->prog) : "?");
+		put(&l, " v");
+		put_uint(&l, u->vers);
+	}
+	put(&l, " ");
+	put(&l, name ? name : "?");
 }

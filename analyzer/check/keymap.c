@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A map from 64-bit keys to pointers without tombstones (see keymap.h). */
+#include "keymap.h"
+
+#define KEYMAP_FIRST_SLOTS 64u
+
+/* Both halves of the key mixed: the XIDs of one requester differ in the low half only. */
+static uint32_t slot_of(const struct ck_keymap *m, uint64_t key)
+{
+	key = (key ^ (key >> 32)) * 0x9e3779b97f4a7c15u;
+	return (uint32_t)(key >> 32) & m->mask;
+}
+
+static uint32_t find(const struct ck_keymap *m, uint64_t key)
+{
+	uint32_t i = slot_of(m, key);
+
+	while (m->slots[i].val && m->slots[i].key != key)
+		i = (i + 1) & m->mask;
+	return i;
+}
+
+void *ck_keymap_get(const struct ck_keymap *m, uint64_t key)
+{
+	return m->mask ? m->slots[find(m, key)].val : NULL;
+}
+
+static void grow(struct ck_keymap *m)
+{
+	struct ck_keymap_slot *old_slots = m->slots;
+	uint32_t old = m->mask ? m->mask + 1 : 0, i;
+
+	m->mask = old ? 2 * old - 1 : KEYMAP_FIRST_SLOTS - 1;
+	m->slots = g_new0(struct ck_keymap_slot, m->mask + 1);
+	for (i = 0; i < old; i++)
+		if (old_slots[i].val)
+			m->slots[find(m, old_slots[i].key)] = old_slots[i];
+	g_free(old_slots);
+}
+
+void *ck_keymap_put(struct ck_keymap *m, uint64_t key, void *val)
+{
+	uint32_t i;
+	void *was;
+
+	if (!m->mask || 2 * (m->n + 1) > m->mask + 1)
+		grow(m);
+	i = find(m, key);
+	was = m->slots[i].val;
+	if (!was)
+		m->n++;
+	m->slots[i].key = key;
+	m->slots[i].val = val;
+	return was;
+}
+
+void *ck_keymap_take(struct ck_keymap *m, uint64_t key)
+{
+	uint32_t i, j;
+	void *was;
+
+	if (!m->mask)
+		return NULL;
+	i = find(m, key);
+	was = m->slots[i].val;
+	if (!was)
+		return NULL;
+	m->slots[i].val = NULL;
+	m->n--;
+	/* Shift back each later entry of the run that the hole now separates from its home slot. */
+	for (j = (i + 1) & m->mask; m->slots[j].val; j = (j + 1) & m->mask) {
+		uint32_t home = slot_of(m, m->slots[j].key);
+
+		if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
+			m->slots[i] = m->slots[j];
+			m->slots[j].val = NULL;
+			i = j;
+		}
+	}
+	return was;
+}
+
+void ck_keymap_clear(struct ck_keymap *m, GDestroyNotify free_val)
+{
+	uint32_t i;
+
+	for (i = 0; m->mask && i <= m->mask; i++) {
+		if (m->slots[i].val && free_val)
+			free_val(m->slots[i].val);
+		m->slots[i].val = NULL;
+	}
+	m->n = 0;
+}
+
+void ck_keymap_free(struct ck_keymap *m, GDestroyNotify free_val)
+{
+	ck_keymap_clear(m, free_val);
+	g_free(m->slots);
+	m->slots = NULL;
+	m->mask = 0;
+}
