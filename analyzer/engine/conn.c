@@ -72,6 +72,8 @@ void rr_conn_table_free(struct rr_conn_table *t)
 	g_hash_table_destroy(t->by_addrs);
 	if (t->cm_pending)
 		g_hash_table_destroy(t->cm_pending);
+	if (t->hosts)
+		g_hash_table_destroy(t->hosts);
 	g_ptr_array_free(t->conns, TRUE);
 	g_free(t);
 }
@@ -123,6 +125,7 @@ static struct conn *conn_new(struct rr_engine *eng, uint8_t transport)
 	eng->stats.conn_ids = c->pub.id;
 	c->pub.transport = transport;
 	c->pub.requester = -1;
+	c->req_side = -1;
 	g_ptr_array_add(eng->conns->conns, &c->pub);
 	eng->stats.connections++;
 	return c;
@@ -548,14 +551,50 @@ void rr_conn_reopen(struct rr_conn *c)
 			conn_flow_of(c->flow[s])->closed = false;
 }
 
-static uint32_t addr_hash(const struct rr_addr *a)
+/* Requester hosts numbered one by one up to this many; past it, by a hash (two may then meet). */
+#define HOSTS_NUMBERED 65536u
+
+static guint host_hash(gconstpointer k)
 {
+	const struct rr_addr *a = k;
 	uint32_t h = 2166136261u;
 	size_t i;
 
 	for (i = 0; i < sizeof(a->bytes); i++)
 		h = (h ^ a->bytes[i]) * 16777619u;
 	return h ^ a->family;
+}
+
+static gboolean host_equal(gconstpointer x, gconstpointer y)
+{
+	const struct rr_addr *a = x, *b = y;
+
+	return a->family == b->family && !memcmp(a->bytes, b->bytes, sizeof(a->bytes));
+}
+
+/*
+ * A requester host's number: what tells its calls from another host's with
+ * the same XID (retries across connections, RFC 8166 §4.5.5).  A hash of the
+ * address would let two hosts share one, and one host's call pass for a
+ * retry of the other's.
+ */
+static uint32_t host_number(struct rr_conn_table *t, const struct rr_addr *a)
+{
+	struct rr_addr key;
+	gpointer v;
+
+	if (!t->hosts)
+		t->hosts = g_hash_table_new_full(host_hash, host_equal, g_free, NULL);
+	memset(&key, 0, sizeof(key));
+	key.family = a->family;
+	memcpy(key.bytes, a->bytes, sizeof(key.bytes));
+	v = g_hash_table_lookup(t->hosts, &key);
+	if (v)
+		return GPOINTER_TO_UINT(v);
+	if (g_hash_table_size(t->hosts) >= HOSTS_NUMBERED)
+		return 0x80000000u | host_hash(&key);
+	g_hash_table_insert(t->hosts, g_memdup2(&key, sizeof(key)), GUINT_TO_POINTER(g_hash_table_size(t->hosts) + 1));
+	return g_hash_table_size(t->hosts);
 }
 
 void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, struct rr_conn_info *out)
@@ -595,7 +634,13 @@ void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, str
 		const struct rr_flow *req = c->flow[rq], *rsp = c->flow[1 - rq];
 		const struct rr_addr *a = req ? &req->key.src : rsp ? &rsp->key.dst : NULL;
 
-		out->requester_hash = a ? addr_hash(a) : 0;
+		struct conn *cm = (struct conn *)cx;
+
+		if (cm->req_side != rq || !cm->req_host) {
+			cm->req_host = a ? host_number(eng->conns, a) : 0;
+			cm->req_side = rq;
+		}
+		out->requester_hash = cm->req_host;
 	}
 	out->capture_cut = cx->capture_cut;
 	for (i = 0; i < 2; i++) {

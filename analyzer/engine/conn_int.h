@@ -33,6 +33,9 @@ struct conn {
 	uint16_t server_port;     /* CM service port / iWARP listening port */
 	char *name;
 	bool capture_cut;         /* see rr_conn_info */
+	/* The requester host's number (rr_conn_info.requester_hash), for req_side (-1: none yet). */
+	uint32_t req_host;
+	int req_side;
 };
 
 struct rr_conn_table {
@@ -43,6 +46,7 @@ struct rr_conn_table {
 	GPtrArray *conns;         /* live connections (struct conn*), in id order */
 	uint32_t next_conn_id;
 	GHashTable *cm_pending;   /* conn_cm.c's: IB CM comm id -> its handshake; made on first use */
+	GHashTable *hosts;        /* requester host address (struct rr_addr, port 0) -> its number */
 };
 
 static inline struct conn_flow *conn_flow_of(const struct rr_flow *f)

@@ -97,7 +97,7 @@ struct rr_conn_info {
 	uint16_t server_port;         /* iWARP TCP port or CM service port; 0 unknown */
 	bool inv_flag_known;          /* the requester's RFC 8797 flags were captured */
 	bool remote_invalidate_ok;    /* ... and allow Send With Invalidate */
-	uint32_t requester_hash;      /* identifies the requester host (retries across connections) */
+	uint32_t requester_hash;      /* the requester host's number in this engine (retries across connections) */
 	/*
 	 * The capture cut bytes that checks on this connection rely on: a
 	 * transport or RPC header of a Send, or the handshake's private data.
