@@ -181,6 +181,9 @@ struct rr_checker {
 	/* The enabled checks that read each kind of fact, in table order. */
 	uint16_t run[5][RR_RULE_COUNT];
 	unsigned n_run[5];
+	/* Of run[] for a message, those that can act on a call (0) or a reply (1). */
+	uint16_t run_msg[2][RR_RULE_COUNT];
+	unsigned n_run_msg[2];
 	uint64_t skipped[RR_SKIP__COUNT];
 	bool cur_cut;                 /* the fact being checked was not wholly captured */
 	bool cur_not_understood;      /* its message's ULP walk stopped at what the walker does not know */
