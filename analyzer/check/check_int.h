@@ -184,6 +184,9 @@ struct rr_checker {
 	/* Of run[] for a message, those that can act on a call (0) or a reply (1). */
 	uint16_t run_msg[2][RR_RULE_COUNT];
 	unsigned n_run_msg[2];
+	uint64_t n_facts;             /* facts seen, the one being checked included */
+	uint64_t stray_owner_fact;    /* ck_ddp.c: the fact whose stray-chunk owner is stray_owner */
+	uint16_t stray_owner;
 	uint64_t skipped[RR_SKIP__COUNT];
 	bool cur_cut;                 /* the fact being checked was not wholly captured */
 	bool cur_not_understood;      /* its message's ULP walk stopped at what the walker does not know */

@@ -260,6 +260,7 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 	const uint16_t *run = ck->run[k];
 
 	ck_describe_new_fact();
+	ck->n_facts++;
 	ck->cur_cut = cut;
 	ck->cur_not_understood = f->kind == RR_FACT_MSG && ulp_not_understood(f->msg);
 	ck->cur_undecoded = !cut && f->kind == RR_FACT_MSG && msg_undecoded(f->msg);
