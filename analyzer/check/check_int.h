@@ -181,9 +181,9 @@ struct rr_checker {
 	/* The enabled checks that read each kind of fact, in table order. */
 	uint16_t run[5][RR_RULE_COUNT];
 	unsigned n_run[5];
-	/* Of run[] for a message, those that can act on a call (0) or a reply (1). */
-	uint16_t run_msg[2][RR_RULE_COUNT];
-	unsigned n_run_msg[2];
+	/* Of run[] for a Send (0) or a message (1), those that can act on a call (0) or a reply (1). */
+	uint16_t run_dir[2][2][RR_RULE_COUNT];
+	unsigned n_run_dir[2][2];
 	uint64_t n_facts;             /* facts seen, the one being checked included */
 	uint64_t stray_owner_fact;    /* ck_ddp.c: the fact whose stray-chunk owner is stray_owner */
 	uint16_t stray_owner;

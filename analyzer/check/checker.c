@@ -68,8 +68,20 @@ static bool is_header_check(enum rr_rule_id id)
  * calls).  A message skips them, which changes no finding.  Checks that
  * note state of both directions before testing it (RR-114 garbled_answer,
  * RR-121's probe, RR-181/182's ck_conn, RR-184, RR-192, RR-193, RR-203, the
- * outcome log's feed) are in neither list.
+ * outcome log's feed) are in neither list.  The same of a Send and its
+ * is_call below (ok_send and is_forward_call test nothing else first).
  */
+static const enum rr_rule_id send_call_only[] = {
+	RR_004_XID_DUP, RR_028_MSG_PZRC, RR_029_REPLY_SEGS, RR_031_ZERO_SEG, RR_070_PZRC_PAD, RR_086_FILL_ORDER,
+	RR_090_NO_PAD_SEGMENT, RR_103_FIRST_CREDIT, RR_105_CREDIT_RESERVE, RR_108_BACK_FIRST_CREDIT,
+	RR_175_NO_RETRY_OVER, RR_180_RETRY_NEW_XID, RR_210_HANDLE_REUSE, RR_240_MULTISEG_PZRC,
+	RR_241_MULTISEG_POS,
+};
+
+static const enum rr_rule_id send_reply_only[] = {
+	RR_001_VERS, RR_100_GRANT_ZERO, RR_106_CREDIT_CHANGES,
+};
+
 static const enum rr_rule_id msg_call_only[] = {
 	RR_026_POS_RANGE, RR_030_EMPTY_WCHUNK, RR_050_BULK_IN_LONG, RR_061_COUNT_INLINE, RR_062_READ_COUNT,
 	RR_063_NO_INLINE_PAD, RR_071_READ_NO_PAD, RR_082_WCHUNK_SIZE, RR_090_NO_PAD_SEGMENT, RR_149_NO_ULB,
@@ -100,6 +112,16 @@ static bool listed(const enum rr_rule_id *l, size_t n, enum rr_rule_id id)
 	return false;
 }
 
+/* Does the check act only on the direction other than d (0 call, 1 reply) of a Send (k 0) or a message (k 1)? */
+static bool other_direction_only(unsigned k, unsigned d, enum rr_rule_id id)
+{
+	if (k == 0)
+		return d == 0 ? listed(send_reply_only, G_N_ELEMENTS(send_reply_only), id) :
+				listed(send_call_only, G_N_ELEMENTS(send_call_only), id);
+	return d == 0 ? listed(msg_reply_only, G_N_ELEMENTS(msg_reply_only), id) :
+			listed(msg_call_only, G_N_ELEMENTS(msg_call_only), id);
+}
+
 /* Which checks run on which kind of fact, so a fact costs only its own checks. */
 static void plan(struct rr_checker *ck)
 {
@@ -113,15 +135,15 @@ static void plan(struct rr_checker *ck)
 			if (check_of[i] && (rr_rule_get(i)->facts & (1u << k)) && ck_rule_on(ck, i))
 				ck->run[k][ck->n_run[k]++] = (uint16_t)i;
 	}
-	for (d = 0; d < 2; d++) {
-		const enum rr_rule_id *other = d == RR_DIR_CALL ? msg_reply_only : msg_call_only;
-		size_t n_other = d == RR_DIR_CALL ? G_N_ELEMENTS(msg_reply_only) : G_N_ELEMENTS(msg_call_only);
+	for (k = 0; k < 2; k++)
+		for (d = 0; d < 2; d++) {
+			unsigned *n = &ck->n_run_dir[k][d];
 
-		ck->n_run_msg[d] = 0;
-		for (i = 0; i < ck->n_run[1]; i++)
-			if (!listed(other, n_other, ck->run[1][i]))
-				ck->run_msg[d][ck->n_run_msg[d]++] = ck->run[1][i];
-	}
+			*n = 0;
+			for (i = 0; i < ck->n_run[k]; i++)
+				if (!other_direction_only(k, d, ck->run[k][i]))
+					ck->run_dir[k][d][(*n)++] = ck->run[k][i];
+		}
 }
 
 struct rr_checker *rr_checker_new(const struct rr_diag_sink *sink)
@@ -272,10 +294,12 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 
 	ck_state_before(ck, f);
 	n = ck->n_run[k];
-	/* A skipped message counts every check it skips, of either direction. */
-	if (f->kind == RR_FACT_MSG && !cut) {
-		run = ck->run_msg[f->msg->dir];
-		n = ck->n_run_msg[f->msg->dir];
+	/* A fact not wholly captured counts every check it skips, of either direction. */
+	if (k < 2 && !cut) {
+		unsigned d = k == 0 ? !f->send->is_call : f->msg->dir;
+
+		run = ck->run_dir[k][d];
+		n = ck->n_run_dir[k][d];
 	}
 	for (i = 0; i < n; i++) {
 		enum rr_rule_id id = run[i];
