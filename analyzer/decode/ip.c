@@ -36,18 +36,16 @@ static void udp_datagram(struct rr_frame_ctx *fx, const struct ip_view *ip,
 			 struct rr_cursor *cur, uint32_t wire)
 {
 	struct rr_cursor hdr, payload;
-	uint16_t sport, dport, ulen;
+	uint16_t dport, ulen;
 	size_t have;
 
-	if (!rr_peek_u8(cur, 7, &(uint8_t){ 0 })) {
+	if (!rr_cursor_sub(cur, 8, &hdr)) {
 		dec_short(fx, "frame %" PRIu64 ": UDP header", fx->frame);
 		return;
 	}
-	rr_cursor_sub(cur, 8, &hdr);
-	rr_get_be16(&hdr, &sport);
-	rr_get_be16(&hdr, &dport);
-	rr_get_be16(&hdr, &ulen);
-	rr_seek(&hdr, 0);
+	/* Source port, destination port, length, checksum: read in place once bounded. */
+	dport = be16_at(hdr.base + 2);
+	ulen = be16_at(hdr.base + 4);
 	if (dport != ROCEV2_PORT && dport != TUNNEL_VXLAN_PORT)
 		return;
 	if (ulen < 8 || ulen > wire) {
