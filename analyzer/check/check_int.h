@@ -181,6 +181,12 @@ struct rr_checker {
 	/* The enabled checks that read each kind of fact, in table order. */
 	uint16_t run[5][RR_RULE_COUNT];
 	unsigned n_run[5];
+	/* Of run[] for a Send (0) or a message (1), those that can act on a call (0) or a reply (1). */
+	uint16_t run_dir[2][2][RR_RULE_COUNT];
+	unsigned n_run_dir[2][2];
+	uint64_t n_facts;             /* facts seen, the one being checked included */
+	uint64_t stray_owner_fact;    /* ck_ddp.c: the fact whose stray-chunk owner is stray_owner */
+	uint16_t stray_owner;
 	uint64_t skipped[RR_SKIP__COUNT];
 	bool cur_cut;                 /* the fact being checked was not wholly captured */
 	bool cur_not_understood;      /* its message's ULP walk stopped at what the walker does not know */
@@ -221,6 +227,20 @@ bool ck_rule_on(const struct rr_checker *ck, enum rr_rule_id id);
 void ck_state_init(struct rr_checker *ck);
 /* The connection's state if it has any (ck_conn() makes it). */
 struct ck_conn_state *ck_conn_find(struct rr_checker *ck, uint32_t id);
+/* ck_conn() past its one-entry cache: found in the table or made. */
+struct ck_conn_state *ck_conn_slow(struct rr_checker *ck, uint32_t id);
+
+/*
+ * The connection's state, made on first use.  Most facts in a row are of
+ * one connection and each check asks again: the one found last answers
+ * without a call.
+ */
+static inline struct ck_conn_state *ck_conn(struct rr_checker *ck, uint32_t id)
+{
+	struct ck_conn_state *cs = ck->last_conn;
+
+	return cs && cs->id == id ? cs : ck_conn_slow(ck, id);
+}
 void ck_state_before(struct rr_checker *ck, const struct rr_fact *f);
 void ck_state_after(struct rr_checker *ck, const struct rr_fact *f);
 void ck_state_free(struct rr_checker *ck);

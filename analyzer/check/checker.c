@@ -58,10 +58,74 @@ static bool is_header_check(enum rr_rule_id id)
 	return false;
 }
 
+/*
+ * Checks whose function, on a message fact of the other direction, returns
+ * before it reads or changes any state: the first thing each tests of a
+ * message (after the fact's kind) is m->dir, directly or through a helper
+ * that tests it first (is_reply_with_call, reply_walked, check_unused,
+ * check_result_length, fill_order and ck_report_missing's ck_missing_result
+ * for replies; check_read_length, check_pad_room_msg and rpcb_query for
+ * calls).  A message skips them, which changes no finding.  Checks that
+ * note state of both directions before testing it (RR-114 garbled_answer,
+ * RR-121's probe, RR-181/182's ck_conn, RR-184, RR-192, RR-193, RR-203, the
+ * outcome log's feed) are in neither list.  The same of a Send and its
+ * is_call below (ok_send and is_forward_call test nothing else first).
+ */
+static const enum rr_rule_id send_call_only[] = {
+	RR_004_XID_DUP, RR_028_MSG_PZRC, RR_029_REPLY_SEGS, RR_031_ZERO_SEG, RR_070_PZRC_PAD, RR_086_FILL_ORDER,
+	RR_090_NO_PAD_SEGMENT, RR_103_FIRST_CREDIT, RR_105_CREDIT_RESERVE, RR_108_BACK_FIRST_CREDIT,
+	RR_175_NO_RETRY_OVER, RR_180_RETRY_NEW_XID, RR_210_HANDLE_REUSE, RR_240_MULTISEG_PZRC,
+	RR_241_MULTISEG_POS,
+};
+
+static const enum rr_rule_id send_reply_only[] = {
+	RR_001_VERS, RR_100_GRANT_ZERO, RR_106_CREDIT_CHANGES,
+};
+
+static const enum rr_rule_id msg_call_only[] = {
+	RR_026_POS_RANGE, RR_030_EMPTY_WCHUNK, RR_050_BULK_IN_LONG, RR_061_COUNT_INLINE, RR_062_READ_COUNT,
+	RR_063_NO_INLINE_PAD, RR_071_READ_NO_PAD, RR_082_WCHUNK_SIZE, RR_090_NO_PAD_SEGMENT, RR_149_NO_ULB,
+	RR_150_MINORVERS, RR_153_GSS_LONG, RR_168_NULL_NO_WRITES, RR_170_READ_LIST_LIMIT,
+	RR_171_WRITE_LIST_LIMIT, RR_172_SEGMENT_LIMIT, RR_183_GETATTR_ALONE, RR_186_MAX_RESOURCES,
+	RR_195_BACK_CONNECT, RR_196_V40_CB_RDMA, RR_200_PORT, RR_201_NO_PORTMAP, RR_222_WHOLE_ITEM,
+	RR_224_NO_OVERLAP,
+};
+
+static const enum rr_rule_id msg_reply_only[] = {
+	RR_003_REPLY_MATCH, RR_044_REPLY_CHUNK_NEEDED, RR_045_USE_REPLY_CHUNK, RR_046_SHORT_DESPITE_RC,
+	RR_049_MSG_USES_RC, RR_065_PROCESSED_BAD, RR_067_READ_ALL, RR_080_DDP_RESULT, RR_081_CHUNK_ORDER,
+	RR_083_SEG_COUNT, RR_084_MIRROR, RR_085_WRITE_BOUNDS, RR_086_FILL_ORDER, RR_087_UNFILLED_ZERO,
+	RR_088_UNUSED_ZERO, RR_089_NO_WRITE_PAD, RR_091_WRITE_COUNT, RR_093_REPLY_CHUNK_RULES,
+	RR_094_READ_VIA_RC, RR_096_REPLY_CHUNK_PAD, RR_113_ERR_CHUNK_FOR_BAD_HDR, RR_131_MSGP_ANSWER,
+	RR_160_EMPTY_LIST_INLINE, RR_162_NONEMPTY_BY_CHUNK, RR_163_EMPTY_CHUNK_INLINE,
+	RR_164_FAILED_OP_EMPTY, RR_165_EXTRA_OPS_INLINE, RR_166_UNEXECUTED_EMPTY, RR_173_ACCEPT_WITHIN,
+	RR_174_REJECT_HOW, RR_215_INVALIDATE_KEY, RR_221_NO_PAD_AFTER_WRITE, RR_243_UNUSED_UNCHANGED,
+};
+
+static bool listed(const enum rr_rule_id *l, size_t n, enum rr_rule_id id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (l[i] == id)
+			return true;
+	return false;
+}
+
+/* Does the check act only on the direction other than d (0 call, 1 reply) of a Send (k 0) or a message (k 1)? */
+static bool other_direction_only(unsigned k, unsigned d, enum rr_rule_id id)
+{
+	if (k == 0)
+		return d == 0 ? listed(send_reply_only, G_N_ELEMENTS(send_reply_only), id) :
+				listed(send_call_only, G_N_ELEMENTS(send_call_only), id);
+	return d == 0 ? listed(msg_reply_only, G_N_ELEMENTS(msg_reply_only), id) :
+			listed(msg_call_only, G_N_ELEMENTS(msg_call_only), id);
+}
+
 /* Which checks run on which kind of fact, so a fact costs only its own checks. */
 static void plan(struct rr_checker *ck)
 {
-	unsigned k, i;
+	unsigned k, i, d;
 
 	for (i = 0; i < RR_RULE_COUNT; i++)
 		ck->header_only[i] = is_header_check(i);
@@ -71,6 +135,15 @@ static void plan(struct rr_checker *ck)
 			if (check_of[i] && (rr_rule_get(i)->facts & (1u << k)) && ck_rule_on(ck, i))
 				ck->run[k][ck->n_run[k]++] = (uint16_t)i;
 	}
+	for (k = 0; k < 2; k++)
+		for (d = 0; d < 2; d++) {
+			unsigned *n = &ck->n_run_dir[k][d];
+
+			*n = 0;
+			for (i = 0; i < ck->n_run[k]; i++)
+				if (!other_direction_only(k, d, ck->run[k][i]))
+					ck->run_dir[k][d][(*n)++] = ck->run[k][i];
+		}
 }
 
 struct rr_checker *rr_checker_new(const struct rr_diag_sink *sink)
@@ -203,11 +276,13 @@ static bool ulp_not_understood(const struct rr_message *m)
 
 void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 {
-	unsigned k = fact_index(f->kind), i;
+	unsigned k = fact_index(f->kind), i, n;
 	enum captured cap = fact_captured(ck, f);
 	bool cut = cap != CAPTURED;
+	const uint16_t *run = ck->run[k];
 
 	ck_describe_new_fact();
+	ck->n_facts++;
 	ck->cur_cut = cut;
 	ck->cur_not_understood = f->kind == RR_FACT_MSG && ulp_not_understood(f->msg);
 	ck->cur_undecoded = !cut && f->kind == RR_FACT_MSG && msg_undecoded(f->msg);
@@ -218,8 +293,16 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 		ck->last_outstanding = 0;
 
 	ck_state_before(ck, f);
-	for (i = 0; i < ck->n_run[k]; i++) {
-		enum rr_rule_id id = ck->run[k][i];
+	n = ck->n_run[k];
+	/* A fact not wholly captured counts every check it skips, of either direction. */
+	if (k < 2 && !cut) {
+		unsigned d = k == 0 ? !f->send->is_call : f->msg->dir;
+
+		run = ck->run_dir[k][d];
+		n = ck->n_run_dir[k][d];
+	}
+	for (i = 0; i < n; i++) {
+		enum rr_rule_id id = run[i];
 
 		ck->n_evidence = 0;   /* evidence a check staged but did not report stays with it */
 		if (cap == CAPTURED || (cap == HEADER_ONLY && ck->header_only[id]))

@@ -136,34 +136,42 @@ static struct stray find_stray(const struct rr_message *m)
 	return s;
 }
 
-/* Does this rule own the stray chunk of this message?  Exactly one rule does. */
-static bool owns(const struct rr_message *m, enum rr_rule_id rule)
+/* The one rule that owns the stray chunk of this message, or RR_RULE_COUNT. */
+static enum rr_rule_id owner_of(const struct rr_message *m)
 {
-	enum ddp_rule_kind k = kind_of(m);
-
 	if (m->backchannel)
-		return rule == RR_147_CALLBACK;   /* and RR-191 for the shape */
+		return RR_147_CALLBACK;   /* and RR-191 for the shape */
 	if (gss_control(m))
-		return rule == RR_151_GSS_CONTROL;
+		return RR_151_GSS_CONTROL;
 	if (gss_protected(m))
-		return rule == RR_152_GSS_PROTECTED;
+		return RR_152_GSS_PROTECTED;
 	if (m->dir == RR_DIR_CALL && ck_is_long_call(m->hdr))
-		return rule == RR_148_PZRC_DODGE;
-	switch (k) {
+		return RR_148_PZRC_DODGE;
+	switch (kind_of(m)) {
 	case DDP_NFS23:
-		return rule == RR_141_NFS3_ELIGIBLE;
+		return RR_141_NFS3_ELIGIBLE;
 	case DDP_NFS4:
-		return rule == RR_143_NFS4_ELIGIBLE;
+		return RR_143_NFS4_ELIGIBLE;
 	case DDP_NFSACL:
-		return rule == RR_145_NFSACL;
+		return RR_145_NFSACL;
 	case DDP_AUX:
-		return rule == RR_146_AUX;
+		return RR_146_AUX;
 	case DDP_CALLBACK:
-		return rule == RR_147_CALLBACK;
+		return RR_147_CALLBACK;
 	case DDP_OTHER:
 		break;
 	}
-	return false;
+	return RR_RULE_COUNT;
+}
+
+/* Does this rule own the stray chunk of this fact's message?  Found once per fact, for its eight rules. */
+static bool owns(struct rr_checker *ck, const struct rr_message *m, enum rr_rule_id rule)
+{
+	if (ck->stray_owner_fact != ck->n_facts) {
+		ck->stray_owner_fact = ck->n_facts;
+		ck->stray_owner = owner_of(m);
+	}
+	return ck->stray_owner == rule;
 }
 
 static void check_stray(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rule)
@@ -172,7 +180,7 @@ static void check_stray(struct rr_checker *ck, const struct rr_fact *f, enum rr_
 	struct stray s;
 	char what[48];
 
-	if (!owns(m, rule))
+	if (!owns(ck, m, rule))
 		return;
 	/*
 	 * A call's stray chunk is found against the items a complete walk found.

@@ -17,6 +17,7 @@
 #define CK_SUCCESS_MAX 4096
 #define CK_SUCCESS_SLOTS 8192     /* the index of successes: a power of two, twice CK_SUCCESS_MAX */
 #define CK_PAIR_SLOTS 256         /* connections whose pair is remembered, by connection ID */
+#define CK_RECENT_LABELS 8        /* call labels checked before the string chunk is asked */
 #define NFS4_OP_SEQUENCE 53
 
 /* A connection's name and the pair made of it: the pair is made once per connection, not per call. */
@@ -35,7 +36,9 @@ struct ck_outlog {
 	uint16_t success_at[CK_SUCCESS_SLOTS];  /* open addressing: index + 1 in successes, 0 empty */
 	struct pair_memo pairs[CK_PAIR_SLOTS];
 	struct ck_note *spare;        /* the note evict() forgot last, reused by the next call */
-	const char *last_what;        /* the call label interned last: calls in a row are often alike */
+	/* Call labels interned lately, newest at recent_at: a few kinds of call alternate. */
+	const char *recent[CK_RECENT_LABELS];
+	unsigned recent_at;
 	/* The fact fed last: several rules feed each one. */
 	uint64_t fed_frame;
 	uint32_t fed_xid;
@@ -177,6 +180,20 @@ static const char *pair_interned(struct ck_outlog *log, uint32_t conn_id, const 
 	return pm->pair;
 }
 
+/* The interned copy of a call's label: one of the recent ones, else the string chunk's. */
+static const char *label_interned(struct ck_outlog *log, const char *what)
+{
+	unsigned i, k;
+
+	for (i = 0; i < CK_RECENT_LABELS; i++) {
+		k = (log->recent_at + CK_RECENT_LABELS - i) % CK_RECENT_LABELS;
+		if (log->recent[k] && !strcmp(log->recent[k], what))
+			return log->recent[k];
+	}
+	log->recent_at = (log->recent_at + 1) % CK_RECENT_LABELS;
+	return log->recent[log->recent_at] = g_string_chunk_insert_const(log->strings, what);
+}
+
 static struct ck_note *note_new(struct ck_outlog *log)
 {
 	struct ck_note *n = log->spare;
@@ -200,9 +217,7 @@ static void feed_call(struct ck_outlog *log, const struct rr_message *m)
 	n->ts_usec = m->ts_usec;
 	ck_describe_call(m, what, sizeof(what));
 	n->pair = pair_interned(log, m->conn_id, m->conn_name);
-	if (!log->last_what || strcmp(log->last_what, what))
-		log->last_what = g_string_chunk_insert_const(log->strings, what);
-	n->what = log->last_what;
+	n->what = label_interned(log, what);
 	n->long_call = ck_is_long_call(m->hdr);
 	n->pz_segs = ck_pz_segments(m->hdr);
 	n->reply_segs = m->hdr->has_reply ? m->hdr->reply.count : 0;

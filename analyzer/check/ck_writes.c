@@ -175,17 +175,23 @@ static uint16_t *wext_bucket(struct rr_checker *ck, uint32_t conn_id, uint32_t x
 static struct ck_wextent *wext_find(struct rr_checker *ck, uint32_t conn_id, uint32_t xid, uint8_t role,
 				    uint32_t chunk, uint32_t index)
 {
-	unsigned i;
-
 	/* Most messages have no extent: the filter says so without the scan. */
-	if (!*wext_bucket(ck, conn_id, xid))
-		return NULL;
-	for (i = 0; i < CK_WEXT_MAX; i++) {
-		struct ck_wextent *e = &ck->wext[i];
+	unsigned left = *wext_bucket(ck, conn_id, xid), i;
 
-		if (e->role == role && e->conn_id == conn_id && e->xid == xid && e->chunk == chunk &&
-		    e->index == index)
+	/*
+	 * A key has at most one live extent, so the order of the scan does not
+	 * matter: newest first, as a message's Writes are recent, and done once
+	 * the bucket's live extents of this XID were all seen (an XID sharing
+	 * the bucket only makes it scan on).
+	 */
+	for (i = 1; left && i <= CK_WEXT_MAX; i++) {
+		struct ck_wextent *e = &ck->wext[(ck->wext_next - i) % CK_WEXT_MAX];
+
+		if (!e->role || e->conn_id != conn_id || e->xid != xid)
+			continue;
+		if (e->role == role && e->chunk == chunk && e->index == index)
 			return e;
+		left--;
 	}
 	return NULL;
 }
@@ -219,11 +225,15 @@ static void wext_forget(struct rr_checker *ck, uint32_t conn_id, uint32_t xid)
 	uint16_t *live = wext_bucket(ck, conn_id, xid);
 	unsigned i;
 
-	for (i = 0; *live && i < CK_WEXT_MAX; i++)
-		if (ck->wext[i].role && ck->wext[i].conn_id == conn_id && ck->wext[i].xid == xid) {
-			ck->wext[i].role = 0;
+	/* Newest first, as in wext_find: the XID's extents are recent. */
+	for (i = 1; *live && i <= CK_WEXT_MAX; i++) {
+		struct ck_wextent *e = &ck->wext[(ck->wext_next - i) % CK_WEXT_MAX];
+
+		if (e->role && e->conn_id == conn_id && e->xid == xid) {
+			e->role = 0;
 			(*live)--;
 		}
+	}
 }
 
 /*

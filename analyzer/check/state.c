@@ -67,14 +67,10 @@ void ck_state_free(struct rr_checker *ck)
 	ck_outlog_free(ck->outlog);
 }
 
-struct ck_conn_state *ck_conn(struct rr_checker *ck, uint32_t id)
+struct ck_conn_state *ck_conn_slow(struct rr_checker *ck, uint32_t id)
 {
-	struct ck_conn_state *cs = ck->last_conn;
+	struct ck_conn_state *cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(id));
 
-	/* Most facts in a row are of one connection: a one-entry cache saves the lookups. */
-	if (cs && cs->id == id)
-		return cs;
-	cs = g_hash_table_lookup(ck->conns, GUINT_TO_POINTER(id));
 	if (cs)
 		return ck->last_conn = cs;
 	cs = g_new0(struct ck_conn_state, 1);

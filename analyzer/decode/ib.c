@@ -229,25 +229,29 @@ static void ud_packet(struct rr_frame_ctx *fx, struct ib_view *ib, uint8_t code,
 void ib_transport(struct rr_frame_ctx *fx, struct ib_view *ib)
 {
 	struct rr_event ev;
-	uint8_t opcode, b1, resv, a;
-	uint16_t pkey;
+	uint8_t opcode, b1;
 	uint32_t qp, psn;
 	const struct ib_op *op;
 	uint8_t tr, code, pad;
 	size_t hdr;
+	const uint8_t *b;
 
 	if (ib->wire < BTH_LEN) {
 		dec_malformed(fx, "%s frame %" PRIu64 ": %u bytes cannot hold a BTH", ib->what,
 			      fx->frame, ib->wire);
 		return;
 	}
-	if (!rr_get_u8(&ib->bth, &opcode) || !rr_get_u8(&ib->bth, &b1) ||
-	    !rr_get_be16(&ib->bth, &pkey) || !rr_get_u8(&ib->bth, &resv) ||
-	    !rr_get_be24(&ib->bth, &qp) || !rr_get_u8(&ib->bth, &a) ||
-	    !rr_get_be24(&ib->bth, &psn)) {
+	if (rr_cursor_left(&ib->bth) < BTH_LEN) {
 		dec_short(fx, "%s frame %" PRIu64 ": BTH not captured", ib->what, fx->frame);
 		return;
 	}
+	/* Its 12 bytes read in place once bounded: OpCode, SE|M|Pad|TVer, P_Key, resv, DestQP, A|resv, PSN. */
+	b = ib->bth.base + ib->bth.pos;
+	opcode = b[0];
+	b1 = b[1];
+	qp = (uint32_t)b[5] << 16 | (uint32_t)b[6] << 8 | b[7];
+	psn = (uint32_t)b[9] << 16 | (uint32_t)b[10] << 8 | b[11];
+	rr_skip(&ib->bth, BTH_LEN);
 	if ((b1 & 0x0F) != 0) {
 		dec_malformed(fx, "%s frame %" PRIu64 ": BTH TVer %u (only 0 is defined)", ib->what,
 			      fx->frame, b1 & 0x0F);

@@ -8,11 +8,24 @@
  * rest is truncation; when the frame was not cut, the header lies
  * (CAP_MALFORMED).  Ethernet padding after the IP packet is dropped here.
  */
+#include <string.h>
+
 #include "emit.h"
 #include "ib.h"
 #include "ip.h"
 #include "tcp.h"
 #include "tunnel.h"
+
+/* Big-endian words of header bytes already bounded. */
+static uint16_t be16_at(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t be32_at(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
 
 #define IPPROTO_TCP_ 6
 #define IPPROTO_UDP_ 17
@@ -23,18 +36,16 @@ static void udp_datagram(struct rr_frame_ctx *fx, const struct ip_view *ip,
 			 struct rr_cursor *cur, uint32_t wire)
 {
 	struct rr_cursor hdr, payload;
-	uint16_t sport, dport, ulen;
+	uint16_t dport, ulen;
 	size_t have;
 
-	if (!rr_peek_u8(cur, 7, &(uint8_t){ 0 })) {
+	if (!rr_cursor_sub(cur, 8, &hdr)) {
 		dec_short(fx, "frame %" PRIu64 ": UDP header", fx->frame);
 		return;
 	}
-	rr_cursor_sub(cur, 8, &hdr);
-	rr_get_be16(&hdr, &sport);
-	rr_get_be16(&hdr, &dport);
-	rr_get_be16(&hdr, &ulen);
-	rr_seek(&hdr, 0);
+	/* Source port, destination port, length, checksum: read in place once bounded. */
+	dport = be16_at(hdr.base + 2);
+	ulen = be16_at(hdr.base + 4);
 	if (dport != ROCEV2_PORT && dport != TUNNEL_VXLAN_PORT)
 		return;
 	if (ulen < 8 || ulen > wire) {
@@ -59,13 +70,21 @@ static void tcp_header(struct rr_frame_ctx *fx, const struct ip_view *ip,
 	uint8_t off, flags;
 	size_t hlen, have;
 	struct rr_cursor payload;
+	const uint8_t *h;
 
-	if (!rr_get_be16(cur, &t.sport) || !rr_get_be16(cur, &t.dport) ||
-	    !rr_get_be32(cur, &t.seq) || !rr_get_be32(cur, &t.ack) ||
-	    !rr_get_u8(cur, &off) || !rr_get_u8(cur, &flags) || !rr_skip(cur, 6)) {
+	if (rr_cursor_left(cur) < 20) {
 		dec_short(fx, "frame %" PRIu64 ": TCP header", fx->frame);
 		return;
 	}
+	/* The fixed 20 bytes, read in place once bounded. */
+	h = cur->base + cur->pos;
+	t.sport = be16_at(h);
+	t.dport = be16_at(h + 2);
+	t.seq = be32_at(h + 4);
+	t.ack = be32_at(h + 8);
+	off = h[12];
+	flags = h[13];
+	rr_skip(cur, 20);
 	t.flags = flags;
 	hlen = (size_t)(off >> 4) * 4;
 	if (hlen < 20 || hlen > wire) {
@@ -142,16 +161,12 @@ static void ipv4(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire)
 		dec_short(fx, "frame %" PRIu64 ": IPv4 options", fx->frame);
 		return;
 	}
-	rr_skip(&ip.hdr, 2);
-	rr_get_be16(&ip.hdr, &total);
-	rr_skip(&ip.hdr, 2);
-	rr_get_be16(&ip.hdr, &frag);
-	rr_skip(&ip.hdr, 1);
-	rr_get_u8(&ip.hdr, &proto);
-	rr_skip(&ip.hdr, 2);
-	rr_copy_bytes(&ip.hdr, ip.src, 4);
-	rr_copy_bytes(&ip.hdr, ip.dst, 4);
-	rr_seek(&ip.hdr, 0);
+	/* The fixed 20 bytes are all in the header just bounded: read in place. */
+	total = be16_at(ip.hdr.base + 2);
+	frag = be16_at(ip.hdr.base + 6);
+	proto = ip.hdr.base[9];
+	memcpy(ip.src, ip.hdr.base + 12, 4);
+	memcpy(ip.dst, ip.hdr.base + 16, 4);
 	if (!bound(fx, cur, &pl, wire, total, hlen, "IPv4"))
 		return;
 	/* Fragments: RoCE never fragments and iWARP rides TCP with PMTU
