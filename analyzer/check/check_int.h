@@ -184,6 +184,7 @@ struct rr_checker {
 	/* Of run[] for a Send (0) or a message (1), those that can act on a call (0) or a reply (1). */
 	uint16_t run_dir[2][2][RR_RULE_COUNT];
 	unsigned n_run_dir[2][2];
+	uint64_t n_told;              /* findings reported or held so far (the direction lists' guard) */
 	uint64_t n_facts;             /* facts seen, the one being checked included */
 	uint64_t stray_owner_fact;    /* ck_ddp.c: the fact whose stray-chunk owner is stray_owner */
 	uint16_t stray_owner;

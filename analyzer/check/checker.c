@@ -274,6 +274,34 @@ static bool ulp_not_understood(const struct rr_message *m)
 	       (m->ulp_result == RR_ULP_UNSUPPORTED || (m->ulp_result == RR_ULP_MALFORMED && m->complete));
 }
 
+#ifndef NDEBUG
+/*
+ * Debug builds hold the direction lists above to what they claim: the
+ * checks a fact skipped for its direction run anyway and must tell
+ * nothing.  A check changed to act on the other direction aborts here (the
+ * ASan build's tests and the hostile campaign run every bundled capture).
+ */
+static void guard_directions(struct rr_checker *ck, const struct rr_fact *f, unsigned k, const uint16_t *ran,
+			     unsigned n_ran)
+{
+	for (unsigned i = 0; i < ck->n_run[k]; i++) {
+		enum rr_rule_id id = ck->run[k][i];
+		uint64_t told = ck->n_told;
+		bool skipped = true;
+
+		for (unsigned j = 0; j < n_ran && skipped; j++)
+			skipped = ran[j] != id;
+		if (!skipped)
+			continue;
+		ck->n_evidence = 0;
+		check_of[id](ck, f);
+		if (ck->n_told != told)
+			g_error("check %s is listed for one direction only, yet told a finding on a %s of the other",
+				rr_rule_get(id)->code, k == 0 ? "Send" : "message");
+	}
+}
+#endif
+
 void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 {
 	unsigned k = fact_index(f->kind), i, n;
@@ -310,6 +338,10 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 		else
 			ck->skipped[RR_SKIP_NOT_CAPTURED]++;
 	}
+#ifndef NDEBUG
+	if (k < 2 && !cut)
+		guard_directions(ck, f, k, run, n);
+#endif
 	ck_state_after(ck, f);
 	ck_describe_new_fact();
 }

@@ -73,6 +73,7 @@ void ck_hold(struct rr_checker *ck, const struct rr_fact *f, enum rr_rule_id rul
 		ck->n_evidence = 0;
 		return;
 	}
+	ck->n_told++;
 	h = g_new0(struct ck_held, 1);
 	h->rule = rule;
 	h->frame = frame;

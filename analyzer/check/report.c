@@ -55,6 +55,7 @@ static void emit(struct rr_checker *ck, const struct rr_diag *d)
 	struct rr_diag copy = *d;
 
 	copy.severity = r->kind == RR_KIND_RULE ? r->sev[ck->opts.profile] : r->severity;
+	ck->n_told++;
 	rr_diag_emit(&ck->sink, &copy);
 }
 
