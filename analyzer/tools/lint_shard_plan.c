@@ -12,6 +12,13 @@
 
 #define FRAME_MAP_MAX (4u << 20)   /* 16 MiB of node numbers while planning, 4 MiB of shards after */
 #define NO_NODE G_MAXUINT
+/*
+ * Past this mean frame size (bulk DDP at a 4 KiB MTU) one process checks a
+ * file about as fast as it can read it (bench/mix.sh: 1.1x cat's CPU time
+ * on the large-DDP capture), and a split, whose workers each read the whole
+ * file, was slower than one process (0.8x).
+ */
+#define SPLIT_MAX_MEAN_FRAME 2048u
 
 struct lint_shard_plan {
 	int dlt;
@@ -20,6 +27,7 @@ struct lint_shard_plan {
 	GArray *frames;             /* guint64 per node: frames counted at the node (its root after the pass) */
 	GArray *shard;              /* guint per node: its group's shard, once planned */
 	uint64_t total, shard_frames[LINT_JOBS_MAX];
+	uint64_t bytes;             /* captured bytes of every frame */
 	unsigned groups;
 	bool tunnel;
 	/*
@@ -86,6 +94,7 @@ static void count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32
 
 	(void)frame_no;
 	p->total++;
+	p->bytes += caplen;
 	if (p->frame_node && p->total > FRAME_MAP_MAX) {
 		g_array_free(p->frame_node, TRUE);
 		p->frame_node = NULL;
@@ -199,6 +208,12 @@ struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, cha
 	if (rc) {
 		g_snprintf(why, whylen, "it could not be read to its end (one process reads what it can and says "
 			   "where and why)");
+		goto cannot;
+	}
+	if (p->total && p->bytes / p->total > SPLIT_MAX_MEAN_FRAME) {
+		g_snprintf(why, whylen, "its frames average %" G_GUINT64_FORMAT " bytes: reading them costs about "
+			   "what checking them does, and every worker would read the whole file again",
+			   p->bytes / p->total);
 		goto cannot;
 	}
 	if (p->tunnel) {

@@ -25,6 +25,7 @@ import glob
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -67,6 +68,20 @@ def compare(name, want, got):
     return bad
 
 
+def write_bulky(path):
+    """Forty 4042-byte UDP frames between two host pairs that never meet: two groups, frames past the
+    size at which a split stops paying (docs/ulb-lint.1, JOBS)."""
+    recs = []
+    for i in range(40):
+        src, dst = (10, 0, 0, 1 + 2 * (i % 2)), (10, 0, 0, 2 + 2 * (i % 2))
+        udp = struct.pack(">HHHH", 5000, 6000, 8 + 4000, 0) + bytes(4000)
+        ip = struct.pack(">BBHHHBBH4B4B", 0x45, 0, 20 + len(udp), i, 0, 64, 17, 0, *src, *dst) + udp
+        eth = bytes(12) + b"\x08\x00" + ip
+        recs.append(struct.pack("<IIII", 1700000000, i, len(eth), len(eth)) + eth)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1) + b"".join(recs))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lint", required=True)
@@ -102,6 +117,11 @@ def main():
         bad += compare("standard input", (one[0], one[1]), (piped[0], piped[1]))
         if "read by one process" not in piped[1]:
             bad.append("standard input: no word that it was read by one process: " + piped[1][:200])
+        bulky = os.path.join(tmp, "bulky.pcap")
+        write_bulky(bulky)
+        got = run(a.lint, ["-j", "2", bulky])
+        if "read by one process: its frames average 4042 bytes" not in got[1]:
+            bad.append("bulky frames: not read by one process for their size: " + got[1][:300])
         scn = os.path.join(a.root, "tests", "scenarios", "01-inline-basic.scn")
         for name, args, why in (("InfiniBand", ["--link", "ib"], "carries a network address"),
                                 ("VXLAN", ["--link", "rocev2", "--encap", "vxlan"], "tunneled frames")):
