@@ -559,13 +559,14 @@ struct frame_sink {
 	void *raw_ctx;
 };
 
-static void to_sink(const struct frame_sink *k, uint64_t frame, uint64_t ts, const uint8_t *p, uint32_t caplen,
+/* false: the first pass's caller wants no more frames. */
+static bool to_sink(const struct frame_sink *k, uint64_t frame, uint64_t ts, const uint8_t *p, uint32_t caplen,
 		    uint32_t wirelen)
 {
-	if (k->dec)
-		rr_frame_decode(k->dec, frame, ts, p, caplen, wirelen);
-	else
-		k->raw(k->raw_ctx, frame, p, caplen);
+	if (!k->dec)
+		return k->raw(k->raw_ctx, frame, p, caplen);
+	rr_frame_decode(k->dec, frame, ts, p, caplen, wirelen);
+	return true;
 }
 
 static int own_run(struct rr_capture *cap, struct ahead *a, const struct frame_sink *k,
@@ -625,8 +626,9 @@ static int own_run(struct rr_capture *cap, struct ahead *a, const struct frame_s
 		frac = (int32_t)rd32(h + 4, sw);
 		if (cap->nsec)
 			frac /= 1000;
-		to_sink(k, ++*frame, (uint64_t)sec * 1000000u + (uint64_t)frac, p, caplen > snap ? snap : caplen,
-			wirelen);
+		if (!to_sink(k, ++*frame, (uint64_t)sec * 1000000u + (uint64_t)frac, p, caplen > snap ? snap : caplen,
+			     wirelen))
+			return 0;
 		in_skip(cap, a, caplen);
 		*off += REC_HDR_LEN + (uint64_t)caplen;
 	}
@@ -646,7 +648,8 @@ static int read_all(struct rr_capture *cap, const struct frame_sink *k, char *er
 		while ((rc = pcap_next_ex(cap->p, &h, &data)) == 1) {
 			uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
 
-			to_sink(k, ++frame, ts, data, h->caplen, h->len);
+			if (!to_sink(k, ++frame, ts, data, h->caplen, h->len))
+				return 0;
 			off = pcap_taken(cap);
 		}
 		if (!frame)

@@ -19,6 +19,7 @@
  * file, was slower than one process (0.8x).
  */
 #define SPLIT_MAX_MEAN_FRAME 2048u
+#define SIZE_SAMPLE_FRAMES 4096u
 
 struct lint_shard_plan {
 	int dlt;
@@ -28,6 +29,7 @@ struct lint_shard_plan {
 	GArray *shard;              /* guint per node: its group's shard, once planned */
 	uint64_t total, shard_frames[LINT_JOBS_MAX];
 	uint64_t bytes;             /* captured bytes of every frame */
+	bool bulky;                 /* the first SIZE_SAMPLE_FRAMES were past SPLIT_MAX_MEAN_FRAME: the pass stopped */
 	unsigned groups;
 	bool tunnel;
 	/*
@@ -86,7 +88,7 @@ static gboolean addr_equal(gconstpointer a, gconstpointer b)
 	return memcmp(a, b, RR_HOST_ADDR_LEN) == 0;
 }
 
-static void count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen)
+static bool count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen)
 {
 	struct lint_shard_plan *p = ctx;
 	struct rr_frame_hosts h;
@@ -95,6 +97,11 @@ static void count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32
 	(void)frame_no;
 	p->total++;
 	p->bytes += caplen;
+	/* Bulk frames: no split will pay, so the pass need not go on (the sample is the file's start). */
+	if (p->total == SIZE_SAMPLE_FRAMES && p->bytes / p->total > SPLIT_MAX_MEAN_FRAME) {
+		p->bulky = true;
+		return false;
+	}
 	if (p->frame_node && p->total > FRAME_MAP_MAX) {
 		g_array_free(p->frame_node, TRUE);
 		p->frame_node = NULL;
@@ -102,11 +109,11 @@ static void count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32
 	switch (rr_frame_hosts(p->dlt, pkt, caplen, &h)) {
 	case RR_HOSTS_TUNNEL:
 		p->tunnel = true;
-		return;
+		return false;       /* no split: the pass need not go on */
 	case RR_HOSTS_NONE:
 		if (p->frame_node)
 			g_array_append_val(p->frame_node, (guint){ NO_NODE });
-		return;
+		return true;
 	case RR_HOSTS_FOUND:
 		break;
 	}
@@ -128,6 +135,7 @@ static void count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32
 	rb = root(p, b);
 	if (ra != rb)
 		g_array_index(p->parent, guint, ra) = rb;
+	return true;
 }
 
 static gint by_frames_desc(gconstpointer x, gconstpointer y, gpointer data)
@@ -210,10 +218,10 @@ struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, cha
 			   "where and why)");
 		goto cannot;
 	}
-	if (p->total && p->bytes / p->total > SPLIT_MAX_MEAN_FRAME) {
-		g_snprintf(why, whylen, "its frames average %" G_GUINT64_FORMAT " bytes: reading them costs about "
+	if (p->bulky || (p->total && p->bytes / p->total > SPLIT_MAX_MEAN_FRAME)) {
+		g_snprintf(why, whylen, "its %sframes average %" G_GUINT64_FORMAT " bytes: reading them costs about "
 			   "what checking them does, and every worker would read the whole file again",
-			   p->bytes / p->total);
+			   p->bulky ? "first " : "", p->bytes / p->total);
 		goto cannot;
 	}
 	if (p->tunnel) {

@@ -118,11 +118,12 @@ int rr_capture_run(struct rr_capture *cap, const struct rr_decode_opts *opts,
 		   rr_event_fn ev_fn, void *ev_ctx, const struct rr_diag_sink *diag,
 		   struct rr_decode_stats *stats, char *err, size_t errlen);
 /*
- * Read every frame and hand it to fn, undecoded (a reader's first pass):
- * 0 at the end, -1 on a read error with a sentence in err.  Reads the
- * capture once; open it again to decode it.
+ * Read every frame and hand it to fn, undecoded (a reader's first pass),
+ * until fn returns false: 0 at the end (or when fn stopped it), -1 on a
+ * read error with a sentence in err.  Reads the capture once; open it
+ * again to decode it.
  */
-typedef void (*rr_raw_frame_fn)(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen);
+typedef bool (*rr_raw_frame_fn)(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen);
 int rr_capture_scan(struct rr_capture *cap, rr_raw_frame_fn fn, void *ctx, char *err, size_t errlen);
 void rr_capture_close(struct rr_capture *cap);
 
