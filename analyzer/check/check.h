@@ -179,7 +179,7 @@ struct ck_call *ck_call_find(struct rr_checker *ck, uint32_t conn_id, int dir, u
 /* The call a reply record answers, from the record's connection and direction. */
 struct ck_call *ck_call_of_reply(struct rr_checker *ck, const struct rr_message *m);
 struct ck_conn_state;
-/* ck_conn(): the connection's state, made on first use (check_int.h). */
+/* ck_conn(): the connection's state, made on first use (conn_state.h). */
 
 /* Helpers shared by the checks (check/util.c). */
 /* The big-endian word at off in the Send's bytes, through the bounded cursor; false past the end. */

@@ -228,20 +228,8 @@ bool ck_rule_on(const struct rr_checker *ck, enum rr_rule_id id);
 void ck_state_init(struct rr_checker *ck);
 /* The connection's state if it has any (ck_conn() makes it). */
 struct ck_conn_state *ck_conn_find(struct rr_checker *ck, uint32_t id);
-/* ck_conn() past its one-entry cache: found in the table or made. */
+/* The connection's state, found in the table or made (conn_state.h's ck_conn() asks it past its cache). */
 struct ck_conn_state *ck_conn_slow(struct rr_checker *ck, uint32_t id);
-
-/*
- * The connection's state, made on first use.  Most facts in a row are of
- * one connection and each check asks again: the one found last answers
- * without a call.
- */
-static inline struct ck_conn_state *ck_conn(struct rr_checker *ck, uint32_t id)
-{
-	struct ck_conn_state *cs = ck->last_conn;
-
-	return cs && cs->id == id ? cs : ck_conn_slow(ck, id);
-}
 void ck_state_before(struct rr_checker *ck, const struct rr_fact *f);
 void ck_state_after(struct rr_checker *ck, const struct rr_fact *f);
 void ck_state_free(struct rr_checker *ck);

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "conn_state.h"
 #include "check_int.h"
 #include "held.h"
 

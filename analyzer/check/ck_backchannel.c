@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Checks of groups M (backchannel, RFC 8167 and RFC 8267 6.5) and N (ports). */
+#include "conn_state.h"
 #include "check_int.h"
 
 /*

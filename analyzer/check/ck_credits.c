@@ -5,6 +5,7 @@
  * the order the host did, so by default no excess is forgiven; captures
  * merged from several points can reorder them (--credit-slack N).
  */
+#include "conn_state.h"
 #include "check_int.h"
 #include "held.h"
 

@@ -4,6 +4,7 @@
  * lists) and H (deprecated message types): what one Send's transport
  * header says, before anything is rebuilt from it.
  */
+#include "conn_state.h"
 #include "check_int.h"
 #include "held.h"
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Checks of group C: inline thresholds; Short, Chunked and Long messages. */
+#include "conn_state.h"
 #include "check_int.h"
 
 /* The receiver's threshold and whether it is known (not the 1024 assumption). */

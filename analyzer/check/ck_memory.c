@@ -5,6 +5,7 @@
  * advertised, the live ones (the engine's segment store says which it hit)
  * and those of calls already answered (remembered here).
  */
+#include "conn_state.h"
 #include "check_int.h"
 
 static const char *op_name(const struct rr_fact_rdma *r)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "conn_state.h"
 #include "ck_outcome.h"
 
 static void shape(const struct ck_episode *ep, char *buf, size_t len)

@@ -8,6 +8,7 @@
  * replies it expects, when the responder's Send is refused.  Told once per
  * connection and direction.
  */
+#include "conn_state.h"
 #include "check_int.h"
 
 void ck_rr107(struct rr_checker *ck, const struct rr_fact *f)

@@ -11,6 +11,7 @@
  * connection delivering in order, every Send before it.  Judged only when
  * all candidates are remembered and the capture lost none of them.
  */
+#include "conn_state.h"
 #include "check_int.h"
 
 /* The sender's index: [0] the requester's Sends, [1] the responder's. */

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "conn_state.h"
 #include "check_int.h"
 
 #define RPCB_PROG 100000u

@@ -8,6 +8,7 @@
  * channel (RR-193, group M).  Session state is kept per connection: what
  * a CREATE_SESSION or BIND_CONN_TO_SESSION on this connection said.
  */
+#include "conn_state.h"
 #include "check_int.h"
 
 /* NFSv3 READ (and NFSv2 READ): Write chunk 0 holds the result (RFC 8267 4.2). */

@@ -83,6 +83,14 @@ struct ck_conn_state *ck_conn_slow(struct rr_checker *ck, uint32_t id)
 	return ck->last_conn = cs;
 }
 
+/* What conn_state.h's ck_conn() does, for the state this file owns. */
+static inline struct ck_conn_state *own_conn(struct rr_checker *ck, uint32_t id)
+{
+	struct ck_conn_state *cs = ck->last_conn;
+
+	return cs && cs->id == id ? cs : ck_conn_slow(ck, id);
+}
+
 int ck_send_dir(const struct rr_fact_send *s)
 {
 	if (!s->roles_known)
@@ -360,7 +368,7 @@ static void send_reply(struct rr_checker *ck, struct ck_conn_state *cs, const st
 static void msg_call(struct rr_checker *ck, const struct rr_message *m)
 {
 	struct ck_call *c = ck_call_find(ck, m->conn_id, m->backchannel ? 1 : 0, m->xid);
-	struct ck_conn_state *cs = ck_conn(ck, m->conn_id);
+	struct ck_conn_state *cs = own_conn(ck, m->conn_id);
 	struct ck_episode *ep;
 	char what[48];
 
@@ -374,7 +382,7 @@ static void msg_call(struct rr_checker *ck, const struct rr_message *m)
 		}
 	}
 	if (m->has_ulp && m->ulp.prog == RR_NFS_PROGRAM && m->ulp.vers == 4)
-		ck_conn(ck, m->conn_id)->nfs4_seen = true;
+		own_conn(ck, m->conn_id)->nfs4_seen = true;
 	if (c) {
 		ck_describe_call(m, c->what, sizeof(c->what));
 		if (m->ulp_result == RR_ULP_OK && !m->capture_loss)
@@ -394,7 +402,7 @@ static void msg_call(struct rr_checker *ck, const struct rr_message *m)
 
 static void msg_reply(struct rr_checker *ck, const struct rr_message *m)
 {
-	struct ck_conn_state *cs = ck_conn(ck, m->conn_id);
+	struct ck_conn_state *cs = own_conn(ck, m->conn_id);
 	const struct rr_hdr *ch = m->call_hdr;
 	struct ck_episode *ep;
 	uint32_t i, k;
@@ -458,11 +466,11 @@ static void msg_reply(struct rr_checker *ck, const struct rr_message *m)
 void ck_state_before(struct rr_checker *ck, const struct rr_fact *f)
 {
 	if (f->kind == RR_FACT_SEND)
-		ck_conn(ck, f->send->conn_id)->handshake = f->send->conn.handshake;
+		own_conn(ck, f->send->conn_id)->handshake = f->send->conn.handshake;
 	/* Seen by every fact, also those whose checks are skipped as not captured. */
 	if (f->kind == RR_FACT_MSG && f->msg->dir == RR_DIR_CALL && !f->msg->backchannel &&
 	    (f->msg->capture_loss || !f->msg->has_rpc || f->msg->ulp_result != RR_ULP_OK))
-		ck_conn(ck, f->msg->conn_id)->call_unread = true;
+		own_conn(ck, f->msg->conn_id)->call_unread = true;
 }
 
 void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
@@ -487,7 +495,7 @@ void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 		ck->outlog = NULL;
 		break;
 	case RR_FACT_SEND: {
-		struct ck_conn_state *cs = ck_conn(ck, f->send->conn_id);
+		struct ck_conn_state *cs = own_conn(ck, f->send->conn_id);
 
 		if (f->send->is_call && f->send->hdr->proc != RR_RDMA_DONE)
 			send_call(ck, cs, f->send);
