@@ -96,7 +96,7 @@ if [ "$fuzz" = 1 ] && command -v clang >/dev/null; then
   stage "build libFuzzer harnesses (clang, ASan)"
   CC=clang cmake -S . -B build-fuzz -DRR_FUZZ=ON -DRR_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
   cmake --build build-fuzz -j"$jobs" --target fuzz-hdr fuzz-ulp fuzz-capture
-  stage "libFuzzer harnesses (20 s each)"
+  stage "libFuzzer harnesses (15 s each)"
   (cd build-fuzz && ctest --output-on-failure -j"$jobs" -R '^fuzz_run_')
 else
   note "libFuzzer harnesses ($([ "$fuzz" = 1 ] && echo "no clang" || echo "--no-fuzz"))"
