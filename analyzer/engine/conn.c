@@ -554,7 +554,7 @@ void rr_conn_reopen(struct rr_conn *c)
 /* Requester hosts numbered one by one up to this many; past it, by a hash (two may then meet). */
 #define HOSTS_NUMBERED 65536u
 
-static guint host_hash(gconstpointer k)
+guint rr_conn_host_hash(gconstpointer k)
 {
 	const struct rr_addr *a = k;
 	uint32_t h = 2166136261u;
@@ -565,7 +565,7 @@ static guint host_hash(gconstpointer k)
 	return h ^ a->family;
 }
 
-static gboolean host_equal(gconstpointer x, gconstpointer y)
+gboolean rr_conn_host_equal(gconstpointer x, gconstpointer y)
 {
 	const struct rr_addr *a = x, *b = y;
 
@@ -584,7 +584,7 @@ static uint32_t host_number(struct rr_conn_table *t, const struct rr_addr *a)
 	gpointer v;
 
 	if (!t->hosts)
-		t->hosts = g_hash_table_new_full(host_hash, host_equal, g_free, NULL);
+		t->hosts = g_hash_table_new_full(rr_conn_host_hash, rr_conn_host_equal, g_free, NULL);
 	memset(&key, 0, sizeof(key));
 	key.family = a->family;
 	memcpy(key.bytes, a->bytes, sizeof(key.bytes));
@@ -592,7 +592,7 @@ static uint32_t host_number(struct rr_conn_table *t, const struct rr_addr *a)
 	if (v)
 		return GPOINTER_TO_UINT(v);
 	if (g_hash_table_size(t->hosts) >= HOSTS_NUMBERED)
-		return 0x80000000u | host_hash(&key);
+		return 0x80000000u | rr_conn_host_hash(&key);
 	g_hash_table_insert(t->hosts, g_memdup2(&key, sizeof(key)), GUINT_TO_POINTER(g_hash_table_size(t->hosts) + 1));
 	return g_hash_table_size(t->hosts);
 }

@@ -32,27 +32,22 @@ struct rr_cm_pending {
  * ID and the host that chose it: two hosts may pick the same ID at once.
  */
 struct cm_key {
-	uint8_t family;
-	uint8_t bytes[16];
+	struct rr_addr host;          /* port 0 */
 	uint32_t comm_id;
 };
 
 static guint cm_key_hash(gconstpointer k)
 {
 	const struct cm_key *c = k;
-	guint h = c->comm_id * 2654435761u ^ c->family;
 
-	for (int i = 0; i < 16; i += 4)
-		h = (h ^ ((guint)c->bytes[i] | (guint)c->bytes[i + 1] << 8 | (guint)c->bytes[i + 2] << 16 |
-			  (guint)c->bytes[i + 3] << 24)) * 16777619u;
-	return h;
+	return rr_conn_host_hash(&c->host) ^ c->comm_id * 2654435761u;
 }
 
 static gboolean cm_key_equal(gconstpointer a, gconstpointer b)
 {
 	const struct cm_key *x = a, *y = b;
 
-	return x->comm_id == y->comm_id && x->family == y->family && !memcmp(x->bytes, y->bytes, 16);
+	return x->comm_id == y->comm_id && rr_conn_host_equal(&x->host, &y->host);
 }
 
 static struct cm_key cm_key_of(const struct rr_addr *host, uint32_t comm_id)
@@ -60,8 +55,8 @@ static struct cm_key cm_key_of(const struct rr_addr *host, uint32_t comm_id)
 	struct cm_key k;
 
 	memset(&k, 0, sizeof(k));
-	k.family = host->family;
-	memcpy(k.bytes, host->bytes, sizeof(k.bytes));
+	k.host.family = host->family;
+	memcpy(k.host.bytes, host->bytes, sizeof(k.host.bytes));
 	k.comm_id = comm_id;
 	return k;
 }

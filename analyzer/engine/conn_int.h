@@ -67,6 +67,10 @@ static inline void conn_rename(struct conn *c)
 }
 
 /* The flow of key, made when new at frame; paired at once only when eager. */
+/* A host by its address alone (struct rr_addr, its port not read): conn.c's requester numbers, conn_cm.c's handshakes. */
+guint rr_conn_host_hash(gconstpointer addr);
+gboolean rr_conn_host_equal(gconstpointer a, gconstpointer b);
+
 struct rr_flow *rr_conn_flow_lookup(struct rr_engine *eng, const struct rr_flow_key *key, bool eager,
 				    uint64_t frame);
 /* a and b are each other's peer, as proved by traffic or the handshake. */
