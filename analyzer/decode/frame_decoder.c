@@ -175,6 +175,19 @@ const struct rr_decode_stats *rr_frame_decoder_stats(const struct rr_frame_decod
 	return d ? &d->stats : NULL;
 }
 
+void rr_decode_stats_add(struct rr_decode_stats *to, const struct rr_decode_stats *from)
+{
+	to->frames += from->frames;
+	to->rdma_frames += from->rdma_frames;
+	to->truncated += from->truncated;
+	to->icrc_bad += from->icrc_bad;
+	to->mpa_crc_bad += from->mpa_crc_bad;
+	to->malformed += from->malformed;
+	to->tcp_gaps += from->tcp_gaps;
+	to->parts += from->parts;
+	to->others += from->others;
+}
+
 void rr_frame_decoder_free(struct rr_frame_decoder *d)
 {
 	if (!d)

@@ -276,18 +276,6 @@ void rr_session_clock(struct rr_session *s, uint64_t ts_usec)
 		rr_engine_clock(s->eng, ts_usec);
 }
 
-static void add_stats(struct rr_decode_stats *to, const struct rr_decode_stats *from)
-{
-	to->frames += from->frames;
-	to->rdma_frames += from->rdma_frames;
-	to->truncated += from->truncated;
-	to->icrc_bad += from->icrc_bad;
-	to->mpa_crc_bad += from->mpa_crc_bad;
-	to->malformed += from->malformed;
-	to->tcp_gaps += from->tcp_gaps;
-	to->parts += from->parts;
-}
-
 void rr_session_finish(struct rr_session *s)
 {
 	unsigned i;
@@ -297,7 +285,7 @@ void rr_session_finish(struct rr_session *s)
 	s->finished = true;
 	for (i = 0; i < s->n_dec; i++) {
 		rr_frame_decoder_finish(s->dec[i].dec);
-		add_stats(&s->dstats, rr_frame_decoder_stats(s->dec[i].dec));
+		rr_decode_stats_add(&s->dstats, rr_frame_decoder_stats(s->dec[i].dec));
 	}
 	rr_engine_finish(s->eng);
 }
@@ -322,7 +310,7 @@ void rr_session_decode_stats_now(const struct rr_session *s, struct rr_decode_st
 	}
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < s->n_dec; i++)
-		add_stats(out, rr_frame_decoder_stats(s->dec[i].dec));
+		rr_decode_stats_add(out, rr_frame_decoder_stats(s->dec[i].dec));
 }
 
 const struct rr_engine_stats *rr_session_engine_stats(const struct rr_session *s)

@@ -260,17 +260,12 @@ static void sum_end(struct lint_jobs_totals *t, const struct lint_rec_end *e, bo
 	const struct rr_decode_stats *d = &e->decode;
 	const struct rr_engine_stats *g = &e->engine;
 
+	uint64_t frames = t->decode.frames, parts = t->decode.parts;
+
+	rr_decode_stats_add(&t->decode, d);
 	/* Every worker reads every frame and every part: those counts are the first one's. */
-	if (first) {
-		t->decode.frames = d->frames;
-		t->decode.parts = d->parts;
-	}
-	t->decode.rdma_frames += d->rdma_frames;
-	t->decode.truncated += d->truncated;
-	t->decode.icrc_bad += d->icrc_bad;
-	t->decode.mpa_crc_bad += d->mpa_crc_bad;
-	t->decode.malformed += d->malformed;
-	t->decode.tcp_gaps += d->tcp_gaps;
+	t->decode.frames = first ? d->frames : frames;
+	t->decode.parts = first ? d->parts : parts;
 	t->engine.events += g->events;
 	t->engine.messages += g->messages;
 	t->engine.calls += g->calls;

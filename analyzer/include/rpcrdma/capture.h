@@ -84,6 +84,8 @@ struct rr_frame_report {
 };
 const struct rr_frame_report *rr_frame_decoder_last(const struct rr_frame_decoder *d);
 const struct rr_decode_stats *rr_frame_decoder_stats(const struct rr_frame_decoder *d);
+/* Every count of from added to to's (several decoders of one file, or several shards of one). */
+void rr_decode_stats_add(struct rr_decode_stats *to, const struct rr_decode_stats *from);
 void rr_frame_decoder_free(struct rr_frame_decoder *d);
 
 /*
