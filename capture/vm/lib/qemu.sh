@@ -5,6 +5,9 @@ QEMU=${QEMU:-qemu-system-x86_64}
 GUEST_MEM=${GUEST_MEM:-1536}
 GUEST_CPUS=${GUEST_CPUS:-1}
 declare -A QEMU_PID=()
+# mitigations=off: the guests run only the lab's own workloads, and under TCG the Spectre
+# mitigations (retpolines, speculation barriers) are emulated instructions on every indirect call
+GUEST_CMDLINE=${GUEST_CMDLINE-mitigations=off}
 # a guest's memory in MiB when not GUEST_MEM (the proxy guest needs less)
 declare -A GUEST_MEM_OF=()
 
@@ -47,7 +50,7 @@ qemu_boot() {
         -display none -monitor none -no-reboot -nodefaults \
         -serial "file:$RUN/$name.serial" \
         -kernel "$IMAGE_DIR/vmlinuz" -initrd "$IMAGE_DIR/initrd.img" \
-        -append "root=/dev/vda rw console=ttyS0 net.ifnames=0 panic=-1 systemd.show_status=1" \
+        -append "root=/dev/vda rw console=ttyS0 net.ifnames=0 panic=-1 systemd.show_status=1 $GUEST_CMDLINE" \
         -drive "file=$disk,if=virtio,format=qcow2,cache=unsafe" \
         -virtfs "local,path=$RUN/$name,mount_tag=lab,security_model=none,id=lab" \
         "${nets[@]}" >"$RUN/$name.qemu.log" 2>&1 8>&- &
