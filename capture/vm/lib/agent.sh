@@ -21,10 +21,10 @@ agent_verify() {
 # wait until a guest command's log says the server listens
 wait_serving() {
     local c=$1 i
-    for i in $(seq 1 60); do
+    for i in $(seq 1 300); do     # 60 s, polled as gwait polls
         grep -q 'serving on' "$c.log" 2>/dev/null && return 0
         [ -e "$c.rc" ] && { tail -n 20 "$c.log" >&2; die "the agent responder exited early"; }
-        sleep 1
+        sleep 0.2
     done
     die "the agent responder did not start listening"
 }

@@ -14,11 +14,13 @@ gstart() {
 }
 
 # gwait CMDPATH TIMEOUT : wait for a queued command; returns its exit code (124 on timeout).
+# Polled every 0.2 s: a run waits for a few hundred commands, most of them short, and a
+# whole-second poll cost each of them half a second on average.
 gwait() {
     local c=$1 t=$2 i=0
     while [ ! -e "$c.rc" ]; do
-        sleep 1; i=$((i + 1))
-        if [ "$i" -ge "$t" ]; then log "timeout after ${t}s: $(basename "$c")"; return 124; fi
+        sleep 0.2; i=$((i + 1))
+        if [ "$i" -ge $((t * 5)) ]; then log "timeout after ${t}s: $(basename "$c")"; return 124; fi
         qemu_alive || die "a guest died (see serial logs)"
     done
     return "$(cat "$c.rc")"
