@@ -569,6 +569,35 @@ static bool to_sink(const struct frame_sink *k, uint64_t frame, uint64_t ts, con
 	return true;
 }
 
+/*
+ * The bytes buffered at the read position, contiguous, without waiting:
+ * most records lie whole inside one buffer, and are taken from there
+ * without a call per header and per body.
+ */
+static size_t in_buffered(const struct rr_capture *cap, const struct ahead *a, const uint8_t **p)
+{
+	if (a) {
+		*p = a->slot[a->cur] + a->pos;
+		return a->len[a->cur] - a->pos;
+	}
+	*p = cap->buf + cap->pos;
+	return cap->len - cap->pos;
+}
+
+/* The frame in a record whose header is h, to the sink; false: the sink wants no more. */
+static bool deliver(const struct rr_capture *cap, const struct frame_sink *k, uint64_t frame, const uint8_t *h,
+		    const uint8_t *body, uint32_t caplen)
+{
+	const bool sw = cap->swapped;
+	/* As libpcap hands them out: signed 32-bit fields, microseconds. */
+	int64_t sec = (int32_t)rd32(h, sw), frac = (int32_t)rd32(h + 4, sw);
+
+	if (cap->nsec)
+		frac /= 1000;
+	return to_sink(k, frame, (uint64_t)sec * 1000000u + (uint64_t)frac, body,
+		       caplen > cap->snaplen ? cap->snaplen : caplen, rd32(h + 12, sw));
+}
+
 static int own_run(struct rr_capture *cap, struct ahead *a, const struct frame_sink *k,
 		   uint64_t *frame, uint64_t *off, char *why, size_t whylen)
 {
@@ -578,11 +607,29 @@ static int own_run(struct rr_capture *cap, struct ahead *a, const struct frame_s
 	for (;;) {
 		const uint8_t *p;
 		uint8_t h[REC_HDR_LEN];
-		uint32_t caplen, wirelen;
-		int64_t sec, frac;
+		uint32_t caplen;
 		size_t have;
 		int err;
 
+		/* A record whole in the buffer: taken in place (the checks below see every other). */
+		have = in_buffered(cap, a, &p);
+		if (have >= REC_HDR_LEN) {
+			caplen = rd32(p + 8, sw);
+			if (caplen <= MAX_SNAPLEN && have - REC_HDR_LEN >= caplen) {
+				if (!deliver(cap, k, ++*frame, p, p + REC_HDR_LEN, caplen))
+					return 0;
+				if (have - REC_HDR_LEN > caplen) {
+					if (a)
+						a->pos += REC_HDR_LEN + caplen;
+					else
+						cap->pos += REC_HDR_LEN + caplen;
+				} else {
+					in_skip(cap, a, REC_HDR_LEN + caplen);
+				}
+				*off += REC_HDR_LEN + (uint64_t)caplen;
+				continue;
+			}
+		}
 		have = in_peek(cap, a, REC_HDR_LEN, &p);
 		if (have < REC_HDR_LEN) {
 			/* Short only at the end: the reader is done with err. */
@@ -600,7 +647,6 @@ static int own_run(struct rr_capture *cap, struct ahead *a, const struct frame_s
 		}
 		memcpy(h, p, REC_HDR_LEN);
 		caplen = rd32(h + 8, sw);
-		wirelen = rd32(h + 12, sw);
 		if (caplen > MAX_SNAPLEN) {
 			snprintf(why, whylen,
 				 "the record header claims %u captured bytes, more than the file's snaplen "
@@ -621,13 +667,7 @@ static int own_run(struct rr_capture *cap, struct ahead *a, const struct frame_s
 					 have, caplen);
 			return -1;
 		}
-		/* As libpcap hands them out: signed 32-bit fields, microseconds. */
-		sec = (int32_t)rd32(h, sw);
-		frac = (int32_t)rd32(h + 4, sw);
-		if (cap->nsec)
-			frac /= 1000;
-		if (!to_sink(k, ++*frame, (uint64_t)sec * 1000000u + (uint64_t)frac, p, caplen > snap ? snap : caplen,
-			     wirelen))
+		if (!deliver(cap, k, ++*frame, h, p, caplen))
 			return 0;
 		in_skip(cap, a, caplen);
 		*off += REC_HDR_LEN + (uint64_t)caplen;
