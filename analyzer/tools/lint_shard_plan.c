@@ -37,7 +37,9 @@ struct lint_shard_plan {
 	 * FRAME_MAP_MAX frames, then each frame's shard, so that a worker tells
 	 * its frames by their number instead of by their headers.
 	 */
-	GArray *frame_node;
+	guint *frame_node;
+	uint64_t nodes_len, nodes_cap;
+	bool mapping;               /* frame_node is kept (the capture has not passed FRAME_MAP_MAX) */
 	uint8_t *frame_shard;
 	uint64_t mapped;
 	/* the last frame's hosts and nodes: a conversation's frames come in runs */
@@ -88,6 +90,18 @@ static gboolean addr_equal(gconstpointer a, gconstpointer b)
 	return memcmp(a, b, RR_HOST_ADDR_LEN) == 0;
 }
 
+/* Each frame's node, while the capture is small enough to keep them (a frame at a time: no call per frame). */
+static inline void keep_node(struct lint_shard_plan *p, guint n)
+{
+	if (!p->mapping)
+		return;
+	if (p->nodes_len == p->nodes_cap) {
+		p->nodes_cap = p->nodes_cap ? 2 * p->nodes_cap : 65536;
+		p->frame_node = g_renew(guint, p->frame_node, p->nodes_cap);
+	}
+	p->frame_node[p->nodes_len++] = n;
+}
+
 static bool count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen)
 {
 	struct lint_shard_plan *p = ctx;
@@ -102,17 +116,17 @@ static bool count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32
 		p->bulky = true;
 		return false;
 	}
-	if (p->frame_node && p->total > FRAME_MAP_MAX) {
-		g_array_free(p->frame_node, TRUE);
+	if (p->mapping && p->total > FRAME_MAP_MAX) {
+		g_free(p->frame_node);
 		p->frame_node = NULL;
+		p->mapping = false;
 	}
 	switch (rr_frame_hosts(p->dlt, pkt, caplen, &h)) {
 	case RR_HOSTS_TUNNEL:
 		p->tunnel = true;
 		return false;       /* no split: the pass need not go on */
 	case RR_HOSTS_NONE:
-		if (p->frame_node)
-			g_array_append_val(p->frame_node, (guint){ NO_NODE });
+		keep_node(p, NO_NODE);
 		return true;
 	case RR_HOSTS_FOUND:
 		break;
@@ -129,8 +143,7 @@ static bool count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32
 		p->have_last = true;
 	}
 	g_array_index(p->frames, guint64, a)++;
-	if (p->frame_node)
-		g_array_append_val(p->frame_node, a);
+	keep_node(p, a);
 	ra = root(p, a);
 	rb = root(p, b);
 	if (ra != rb)
@@ -175,16 +188,17 @@ static void assign(struct lint_shard_plan *p, unsigned jobs)
 	}
 	for (i = 0; i < n; i++)
 		g_array_index(p->shard, guint, i) = g_array_index(p->shard, guint, root(p, i));
-	if (p->frame_node) {
-		p->mapped = p->frame_node->len;
+	if (p->mapping) {
+		p->mapped = p->nodes_len;
 		p->frame_shard = g_malloc(p->mapped + 1);
 		for (uint64_t f = 0; f < p->mapped; f++) {
-			guint v = g_array_index(p->frame_node, guint, f);
+			guint v = p->frame_node[f];
 
 			p->frame_shard[f] = v == NO_NODE ? 0 : (uint8_t)g_array_index(p->shard, guint, v);
 		}
-		g_array_free(p->frame_node, TRUE);
+		g_free(p->frame_node);
 		p->frame_node = NULL;
+		p->mapping = false;
 	}
 	g_array_free(roots, TRUE);
 	g_free(sum);
@@ -210,7 +224,7 @@ struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, cha
 	p->parent = g_array_new(FALSE, FALSE, sizeof(guint));
 	p->frames = g_array_new(FALSE, FALSE, sizeof(guint64));
 	p->shard = g_array_new(FALSE, TRUE, sizeof(guint));
-	p->frame_node = g_array_new(FALSE, FALSE, sizeof(guint));
+	p->mapping = true;
 	rc = rr_capture_scan(cap, count_frame, p, err, sizeof(err));
 	rr_capture_close(cap);
 	if (rc) {
@@ -268,6 +282,12 @@ unsigned lint_shard_of(struct lint_shard_plan *p, uint64_t frame_no, const uint8
 	return p->last_shard;
 }
 
+const uint8_t *lint_shard_frame_map(const struct lint_shard_plan *p, uint64_t *n)
+{
+	*n = p->frame_shard ? p->mapped : 0;
+	return p->frame_shard;
+}
+
 uint64_t lint_shard_frames(const struct lint_shard_plan *p, unsigned i)
 {
 	return i < LINT_JOBS_MAX ? p->shard_frames[i] : 0;
@@ -291,8 +311,7 @@ void lint_shard_plan_free(struct lint_shard_plan *p)
 	g_array_free(p->parent, TRUE);
 	g_array_free(p->frames, TRUE);
 	g_array_free(p->shard, TRUE);
-	if (p->frame_node)
-		g_array_free(p->frame_node, TRUE);
+	g_free(p->frame_node);
 	g_free(p->frame_shard);
 	g_free(p);
 }
