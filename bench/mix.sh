@@ -132,6 +132,15 @@ for f in "$mix" "$large"; do
     rm -f "$tmp/head.pcap"
   fi
   row "cat FILE >/dev/null" "$n" "$size" "$ct" "$cc"
+  # What -j's speed was measured on: its findings against one process's (ulb-lint(1), JOBS).
+  "$lint" --format json "$f" >"$tmp/one.json" 2>/dev/null || true
+  "$lint" -j "$jobs" --format json "$f" >"$tmp/split.json" 2>/dev/null || true
+  if cmp -s "$tmp/one.json" "$tmp/split.json"; then
+    same="identical to one process's ($(wc -l <"$tmp/one.json") lines)"
+  else
+    same="NOT identical to one process's: $(diff "$tmp/one.json" "$tmp/split.json" | grep -c '^[<>]') of $(wc -l <"$tmp/one.json") lines differ, $(diff <(sort "$tmp/one.json") <(sort "$tmp/split.json") | grep -c '^[<>]') once sorted (the cases ulb-lint(1) JOBS names)"
+  fi
+  echo "ulb-lint -j $jobs findings: $same"
   echo "ulb-lint / tshark frames/s per core: ${tr}x; ulb-lint -j $jobs / tshark by the wall clock: ${tw}x;" \
        "-j $jobs speed-up (wall): $(ratio "$lt" "$jt")x; ulb-lint / cat CPU time: $(ratio "$lc" "$cc")x"
   readme+=("| $name | $n frames, $(awk -v s="$size" 'BEGIN{printf "%.0f", s / 1e6}') MB | $(rate "$n" "$lc") | ${tr}x | $(rate "$n" "$jt") | $(ratio "$lt" "$jt")x | ${tw}x | $(ratio "$lc" "$cc")x |")

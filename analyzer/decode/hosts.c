@@ -40,26 +40,29 @@
 #define LINKTYPE_RAW_FILE 101
 
 /* The addresses at src and dst of the cursor's header, family-tagged so an IPv4 and a GID never meet. */
+static void put_addr(uint8_t out[RR_HOST_ADDR_LEN], uint8_t family, const uint8_t *a, size_t n)
+{
+	out[0] = family;
+	memcpy(out + 1, a, n);
+	memset(out + 1 + n, 0, RR_HOST_ADDR_LEN - 1 - n);
+}
+
 static enum rr_hosts_kind take(struct rr_cursor *c, size_t src, size_t dst, size_t n, uint8_t family,
 			       struct rr_frame_hosts *out)
 {
-	uint8_t a[RR_HOST_ADDR_LEN] = { family }, b[RR_HOST_ADDR_LEN] = { family };
-	const uint8_t *p;
+	const uint8_t *a, *b;
 
-	if (!rr_seek(c, src) || !rr_get_bytes(c, n, &p))
+	if (!rr_seek(c, src) || !rr_get_bytes(c, n, &a) || !rr_seek(c, dst) || !rr_get_bytes(c, n, &b))
 		return RR_HOSTS_NONE;
-	memcpy(a + 1, p, n);
-	if (!rr_seek(c, dst) || !rr_get_bytes(c, n, &p))
-		return RR_HOSTS_NONE;
-	memcpy(b + 1, p, n);
-	/* In a fixed order, so both directions of a conversation give the same pair. */
-	if (memcmp(a, b, sizeof(a)) <= 0) {
-		memcpy(out->addr[0], a, sizeof(a));
-		memcpy(out->addr[1], b, sizeof(b));
-	} else {
-		memcpy(out->addr[0], b, sizeof(b));
-		memcpy(out->addr[1], a, sizeof(a));
+	/* In a fixed order, so both directions of a conversation give the same pair (one family: bytes decide). */
+	if (memcmp(a, b, n) > 0) {
+		const uint8_t *t = a;
+
+		a = b;
+		b = t;
 	}
+	put_addr(out->addr[0], family, a, n);
+	put_addr(out->addr[1], family, b, n);
 	return RR_HOSTS_FOUND;
 }
 
