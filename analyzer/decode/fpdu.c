@@ -141,7 +141,7 @@ static void check_markers(const struct tcp_stream *s, const struct mpa_cfg *cfg,
 		return;
 	for (uint64_t m = next_marker(cfg, f->start); m < f->end; m += MARKER_INT) {
 		struct rr_cursor c;
-		uint16_t rsvd, ptr;
+		uint16_t rsvd = 0, ptr = 0;
 
 		if (stream_captured(s, m, MARKER_LEN) < MARKER_LEN ||
 		    !stream_cursor(s, m, MARKER_LEN, &c))

@@ -64,7 +64,7 @@ static void emit_mpa(struct rr_frame_ctx *fx, struct tcp_stream *s, uint8_t kind
 	ev.cm.mpa_crc = flags & MPA_FLAG_C;
 	if (rev >= 2 && (flags & MPA_FLAG_ENH) && pd_len >= 4 &&
 	    stream_captured(s, pd_at, 4) == 4 && stream_cursor(s, pd_at, 4, &c)) {
-		uint16_t ird, ord;
+		uint16_t ird = 0, ord = 0;
 
 		/* RFC 6581: IRD and ORD (14 bits each) lead the private data. */
 		rr_get_be16(&c, &ird);
@@ -115,8 +115,8 @@ static void configure(struct rr_frame_ctx *fx, struct tcp_stream *s, uint8_t rep
 static bool mpa_start(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 {
 	uint64_t pos = s->mpa.pos;
-	uint8_t key[MPA_KEY_LEN], flags, rev;
-	uint16_t pd_len;
+	uint8_t key[MPA_KEY_LEN], flags = 0, rev = 0;
+	uint16_t pd_len = 0;
 	struct rr_cursor c;
 	bool req;
 	char name[200];

@@ -84,8 +84,8 @@ static bool chain_good(const struct chain *ch, uint64_t p, bool markers, bool we
 static bool prefilter(const struct tcp_stream *s, uint64_t p)
 {
 	struct rr_cursor c;
-	uint16_t len;
-	uint8_t ddp, rdmap;
+	uint16_t len = 0;
+	uint8_t ddp = 0, rdmap = 0;
 
 	if (stream_captured(s, p, 4) < 4 || !stream_cursor(s, p, 4, &c))
 		return false;
@@ -111,7 +111,7 @@ static void undecided_add(struct mpa_dir *m, uint64_t p)
 static bool marker_plausible(const struct tcp_stream *s, uint64_t m)
 {
 	struct rr_cursor c;
-	uint16_t rsvd;
+	uint16_t rsvd = 0;
 
 	if (stream_captured(s, m, MARKER_LEN) < MARKER_LEN || !stream_cursor(s, m, 2, &c))
 		return true;    /* not here yet: let the chain decide */

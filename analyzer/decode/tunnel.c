@@ -88,7 +88,7 @@ static void carry(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire,
 static void erspan2(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire)
 {
 	struct rr_cursor hdr;
-	uint16_t ver_vlan, cos_t_session;
+	uint16_t ver_vlan = 0, cos_t_session = 0;
 
 	if (!header(fx, cur, &wire, ERSPAN2_HLEN, "ERSPAN type II header", &hdr))
 		return;
@@ -112,7 +112,7 @@ static void erspan2(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wir
 static void erspan3(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire)
 {
 	struct rr_cursor hdr, sub;
-	uint16_t ver_vlan, cos_t_session, flags;
+	uint16_t ver_vlan = 0, cos_t_session = 0, flags = 0;
 	unsigned ft;
 
 	if (!header(fx, cur, &wire, ERSPAN3_HLEN, "ERSPAN type III header", &hdr))

@@ -86,7 +86,7 @@ static bool one_acl(struct rr_cursor *c, const char *which, uint32_t *cnt, uint3
 /* The access ACL's entries: how many name a user or group, how many close it. */
 static void count_entries(struct rr_cursor *c, struct rr_nfsacl_setacl *a)
 {
-	uint32_t type, id, perm;
+	uint32_t type = 0, id = 0, perm = 0;
 
 	for (uint32_t i = 0; i < a->n_acl; i++) {
 		rr_get_be32(c, &type);

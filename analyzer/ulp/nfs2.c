@@ -59,7 +59,7 @@ enum rr_ulp_result nfs2_walk_call(struct ulp_walk *w, uint32_t proc)
 		break;
 	case P2_READ:        /* { fhandle; unsigned offset; unsigned count; totalcount; } */
 	{
-		uint32_t off;
+		uint32_t off = 0;
 
 		ok = rr_skip(c, NFS2_FHSIZE) && ulp_u32(c, &off) && ulp_u32(c, &w->info->op_count[0]) &&
 		     rr_skip(c, 4);

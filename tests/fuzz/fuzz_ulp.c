@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rr_rpc_call call;
 	struct rr_rpc_reply reply;
 	struct rr_ulp_info info, out;
-	const uint8_t *call_bytes, *rest;
+	const uint8_t *call_bytes, *rest = NULL;
 	size_t call_len = size, rest_len = 0;
 	uint32_t n;
 	struct span sp;
