@@ -65,11 +65,10 @@ static bool header(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t *wir
 			      fx->frame, what, n, *wire);
 		return false;
 	}
-	if (rr_cursor_left(cur) < n) {
+	if (rr_cursor_left(cur) < n || !rr_cursor_sub(cur, n, hdr)) {
 		dec_short(fx, "frame %" PRIu64 ": %s", fx->frame, what);
 		return false;
 	}
-	rr_cursor_sub(cur, n, hdr);
 	if (*wire != WIRE_UNKNOWN)
 		*wire -= (uint32_t)n;
 	return true;
