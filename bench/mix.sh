@@ -135,10 +135,13 @@ for f in "$mix" "$large"; do
   # What -j's speed was measured on: its findings against one process's (ulb-lint(1), JOBS).
   "$lint" --format json "$f" >"$tmp/one.json" 2>/dev/null || true
   "$lint" -j "$jobs" --format json "$f" >"$tmp/split.json" 2>/dev/null || true
+  nl=$(wc -l <"$tmp/one.json")
   if cmp -s "$tmp/one.json" "$tmp/split.json"; then
-    same="identical to one process's ($(wc -l <"$tmp/one.json") lines)"
+    same="identical to one process's ($nl lines)"
   else
-    same="NOT identical to one process's: $(diff "$tmp/one.json" "$tmp/split.json" | grep -c '^[<>]') of $(wc -l <"$tmp/one.json") lines differ, $(diff <(sort "$tmp/one.json") <(sort "$tmp/split.json") | grep -c '^[<>]') once sorted (the cases ulb-lint(1) JOBS names)"
+    nd=$( { diff "$tmp/one.json" "$tmp/split.json" || true; } | grep -c '^[<>]' || true)
+    ns=$( { diff <(sort "$tmp/one.json") <(sort "$tmp/split.json") || true; } | grep -c '^[<>]' || true)
+    same="NOT identical to one process's: $nd of $nl lines differ, $ns once sorted (the cases ulb-lint(1) JOBS names)"
   fi
   echo "ulb-lint -j $jobs findings: $same"
   echo "ulb-lint / tshark frames/s per core: ${tr}x; ulb-lint -j $jobs / tshark by the wall clock: ${tw}x;" \
