@@ -83,17 +83,14 @@ static bool chain_good(const struct chain *ch, uint64_t p, bool markers, bool we
 
 static bool prefilter(const struct tcp_stream *s, uint64_t p)
 {
-	struct rr_cursor c;
+	const uint8_t *b = stream_bytes(s, p, 4);
 	uint16_t len;
-	uint8_t ddp, rdmap;
 
-	if (stream_captured(s, p, 4) < 4 || !stream_cursor(s, p, 4, &c))
+	if (!b)
 		return false;
-	rr_get_be16(&c, &len);
-	rr_get_u8(&c, &ddp);
-	rr_get_u8(&c, &rdmap);
-	return len >= 14 && (ddp & 0x3F) == 0x01 && (rdmap & 0xF0) == 0x40 &&
-	       (rdmap & 0x0F) <= 7;
+	len = (uint16_t)(b[0] << 8 | b[1]);
+	return len >= 14 && (b[2] & 0x3F) == 0x01 && (b[3] & 0xF0) == 0x40 &&
+	       (b[3] & 0x0F) <= 7;
 }
 
 static void undecided_add(struct mpa_dir *m, uint64_t p)
@@ -110,13 +107,11 @@ static void undecided_add(struct mpa_dir *m, uint64_t p)
 /* Could a marker sit at base (reserved bits zero)? Cheap filter. */
 static bool marker_plausible(const struct tcp_stream *s, uint64_t m)
 {
-	struct rr_cursor c;
-	uint16_t rsvd;
+	const uint8_t *b = stream_bytes(s, m, MARKER_LEN);
 
-	if (stream_captured(s, m, MARKER_LEN) < MARKER_LEN || !stream_cursor(s, m, 2, &c))
+	if (!b)
 		return true;    /* not here yet: let the chain decide */
-	rr_get_be16(&c, &rsvd);
-	return rsvd == 0;
+	return b[0] == 0 && b[1] == 0;
 }
 
 /*
