@@ -124,7 +124,7 @@ static size_t insert_read_chunks(const struct rr_call *call, const uint8_t *in, 
 
 	for (k = 0; k < positions->len; k++) {
 		uint32_t pos = g_array_index(positions, uint32_t, k);
-		uint64_t chunk_len = 0;
+		uint64_t chunk_len = 0, have = 0;
 		size_t need;
 
 		if (pos < cp->full.b->len || pos - cp->full.b->len > in_len - ip) {
@@ -136,6 +136,11 @@ static size_t insert_read_chunks(const struct rr_call *call, const uint8_t *in, 
 			break;
 		}
 		need = pos - cp->full.b->len;
+		for (i = 0; i < hdr->n_reads; i++)
+			if (hdr->reads[i].position == pos)
+				have += mb_seg_have(rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
+		/* The chunk's bytes and the rest of the inline part: one growth. */
+		mb_reserve(&cp->full, need + have + (in_len - ip - need));
 		mb_slice(&cp->full, in, ip, need);
 		ip += need;
 		for (i = 0; i < hdr->n_reads; i++) {
@@ -165,6 +170,12 @@ static void rebuild_call_payload(struct rr_engine *eng, const struct rr_call *ca
 	mb_init(&cp->full, eng);
 	mb_init(&cp->inl, eng);
 	if (hdr->proc == RR_RDMA_NOMSG) {
+		uint64_t have = 0;
+
+		for (i = 0; i < hdr->n_reads; i++)
+			if (hdr->reads[i].position == 0)
+				have += mb_seg_have(rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
+		mb_reserve(&cp->inl, have);
 		for (i = 0; i < hdr->n_reads; i++)
 			if (hdr->reads[i].position == 0)
 				mb_seg(&cp->inl, rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
