@@ -185,9 +185,14 @@ static void cover_add(struct seg *seg, uint64_t start, uint64_t end)
 		end = MAX(end, r->end);
 		j++;
 	}
-	if (j > i)
-		g_array_remove_range(c, i, j - i);
-	g_array_insert_val(c, i, ((struct rr_range){ start, end }));
+	/* Most placements extend one range: it grows in place. */
+	if (j > i) {
+		g_array_index(c, struct rr_range, i) = (struct rr_range){ start, end };
+		if (j > i + 1)
+			g_array_remove_range(c, i + 1, j - i - 1);
+	} else {
+		g_array_insert_val(c, i, ((struct rr_range){ start, end }));
+	}
 	for (i = 0; i < c->len; i++)
 		total += g_array_index(c, struct rr_range, i).end -
 			 g_array_index(c, struct rr_range, i).start;
