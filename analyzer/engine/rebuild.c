@@ -286,18 +286,23 @@ static bool splits_item(const struct rr_message *m, uint32_t pos, size_t *start)
 static void judge_call_placement(const struct rr_call *call, const struct call_payload *cp, struct rr_message *m)
 {
 	const struct rr_hdr *hdr = call->hdr;
-	size_t hdr_end, start;
+	size_t hdr_end = 0, start;
+	bool have_hdr_end = false;
 	int late = -1;
 	uint32_t i;
 
 	if (m->capture_loss || m->has_bad_position || !m->payload_len)
 		return;
-	hdr_end = inline_rpc_header_end(call, cp);
 	for (i = 0; i < hdr->n_reads; i++) {
 		uint32_t p = hdr->reads[i].position;
 
 		if (!p || (i && hdr->reads[i - 1].position == p))
 			continue;
+		/* Decoded once, for the first chunk with a Position: most calls have none. */
+		if (!have_hdr_end) {
+			hdr_end = inline_rpc_header_end(call, cp);
+			have_hdr_end = true;
+		}
 		if ((hdr_end && p < hdr_end) || (m->has_rpc && splits_item(m, p, &start))) {
 			m->placement_broken = true;
 			m->placement_in_rpc_header = hdr_end && p < hdr_end;
