@@ -132,8 +132,12 @@ struct text {
 
 static void put(struct text *t, const char *s)
 {
-	while (*s && t->at + 1 < t->len)
-		t->buf[t->at++] = *s++;
+	size_t n = strlen(s), room = t->len - 1 - t->at;   /* at < len always: the text ends in a 0 */
+
+	if (n > room)
+		n = room;
+	memcpy(t->buf + t->at, s, n);
+	t->at += n;
 	t->buf[t->at] = 0;
 }
 

@@ -13,7 +13,7 @@
  * octets of TCP sequence space counted from cfg->marker_base; a marker in
  * the middle of an FPDU points back to that FPDU's header.
  *
- * Everything is read from the stream through cursors (stream_cursor);
+ * Everything is read from the stream as it holds it (stream_span, stream_cursor);
  * logical FPDU bytes are gathered around markers and holes by lcopy().
  */
 #include <string.h>
@@ -63,7 +63,6 @@ static size_t lcopy(const struct tcp_stream *s, const struct mpa_cfg *cfg, uint6
 
 	while (n) {
 		uint64_t run = n;
-		struct rr_cursor c;
 		const uint8_t *p;
 		size_t have;
 
@@ -77,8 +76,8 @@ static size_t lcopy(const struct tcp_stream *s, const struct mpa_cfg *cfg, uint6
 			if (m - cur < run)
 				run = m - cur;
 		}
-		have = stream_captured(s, cur, (size_t)run);
-		if (!have || !stream_cursor(s, cur, have, &c) || !rr_get_bytes(&c, have, &p))
+		p = stream_span(s, cur, (size_t)run, &have);
+		if (!p)
 			break;
 		memcpy(out + got, p, have);
 		got += have;
@@ -101,13 +100,7 @@ static size_t lview(const struct tcp_stream *s, const struct mpa_cfg *cfg, uint6
 	size_t got;
 
 	if (!cfg->markers) {
-		struct rr_cursor c;
-
-		got = stream_captured(s, cur, (size_t)n);
-		if (!got || !stream_cursor(s, cur, got, &c) || !rr_get_bytes(&c, got, out)) {
-			*out = NULL;
-			return 0;
-		}
+		*out = stream_span(s, cur, (size_t)n, &got);
 		return got;
 	}
 	g_byte_array_set_size(scratch, (guint)n);
@@ -140,14 +133,13 @@ static void check_markers(const struct tcp_stream *s, const struct mpa_cfg *cfg,
 	if (!cfg->markers)
 		return;
 	for (uint64_t m = next_marker(cfg, f->start); m < f->end; m += MARKER_INT) {
-		struct rr_cursor c;
-		uint16_t rsvd = 0, ptr = 0;
+		const uint8_t *b = stream_bytes(s, m, MARKER_LEN);
+		uint16_t rsvd, ptr;
 
-		if (stream_captured(s, m, MARKER_LEN) < MARKER_LEN ||
-		    !stream_cursor(s, m, MARKER_LEN, &c))
+		if (!b)
 			continue;
-		rr_get_be16(&c, &rsvd);
-		rr_get_be16(&c, &ptr);
+		rsvd = (uint16_t)(b[0] << 8 | b[1]);
+		ptr = (uint16_t)(b[2] << 8 | b[3]);
 		if (rsvd != 0 || !(m == f->start ? ptr == 0 : (ptr == m - f->hdr || ptr == m - f->start)))
 			f->markers_ok = false;
 		f->markers_seen++;

@@ -81,19 +81,43 @@ static bool chain_good(const struct chain *ch, uint64_t p, bool markers, bool we
 	return weak && ch->end == data_end && (ch->n >= 2 || ch->crc_ok);
 }
 
+/* Could an FPDU start at these 4 bytes: a sane ULPDU_Length, DDP version 1, RDMAP version 1, a known opcode? */
+static bool looks_like_fpdu(const uint8_t *b)
+{
+	uint16_t len = (uint16_t)(b[0] << 8 | b[1]);
+
+	return len >= 14 && (b[2] & 0x3F) == 0x01 && (b[3] & 0xF0) == 0x40 && (b[3] & 0x0F) <= 7;
+}
+
 static bool prefilter(const struct tcp_stream *s, uint64_t p)
 {
-	struct rr_cursor c;
-	uint16_t len = 0;
-	uint8_t ddp = 0, rdmap = 0;
+	const uint8_t *b = stream_bytes(s, p, 4);
 
-	if (stream_captured(s, p, 4) < 4 || !stream_cursor(s, p, 4, &c))
-		return false;
-	rr_get_be16(&c, &len);
-	rr_get_u8(&c, &ddp);
-	rr_get_u8(&c, &rdmap);
-	return len >= 14 && (ddp & 0x3F) == 0x01 && (rdmap & 0xF0) == 0x40 &&
-	       (rdmap & 0x0F) <= 7;
+	return b && looks_like_fpdu(b);
+}
+
+/*
+ * The first q >= p with q + 4 <= limit where prefilter(s, q) holds; when
+ * there is none, the first q >= p with q + 4 > limit (where a loop over
+ * them would stop).  The bytes are tested where the stream holds them, a
+ * captured run at a time.
+ */
+static uint64_t next_candidate(const struct tcp_stream *s, uint64_t p, uint64_t limit)
+{
+	while (p + 4 <= limit) {
+		size_t got, i;
+		const uint8_t *b = stream_span(s, p, (size_t)(limit - p), &got);
+
+		if (got < 4) {          /* a hole (or nothing held) at p */
+			p++;
+			continue;
+		}
+		for (i = 0; i + 4 <= got; i++)
+			if (looks_like_fpdu(b + i))
+				return p + i;
+		p += got - 3;           /* the first start whose 4 bytes run past the run */
+	}
+	return p;
 }
 
 static void undecided_add(struct mpa_dir *m, uint64_t p)
@@ -110,13 +134,11 @@ static void undecided_add(struct mpa_dir *m, uint64_t p)
 /* Could a marker sit at base (reserved bits zero)? Cheap filter. */
 static bool marker_plausible(const struct tcp_stream *s, uint64_t m)
 {
-	struct rr_cursor c;
-	uint16_t rsvd = 0;
+	const uint8_t *b = stream_bytes(s, m, MARKER_LEN);
 
-	if (stream_captured(s, m, MARKER_LEN) < MARKER_LEN || !stream_cursor(s, m, 2, &c))
+	if (!b)
 		return true;    /* not here yet: let the chain decide */
-	rr_get_be16(&c, &rsvd);
-	return rsvd == 0;
+	return b[0] == 0 && b[1] == 0;
 }
 
 /*
@@ -133,8 +155,15 @@ static bool marker_pass(struct rr_frame_ctx *fx, struct tcp_stream *s, uint64_t 
 {
 	cfg->markers = true;
 	for (uint64_t p = from; p + 8 <= limit; p++) {
-		if (!prefilter(s, p) && !prefilter(s, p + MARKER_LEN))
-			continue;
+		/* The next p where an FPDU may start at p or just after a marker at p. */
+		uint64_t q = next_candidate(s, p, limit);
+
+		if (q + 4 > limit)
+			break;
+		if (q >= p + MARKER_LEN)
+			p = q - MARKER_LEN;
+		if (p + 8 > limit)
+			break;
 		for (uint64_t ph = 0; ph < MARKER_INT; ph += 4) {
 			cfg->marker_base = p + ph;
 			if (!marker_plausible(s, p + ph))
@@ -232,9 +261,7 @@ bool mpa_detect(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 	m->n_undecided = keep;
 	if (m->scan_to < from)
 		m->scan_to = from;
-	for (p = m->scan_to; p + 4 <= limit; p++) {
-		if (!prefilter(s, p))
-			continue;
+	for (p = next_candidate(s, m->scan_to, limit); p + 4 <= limit; p = next_candidate(s, p + 1, limit)) {
 		run_chain(fx, s, &cfg, p, &ch);
 		if (chain_good(&ch, p, false, false, end))
 			goto found;
@@ -258,9 +285,7 @@ bool mpa_detect(struct rr_frame_ctx *fx, struct tcp_stream *s, bool final)
 	 * nothing; taking it would skip the stream's first FPDU.
 	 */
 	if (final) {
-		for (p = from; p + 4 <= limit; p++) {
-			if (!prefilter(s, p))
-				continue;
+		for (p = next_candidate(s, from, limit); p + 4 <= limit; p = next_candidate(s, p + 1, limit)) {
 			run_chain(fx, s, &cfg, p, &ch);
 			if (chain_good(&ch, p, false, true, end))
 				goto found;

@@ -93,6 +93,22 @@ size_t stream_captured(const struct tcp_stream *s, uint64_t off, size_t n)
 	return (size_t)(end - off);
 }
 
+const uint8_t *stream_span(const struct tcp_stream *s, uint64_t off, size_t n, size_t *got)
+{
+	const uint8_t *data;
+	size_t have = stream_captured(s, off, n), len;
+
+	*got = 0;
+	if (!have)
+		return NULL;
+	data = held(s, &len);
+	/* As stream_cursor() would: only bytes the buffer (or view) really has. */
+	if (off - s->buf_off > len || have > len - (size_t)(off - s->buf_off))
+		return NULL;
+	*got = have;
+	return data + (off - s->buf_off);
+}
+
 uint64_t stream_skip_hole(const struct tcp_stream *s, uint64_t off)
 {
 	for (guint i = 0; s->holes && i < s->holes->len; i++) {

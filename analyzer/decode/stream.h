@@ -17,6 +17,21 @@
 bool stream_cursor(const struct tcp_stream *s, uint64_t off, size_t n, struct rr_cursor *c);
 /* Bytes from off (at most n) that were captured before the first hole. */
 size_t stream_captured(const struct tcp_stream *s, uint64_t off, size_t n);
+/*
+ * Those bytes themselves, as stream_captured() counts them (*got of them):
+ * a pointer into what the stream holds, valid until it takes in or drops
+ * bytes; NULL (and *got 0) when there are none.  The parsers' hot reads,
+ * without a cursor.
+ */
+const uint8_t *stream_span(const struct tcp_stream *s, uint64_t off, size_t n, size_t *got);
+/* The n bytes at off when every one was captured (see stream_span), else NULL. */
+static inline const uint8_t *stream_bytes(const struct tcp_stream *s, uint64_t off, size_t n)
+{
+	size_t got;
+	const uint8_t *p = stream_span(s, off, n, &got);
+
+	return got == n ? p : NULL;
+}
 /* off, or the end of the hole off lies in. */
 uint64_t stream_skip_hole(const struct tcp_stream *s, uint64_t off);
 /*

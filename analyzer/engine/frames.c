@@ -15,7 +15,11 @@ void rr_frames_add(GArray *frames, uint64_t frame)
 		if (f < frame)
 			break;
 	}
-	g_array_insert_val(frames, i, frame);
+	/* Mostly the newest: appended without glib's insert, which appends through one more call. */
+	if (i == frames->len)
+		g_array_append_val(frames, frame);
+	else
+		g_array_insert_val(frames, i, frame);
 }
 
 void rr_frames_add_event(GArray *frames, const struct rr_event *ev)

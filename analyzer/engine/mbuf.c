@@ -4,13 +4,43 @@
 
 #include "mbuf.h"
 
+/* Growth to this size or more may move the message to an array of its own (make_room). */
+#define MB_FRESH_AT ((uint64_t)64 << 10)
+
 void mb_init(struct mbuf *m, struct rr_engine *eng)
 {
-	m->b = rr_scratch_take_bytes(&eng->scratch);
+	m->scratch = &eng->scratch;
+	m->b = rr_scratch_take_bytes(m->scratch);
+	m->room = 0;
 	m->limit = eng->lim.max_message_bytes;
 	m->made_up = 0;
 	m->over = false;
 	m->complete = true;
+}
+
+/*
+ * Make b hold at least want bytes without moving again.  A message about
+ * to grow far past the bytes it holds (a chunk of data after a short
+ * inline part) moves to an array of its own size: growing the scratch
+ * array in place would copy all of that array's old room, used or not.
+ */
+static void make_room(struct mbuf *m, uint64_t want)
+{
+	guint at = m->b->len;
+
+	if (want <= m->room)
+		return;
+	if (want >= MB_FRESH_AT && at < want / 8) {
+		GByteArray *fresh = g_byte_array_sized_new((guint)want);
+
+		g_byte_array_append(fresh, m->b->data, at);
+		rr_scratch_give_bytes(m->scratch, m->b);
+		m->b = fresh;
+	} else {
+		g_byte_array_set_size(m->b, (guint)want);
+		m->b->len = at;   /* as scratch.c empties them: these arrays are neither cleared nor terminated */
+	}
+	m->room = want;
 }
 
 uint8_t *mb_grow(struct mbuf *m, uint64_t n)
@@ -24,8 +54,20 @@ uint8_t *mb_grow(struct mbuf *m, uint64_t n)
 	}
 	if (n == 0)
 		return NULL;    /* nothing to write; data may still be NULL */
+	make_room(m, at + n);
 	g_byte_array_set_size(m->b, (guint)(at + n));
 	return m->b->data + at;
+}
+
+void mb_reserve(struct mbuf *m, uint64_t n)
+{
+	if (!m->over && n)
+		make_room(m, m->b->len + MIN(n, m->limit - m->b->len));
+}
+
+uint64_t mb_seg_have(const struct rr_seg *seg, uint64_t n)
+{
+	return seg ? MIN(rr_seg_covered(seg), MIN(n, (uint64_t)seg->s.length)) : 0;
 }
 
 void mb_bytes(struct mbuf *m, const uint8_t *p, size_t n)

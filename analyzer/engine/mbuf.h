@@ -18,6 +18,8 @@
  */
 struct mbuf {
 	GByteArray *b;
+	struct rr_scratch *scratch;   /* where b came from and goes back to */
+	uint64_t room;        /* b surely has room for this many bytes without moving */
 	uint64_t limit;
 	uint64_t made_up;     /* zeros standing for bytes that never arrived */
 	bool over;
@@ -34,6 +36,13 @@ struct mbuf {
 /* Its bytes are the engine's scratch (scratch.h): mb_free gives them back. */
 void mb_init(struct mbuf *m, struct rr_engine *eng);
 void mb_free(struct mbuf *m, struct rr_engine *eng);
+/*
+ * Room for n more bytes (as far as the limit allows) made at once, so that
+ * a chunk of many segments appended one by one moves no bytes meanwhile.
+ */
+void mb_reserve(struct mbuf *m, uint64_t n);
+/* Of the first n bytes of a segment (NULL: none), how many were placed: what mb_seg() copies of it. */
+uint64_t mb_seg_have(const struct rr_seg *seg, uint64_t n);
 /* Room for n more bytes; NULL (and the message cut) past the limit or for n == 0. */
 uint8_t *mb_grow(struct mbuf *m, uint64_t n);
 /* Its bytes so far; NULL while it has none (as a new byte array's). */

@@ -124,7 +124,7 @@ static size_t insert_read_chunks(const struct rr_call *call, const uint8_t *in, 
 
 	for (k = 0; k < positions->len; k++) {
 		uint32_t pos = g_array_index(positions, uint32_t, k);
-		uint64_t chunk_len = 0;
+		uint64_t chunk_len = 0, have = 0;
 		size_t need;
 
 		if (pos < cp->full.b->len || pos - cp->full.b->len > in_len - ip) {
@@ -136,6 +136,11 @@ static size_t insert_read_chunks(const struct rr_call *call, const uint8_t *in, 
 			break;
 		}
 		need = pos - cp->full.b->len;
+		for (i = 0; i < hdr->n_reads; i++)
+			if (hdr->reads[i].position == pos)
+				have += mb_seg_have(rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
+		/* The chunk's bytes and the rest of the inline part: one growth. */
+		mb_reserve(&cp->full, need + have + (in_len - ip - need));
 		mb_slice(&cp->full, in, ip, need);
 		ip += need;
 		for (i = 0; i < hdr->n_reads; i++) {
@@ -165,6 +170,12 @@ static void rebuild_call_payload(struct rr_engine *eng, const struct rr_call *ca
 	mb_init(&cp->full, eng);
 	mb_init(&cp->inl, eng);
 	if (hdr->proc == RR_RDMA_NOMSG) {
+		uint64_t have = 0;
+
+		for (i = 0; i < hdr->n_reads; i++)
+			if (hdr->reads[i].position == 0)
+				have += mb_seg_have(rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
+		mb_reserve(&cp->inl, have);
 		for (i = 0; i < hdr->n_reads; i++)
 			if (hdr->reads[i].position == 0)
 				mb_seg(&cp->inl, rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
@@ -275,18 +286,23 @@ static bool splits_item(const struct rr_message *m, uint32_t pos, size_t *start)
 static void judge_call_placement(const struct rr_call *call, const struct call_payload *cp, struct rr_message *m)
 {
 	const struct rr_hdr *hdr = call->hdr;
-	size_t hdr_end, start;
+	size_t hdr_end = 0, start;
+	bool have_hdr_end = false;
 	int late = -1;
 	uint32_t i;
 
 	if (m->capture_loss || m->has_bad_position || !m->payload_len)
 		return;
-	hdr_end = inline_rpc_header_end(call, cp);
 	for (i = 0; i < hdr->n_reads; i++) {
 		uint32_t p = hdr->reads[i].position;
 
 		if (!p || (i && hdr->reads[i - 1].position == p))
 			continue;
+		/* Decoded once, for the first chunk with a Position: most calls have none. */
+		if (!have_hdr_end) {
+			hdr_end = inline_rpc_header_end(call, cp);
+			have_hdr_end = true;
+		}
 		if ((hdr_end && p < hdr_end) || (m->has_rpc && splits_item(m, p, &start))) {
 			m->placement_broken = true;
 			m->placement_in_rpc_header = hdr_end && p < hdr_end;

@@ -88,8 +88,12 @@ static void append_write_chunk(struct mbuf *out, const struct rr_call *call, con
 {
 	const struct rr_write_chunk *rc = &rhdr->writes[k];
 	guint start = out->b->len;
+	uint64_t have = 0;
 	uint32_t i;
 
+	for (i = 0; i < rc->count; i++)
+		have += mb_seg_have(rr_call_seg(call, RR_SEG_WRITE, k, i), rr_hdr_wseg(rhdr, rc, i)->length);
+	mb_reserve(out, MIN(have, (uint64_t)want));
 	for (i = 0; i < rc->count && out->b->len - start < want && !out->over; i++) {
 		const struct rr_seg *seg = rr_call_seg(call, RR_SEG_WRITE, k, i);
 		uint64_t n = MIN(rr_hdr_wseg(rhdr, rc, i)->length, want - (out->b->len - start));
@@ -168,6 +172,11 @@ static void reply_inline(const struct rr_hdr *hdr, const struct rr_send_done *d,
 	uint32_t i;
 
 	if (hdr->proc == RR_RDMA_NOMSG) {
+		uint64_t have = 0;
+
+		for (i = 0; call && i < hdr->reply.count; i++)
+			have += mb_seg_have(rr_call_seg(call, RR_SEG_REPLY, 0, i), rr_hdr_wseg(hdr, &hdr->reply, i)->length);
+		mb_reserve(&rp->inl, have);
 		for (i = 0; call && i < hdr->reply.count; i++) {
 			const struct rr_seg *seg = rr_call_seg(call, RR_SEG_REPLY, 0, i);
 

@@ -47,7 +47,8 @@ static void describe_segments(const struct rr_message *m, GArray *out)
 	if (!h || !m->seg_bytes)
 		return;
 	w.n = w.reads ? h->n_reads : h->n_wsegs;
-	rr_hdr_layout(h, RR_HDR_OK, h->hdr_len, on_span, &w);
+	if (w.n)     /* none: on_span would take no span of the walk */
+		rr_hdr_layout(h, RR_HDR_OK, h->hdr_len, on_span, &w);
 }
 
 static void count_bytes(struct rr_msg_view *v, const struct rr_message *m)

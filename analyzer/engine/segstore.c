@@ -17,12 +17,23 @@
 #include "frames.h"
 #include "segstore.h"
 
+/*
+ * Room for a segment's bytes comes in blocks that never move: each growth
+ * adds a block, so the bytes already placed are not copied again (a
+ * segment of 1 MB would otherwise be copied once more as it grows).  Growth
+ * is geometric from 64 KiB up to a 32-bit length: 18 blocks at most; past
+ * SEG_BLOCKS they would be merged into one.
+ */
+#define SEG_BLOCKS 24
+
 /* A segment: the public part its users see, and what the store keeps of it. */
 struct seg {
 	struct rr_seg pub;
 	struct rr_flow *owner;    /* whose table it is in */
-	uint8_t *buf;             /* grows with the highest byte placed, up to s.length */
-	uint64_t buf_len;
+	uint8_t *blk[SEG_BLOCKS]; /* block k holds bytes [blk_at[k], blk_at[k + 1] or buf_len) */
+	uint64_t blk_at[SEG_BLOCKS];
+	unsigned n_blk;           /* 0: no room yet */
+	uint64_t buf_len;         /* room in all blocks: grows with the highest byte placed, up to s.length */
 	GArray *cover;            /* struct rr_range, sorted, merged */
 	uint64_t covered;
 	GArray *frames;           /* uint64_t, unique */
@@ -142,9 +153,10 @@ void rr_seg_remove(struct rr_engine *eng, struct rr_seg *p)
 		if (list->len == 0)
 			g_hash_table_remove(seg->owner->segs->by_handle, GUINT_TO_POINTER(p->s.handle));
 	}
-	if (seg->buf) {
+	if (seg->n_blk) {
 		rr_budget_give(eng, seg->buf_len);
-		g_free(seg->buf);
+		while (seg->n_blk)
+			g_free(seg->blk[--seg->n_blk]);
 	}
 	if (eng->segstore->n_spares < SEG_SPARES)
 		eng->segstore->spares[eng->segstore->n_spares++] = seg;
@@ -173,9 +185,14 @@ static void cover_add(struct seg *seg, uint64_t start, uint64_t end)
 		end = MAX(end, r->end);
 		j++;
 	}
-	if (j > i)
-		g_array_remove_range(c, i, j - i);
-	g_array_insert_val(c, i, ((struct rr_range){ start, end }));
+	/* Most placements extend one range: it grows in place. */
+	if (j > i) {
+		g_array_index(c, struct rr_range, i) = (struct rr_range){ start, end };
+		if (j > i + 1)
+			g_array_remove_range(c, i + 1, j - i - 1);
+	} else {
+		g_array_insert_val(c, i, ((struct rr_range){ start, end }));
+	}
 	for (i = 0; i < c->len; i++)
 		total += g_array_index(c, struct rr_range, i).end -
 			 g_array_index(c, struct rr_range, i).start;
@@ -210,6 +227,47 @@ struct rr_seg_frames rr_seg_frames_of(const struct rr_seg *p)
 	return sf;
 }
 
+/* The block holding byte off (< buf_len), and where it ends. */
+static unsigned blk_of(const struct seg *seg, uint64_t off, uint64_t *blk_end)
+{
+	unsigned k = seg->n_blk - 1;
+
+	while (k > 0 && seg->blk_at[k] > off)
+		k--;
+	*blk_end = k + 1 < seg->n_blk ? seg->blk_at[k + 1] : seg->buf_len;
+	return k;
+}
+
+/* Copy n bytes at off (all below buf_len) out of the blocks. */
+static void blk_read(const struct seg *seg, uint64_t off, uint8_t *dst, uint64_t n)
+{
+	while (n) {
+		uint64_t blk_end;
+		unsigned k = blk_of(seg, off, &blk_end);
+		uint64_t run = MIN(n, blk_end - off);
+
+		memcpy(dst, seg->blk[k] + (off - seg->blk_at[k]), run);
+		dst += run;
+		off += run;
+		n -= run;
+	}
+}
+
+/* Copy n bytes into the blocks at off (all below buf_len). */
+static void blk_write(struct seg *seg, uint64_t off, const uint8_t *src, uint64_t n)
+{
+	while (n) {
+		uint64_t blk_end;
+		unsigned k = blk_of(seg, off, &blk_end);
+		uint64_t run = MIN(n, blk_end - off);
+
+		memcpy(seg->blk[k] + (off - seg->blk_at[k]), src, run);
+		src += run;
+		off += run;
+		n -= run;
+	}
+}
+
 bool rr_seg_read(const struct rr_seg *p, uint64_t off, uint8_t *dst, uint64_t n)
 {
 	const struct seg *seg = priv(p);
@@ -221,7 +279,7 @@ bool rr_seg_read(const struct rr_seg *p, uint64_t off, uint8_t *dst, uint64_t n)
 		memset(dst, 0, n);
 		return false;
 	}
-	if (!seg->buf) {
+	if (!seg->n_blk) {
 		memset(dst, 0, n);
 		return n == 0;
 	}
@@ -236,7 +294,7 @@ bool rr_seg_read(const struct rr_seg *p, uint64_t off, uint8_t *dst, uint64_t n)
 			memset(dst + (pos - off), 0, a - pos);
 			all = false;
 		}
-		memcpy(dst + (a - off), seg->buf + a, b - a);
+		blk_read(seg, a, dst + (a - off), b - a);
 		pos = b;
 	}
 	if (pos < end) {
@@ -267,7 +325,20 @@ static bool seg_buffer(struct rr_engine *eng, struct seg *seg, uint64_t end, uin
 		seg->refused = true;
 		return false;
 	}
-	seg->buf = g_realloc(seg->buf, want);
+	if (seg->n_blk == SEG_BLOCKS) {
+		/* Never with geometric growth; kept correct all the same: one block of all. */
+		uint8_t *all = g_malloc(want);
+
+		blk_read(seg, 0, all, seg->buf_len);
+		while (seg->n_blk)
+			g_free(seg->blk[--seg->n_blk]);
+		seg->blk[0] = all;
+		seg->blk_at[0] = 0;
+		seg->n_blk = 1;
+	} else {
+		seg->blk[seg->n_blk] = g_malloc(want - seg->buf_len);
+		seg->blk_at[seg->n_blk++] = seg->buf_len;
+	}
 	seg->buf_len = want;
 	return true;
 }
@@ -351,7 +422,7 @@ uint64_t rr_seg_place(struct rr_engine *eng, struct rr_flow *owner, uint32_t rke
 		if (cap_end < stop)
 			seg->cut = true;
 		if (cap_end > pos && seg_buffer(eng, seg, seg_off + (cap_end - pos), frame)) {
-			memcpy(seg->buf + seg_off, data + (pos - va), cap_end - pos);
+			blk_write(seg, seg_off, data + (pos - va), cap_end - pos);
 			cover_add(seg, seg_off, seg_off + (cap_end - pos));
 		}
 		/* The engine, not the store, decides whether the call is now whole. */

@@ -330,6 +330,89 @@ static void test_absurd_segment(void **state)
 	rr_wbuf_free(&m);
 }
 
+/*
+ * A segment far larger than its first room (64 KiB) gets its bytes in
+ * pieces that straddle each growth: a 600 000-byte Position-Zero read
+ * chunk read in 1000-byte responses comes back whole.
+ */
+static void test_large_read_segment(void **state)
+{
+	struct rr_flow_key c2s = roce(1, 2, 0x12), s2c = roce(2, 1, 0x11);
+	static uint8_t big[600000];
+	struct rr_wbuf call;
+	struct rr_hdr h;
+	uint8_t *b;
+	size_t n;
+
+	fill(big, sizeof(big), 5);
+	rr_wbuf_init(&call, 0);
+	rpc_call_hdr(&call, 0x500, 100003, 4, 1);
+	rr_xdr_put_opaque(&call, big, sizeof(big));
+	rr_hdr_init(&h, 0x500, 128, RR_RDMA_NOMSG);
+	rr_hdr_add_read(&h, 0, 0x61, (uint32_t)call.len, 0x100000);
+	b = send_buf(&h, NULL, 0, &n);
+	ib_send(c2s, 1, b, n, 4096);
+	free(b);
+	ib_read(s2c, c2s, 100, 0x61, 0x100000, call.data, call.len, 1000, false);
+	assert_int_equal(got.n, 1);
+	expect(0, 0x500, RR_DIR_CALL, call.data, call.len);
+	rr_wbuf_free(&call);
+}
+
+/*
+ * The same for a write chunk whose end is written before its start (two
+ * RDMA Writes, the later half first): room for the end comes first, and
+ * the start fills in below it.
+ */
+static void test_large_write_segment_backwards(void **state)
+{
+	struct rr_flow_key c2s = roce(1, 2, 0x12), s2c = roce(2, 1, 0x11);
+	static uint8_t data[300001];
+	struct rr_wbuf call, full, inl;
+	struct rr_hdr h;
+	uint32_t psn;
+	uint8_t *b;
+	size_t n, half = 170000;
+
+	fill(data, sizeof(data), 9);
+	rr_wbuf_init(&call, 0);
+	rpc_call_hdr(&call, 0x600, 100003, 3, 6);
+	rr_xdr_put_opaque(&call, "FH-0123456789ABCDEF", 19);
+	rr_put_be64(&call, 0);
+	rr_put_be32(&call, sizeof(data));
+	rr_hdr_init(&h, 0x600, 128, RR_RDMA_MSG);
+	rr_hdr_add_write_chunk(&h);
+	rr_hdr_add_wseg(&h, 0xabd, sizeof(data), 0x7000);
+	b = send_buf(&h, call.data, call.len, &n);
+	ib_send(c2s, 10, b, n, 4096);
+	free(b);
+
+	rr_wbuf_init(&full, 0);
+	rpc_reply_hdr(&full, 0x600);
+	rr_put_be32(&full, 0);                 /* NFS3_OK */
+	rr_put_be32(&full, 0);                 /* no post-op attributes */
+	rr_put_be32(&full, sizeof(data));      /* count */
+	rr_put_be32(&full, 1);                 /* eof */
+	rr_xdr_put_opaque(&full, data, sizeof(data));
+	rr_wbuf_init(&inl, 0);
+	rr_put_bytes(&inl, full.data, full.len - rr_xdr_roundup(sizeof(data)));
+
+	psn = ib_write(s2c, 1, 0xabd, 0x7000 + half, data + half, sizeof(data) - half, 1000);
+	psn = ib_write(s2c, psn, 0xabd, 0x7000, data, half, 1000);
+	rr_hdr_init(&h, 0x600, 32, RR_RDMA_MSG);
+	rr_hdr_add_write_chunk(&h);
+	rr_hdr_add_wseg(&h, 0xabd, sizeof(data), 0x7000);
+	b = send_buf(&h, inl.data, inl.len, &n);
+	ib_send(s2c, psn, b, n, 4096);
+	free(b);
+
+	assert_int_equal(got.n, 2);
+	expect(1, 0x600, RR_DIR_REPLY, full.data, full.len);
+	rr_wbuf_free(&call);
+	rr_wbuf_free(&full);
+	rr_wbuf_free(&inl);
+}
+
 /* Plain verbs traffic (rping-like text) is not RPC-over-RDMA and is not reported. */
 static void test_not_rpcrdma(void **state)
 {
@@ -353,6 +436,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hostile, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_absurd_segment, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_rpcrdma, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_large_read_segment, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_large_write_segment_backwards, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
