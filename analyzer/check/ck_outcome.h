@@ -13,7 +13,7 @@
 
 #include "check_int.h"
 
-#define CK_NOTES_MAX 16384        /* forward calls remembered, the oldest forgotten */
+#define CK_NOTES_MAX 65536        /* forward calls remembered, the oldest forgotten */
 #define CK_PAIR_LEN 96
 
 /* One attempt of a forward call, as sent. */
