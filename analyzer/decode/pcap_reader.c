@@ -618,14 +618,7 @@ static int own_run(struct rr_capture *cap, struct ahead *a, const struct frame_s
 			if (caplen <= MAX_SNAPLEN && have - REC_HDR_LEN >= caplen) {
 				if (!deliver(cap, k, ++*frame, p, p + REC_HDR_LEN, caplen))
 					return 0;
-				if (have - REC_HDR_LEN > caplen) {
-					if (a)
-						a->pos += REC_HDR_LEN + caplen;
-					else
-						cap->pos += REC_HDR_LEN + caplen;
-				} else {
-					in_skip(cap, a, REC_HDR_LEN + caplen);
-				}
+				in_skip(cap, a, REC_HDR_LEN + caplen);
 				*off += REC_HDR_LEN + (uint64_t)caplen;
 				continue;
 			}
