@@ -42,11 +42,6 @@ struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, cha
  * when it kept one, else by the frame's hosts (it remembers the last ones).
  */
 unsigned lint_shard_of(struct lint_shard_plan *p, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen);
-/*
- * The first pass's record: frame f's shard is map[f - 1] for f up to *n
- * (NULL and 0 when it kept none), for a worker that asks for every frame.
- */
-const uint8_t *lint_shard_frame_map(const struct lint_shard_plan *p, uint64_t *n);
 /* Frames of shard i, and of the capture (the first pass's counts). */
 uint64_t lint_shard_frames(const struct lint_shard_plan *p, unsigned i);
 uint64_t lint_shard_plan_frames(const struct lint_shard_plan *p);

@@ -24,8 +24,6 @@ struct worker {
 	uint64_t key;               /* 2 x now while a frame is decoded, 2 x now + 1 once the decoder flushes */
 	uint64_t conns;             /* connections announced */
 	uint64_t planned;           /* frames the first pass read */
-	const uint8_t *map;         /* the first pass's shard of frame f at map[f - 1], for f up to mapped */
-	uint64_t mapped;
 	uint8_t *buf;
 	size_t len;
 };
@@ -119,8 +117,6 @@ static bool take(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t capl
 	/* Frames the first pass did not see (the file grew since) are nobody's: the parent says so. */
 	if (frame_no > w->planned)
 		return false;
-	if (frame_no - 1 < w->mapped)
-		return w->map[frame_no - 1] == w->shard;
 	return lint_shard_of(w->plan, frame_no, pkt, caplen) == w->shard;
 }
 
@@ -147,7 +143,6 @@ int lint_jobs_worker(const char *path, const struct rr_session_opts *opts, struc
 	int i;
 
 	w.buf = g_malloc(OUT_BUF);
-	w.map = lint_shard_frame_map(plan, &w.mapped);
 	o.decode.take = take;
 	o.decode.flushing = flushing;
 	o.decode.take_ctx = &w;

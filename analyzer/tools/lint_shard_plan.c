@@ -282,12 +282,6 @@ unsigned lint_shard_of(struct lint_shard_plan *p, uint64_t frame_no, const uint8
 	return p->last_shard;
 }
 
-const uint8_t *lint_shard_frame_map(const struct lint_shard_plan *p, uint64_t *n)
-{
-	*n = p->frame_shard ? p->mapped : 0;
-	return p->frame_shard;
-}
-
 uint64_t lint_shard_frames(const struct lint_shard_plan *p, unsigned i)
 {
 	return i < LINT_JOBS_MAX ? p->shard_frames[i] : 0;
