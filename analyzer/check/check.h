@@ -41,6 +41,7 @@ struct rr_fact_send {
 	bool has_rpc;                 /* the inline Payload starts with an RPC header */
 	uint32_t rpc_xid, rpc_msg_type;
 	struct rr_conn_info conn;
+	uint32_t sender_host;         /* the sending host's number (one host, one number; never 0) */
 };
 
 enum rr_rdma_op {
@@ -64,6 +65,7 @@ struct rr_fact_rdma {
 	uint32_t chunk, index;
 	uint64_t seg_offset, seg_length;
 	bool conn_cut;                /* rr_conn_info.capture_cut of its connection */
+	uint32_t memory_host;         /* the number of the host whose memory it reaches (its target) */
 };
 
 /*

@@ -11,6 +11,7 @@
 #define CK_EPISODES_MAX 4096      /* calls with a failure or a retry in flight */
 #define CK_EPISODE_FRAMES 32
 #define CK_CALLS_MAX 8192         /* outstanding calls remembered per connection and direction */
+#define CK_LIVE_HANDLES_MAX 65536 /* handles of all connections (RR-212); past it, all forgotten */
 #define CK_EVIDENCE_MAX 8          /* frames of other messages one finding names (ck_evidence) */
 #define CK_ANSWERED_MAX 128       /* answered calls' Send frames remembered per direction (RR-102/104) */
 /*
@@ -211,7 +212,12 @@ struct rr_checker {
 	struct ck_keymap episodes;    /* key -> struct ck_episode*, owned */
 	GQueue episode_order;         /* oldest first; links embedded in the episodes */
 	struct ck_episode *episode_spare;  /* the episode dropped last, reused by the next one */
-	GHashTable *live_handles;     /* handle -> conn id of the newest call that advertised it */
+	/*
+	 * (host << 32 | handle) -> conn id of the newest call that advertised
+	 * the handle, host being the host that sent it (whose memory it names):
+	 * a handle means nothing off the host that registered it (RR-212).
+	 */
+	struct ck_keymap live_handles;
 	uint64_t retired_keys;        /* episodes set aside when their XID was reused (see state.c) */
 	struct ck_outlog *outlog;     /* what the outcome rules learn of the capture (ck_outcome.h) */
 	GQueue *held_findings;        /* held.c's: findings a loss could explain, oldest first */
@@ -242,6 +248,12 @@ struct ck_episode *ck_episode_find(struct rr_checker *ck, uint64_t key);
 static inline uint64_t ck_episode_key(const struct rr_conn_info *c, uint32_t xid)
 {
 	return (uint64_t)c->requester_hash << 32 | xid;
+}
+
+/* The key of a live handle: the host that registered it, and the handle. */
+static inline uint64_t ck_handle_key(uint32_t host, uint32_t handle)
+{
+	return (uint64_t)host << 32 | handle;
 }
 
 /*

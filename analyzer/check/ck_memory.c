@@ -123,12 +123,13 @@ void ck_rr212(struct rr_checker *ck, const struct rr_fact *f)
 
 	if (r->handle_live)
 		return;
-	other = GPOINTER_TO_UINT(g_hash_table_lookup(ck->live_handles, GUINT_TO_POINTER(r->rkey)));
+	/* Only the host whose memory the operation reaches can have registered the handle. */
+	other = GPOINTER_TO_UINT(ck_keymap_get(&ck->live_handles, ck_handle_key(r->memory_host, r->rkey)));
 	if (other && other != r->conn_id && !after_reply(ck, r))
 		ck_report(ck, f, RR_212_OTHER_CONN, r->frame,
-			  "%s with handle 0x%08x, which this connection never advertised; another connection "
-			  "advertised it for a call not yet answered",
-			  op_name(r), r->rkey);
+			  "%s with handle 0x%08x, which this connection never advertised; connection %u of "
+			  "the same host advertised it for a call not yet answered",
+			  op_name(r), r->rkey, other);
 }
 
 void ck_rr215(struct rr_checker *ck, const struct rr_fact *f)

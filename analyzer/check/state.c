@@ -54,7 +54,6 @@ void ck_state_init(struct rr_checker *ck)
 {
 	ck->conns = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, conn_free);
 	g_queue_init(&ck->episode_order);
-	ck->live_handles = g_hash_table_new(g_direct_hash, g_direct_equal);
 }
 
 void ck_state_free(struct rr_checker *ck)
@@ -63,7 +62,7 @@ void ck_state_free(struct rr_checker *ck)
 	g_queue_init(&ck->episode_order);
 	ck_keymap_free(&ck->episodes, g_free);
 	g_free(ck->episode_spare);
-	g_hash_table_destroy(ck->live_handles);
+	ck_keymap_free(&ck->live_handles, NULL);
 	ck_outlog_free(ck->outlog);
 }
 
@@ -262,14 +261,14 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 				g_hash_table_insert(cs->handle_uses,
 						    GUINT_TO_POINTER(h->reads[i].seg.handle),
 						    GUINT_TO_POINTER(n + 1));
-			g_hash_table_insert(ck->live_handles, GUINT_TO_POINTER(h->reads[i].seg.handle),
-					    GUINT_TO_POINTER(s->conn_id));
+			ck_keymap_put(&ck->live_handles, ck_handle_key(s->sender_host, h->reads[i].seg.handle),
+				      GUINT_TO_POINTER(s->conn_id));
 		}
 		for (i = 0; i < h->n_wsegs; i++)
-			g_hash_table_insert(ck->live_handles, GUINT_TO_POINTER(h->wsegs[i].handle),
-					    GUINT_TO_POINTER(s->conn_id));
-		if (g_hash_table_size(ck->live_handles) > 65536)
-			g_hash_table_remove_all(ck->live_handles);
+			ck_keymap_put(&ck->live_handles, ck_handle_key(s->sender_host, h->wsegs[i].handle),
+				      GUINT_TO_POINTER(s->conn_id));
+		if (ck_keymap_size(&ck->live_handles) > CK_LIVE_HANDLES_MAX)
+			ck_keymap_clear(&ck->live_handles, NULL);
 	}
 	if (!old && !room(ck)) {
 		g_free(c);

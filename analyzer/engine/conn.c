@@ -551,7 +551,7 @@ void rr_conn_reopen(struct rr_conn *c)
 			conn_flow_of(c->flow[s])->closed = false;
 }
 
-/* Requester hosts numbered one by one up to this many; past it, by a hash (two may then meet). */
+/* Hosts numbered one by one up to this many; past it, by a hash (two may then meet). */
 #define HOSTS_NUMBERED 65536u
 
 guint rr_conn_host_hash(gconstpointer k)
@@ -573,10 +573,10 @@ gboolean rr_conn_host_equal(gconstpointer x, gconstpointer y)
 }
 
 /*
- * A requester host's number: what tells its calls from another host's with
- * the same XID (retries across connections, RFC 8166 §4.5.5).  A hash of the
- * address would let two hosts share one, and one host's call pass for a
- * retry of the other's.
+ * A host's number: what tells a requester's calls from another host's with
+ * the same XID (retries across connections, RFC 8166 §4.5.5), and one host's
+ * memory handles from another's (RR-212).  A hash of the address would let
+ * two hosts share one, and one host's call pass for a retry of the other's.
  */
 static uint32_t host_number(struct rr_conn_table *t, const struct rr_addr *a)
 {
@@ -595,6 +595,16 @@ static uint32_t host_number(struct rr_conn_table *t, const struct rr_addr *a)
 		return 0x80000000u | rr_conn_host_hash(&key);
 	g_hash_table_insert(t->hosts, g_memdup2(&key, sizeof(key)), GUINT_TO_POINTER(g_hash_table_size(t->hosts) + 1));
 	return g_hash_table_size(t->hosts);
+}
+
+uint32_t rr_flow_host(struct rr_engine *eng, const struct rr_flow *f, bool receiver)
+{
+	struct conn_flow *cf = conn_flow_of(f);
+	uint32_t *h = &cf->host[receiver];
+
+	if (!*h)
+		*h = host_number(eng->conns, receiver ? &f->key.dst : &f->key.src);
+	return *h;
 }
 
 void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, struct rr_conn_info *out)

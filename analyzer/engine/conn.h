@@ -51,6 +51,12 @@ void rr_flow_touch(struct rr_flow *f, uint64_t frame);
 struct rr_flow *rr_flow_peer(const struct rr_flow *f);
 /* f is the requester's direction (false while the roles are unknown). */
 bool rr_flow_is_requester(const struct rr_flow *f);
+/*
+ * The number of the host that sends f (receiver false) or receives it: one
+ * host, one number, whatever connection or transport reached it (an address
+ * is a host).  Never 0.
+ */
+uint32_t rr_flow_host(struct rr_engine *eng, const struct rr_flow *f, bool receiver);
 
 /* The live connections, in id order. */
 guint rr_conn_count(const struct rr_engine *eng);

@@ -17,6 +17,7 @@ struct conn_flow {
 	uint64_t last_frame;      /* last event on this flow: the least recent are forgotten first */
 	uint64_t lost_packets;    /* IB/RoCE: PSNs of its request stream the capture did not hold */
 	uint64_t lost_bytes;      /* iWARP: bytes of its TCP stream the capture did not hold */
+	uint32_t host[2];         /* rr_flow_host() of its sender [0] and receiver [1]; 0 until asked */
 };
 
 struct conn {
@@ -46,7 +47,7 @@ struct rr_conn_table {
 	GPtrArray *conns;         /* live connections (struct conn*), in id order */
 	uint32_t next_conn_id;
 	GHashTable *cm_pending;   /* conn_cm.c's: IB CM comm id -> its handshake; made on first use */
-	GHashTable *hosts;        /* requester host address (struct rr_addr, port 0) -> its number */
+	GHashTable *hosts;        /* host address (struct rr_addr, port 0) -> its number (rr_flow_host) */
 };
 
 static inline struct conn_flow *conn_flow_of(const struct rr_flow *f)

@@ -96,6 +96,7 @@ static void rdma_fact(struct rr_engine *eng, struct rr_flow *f, enum rr_rdma_op 
 	r.roles_known = f->conn->requester >= 0;
 	r.by_requester = rr_flow_is_requester(f);
 	r.conn_cut = rr_conn_is_cut(f->conn);
+	r.memory_host = rr_flow_host(eng, f, true);
 	r.rkey = rkey;
 	r.va = va;
 	r.len = len;

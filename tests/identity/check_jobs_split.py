@@ -3,9 +3,8 @@
 """ulb-lint --jobs N on captures whose host groups share engine or decoder state.
 
 docs/ulb-lint.1 (JOBS) says a split finds what one process finds, compared
-sorted, save three named cases (the outcome log's, held findings' and
-one-way flows' bounds on captures past them; an NFSv4.1 session reached
-through two groups; RR-212 handles).  The oracle is ulb-lint without
+sorted, save two named cases (memory bounds on captures past them; an
+NFSv4.1 session reached through two groups).  The oracle is ulb-lint without
 --jobs.  Each capture here is small, none is in a named case, and each is
 built so that one piece of state is shared across host groups:
 

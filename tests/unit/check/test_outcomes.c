@@ -4,18 +4,25 @@
  * capture generator writes one connection per capture): a call given up
  * with its connection and resent on a new one (RR-231), an XID that cycles
  * through connections unanswered (RR-119), a handle used on a connection
- * that never advertised it (RR-212), and nconnect - two live connections
+ * that never advertised it (RR-212, and another host's equal handle, which
+ * is no such use), and nconnect - two live connections
  * whose XIDs happen to meet - which is no retry at all.
  */
 #include "../engine/engine_fixture.h"
 
-/* Connection n (RDMA-CM handshake): client QP 0x10+n, server QP 0x20+n. */
-static void conn_up(int n, struct rr_flow_key *c2s, struct rr_flow_key *s2c)
+/* Connection n (RDMA-CM handshake) of client host h to server host 2: client QP 0x10+n, server QP 0x20+n. */
+static void conn_up_from(uint8_t h, int n, struct rr_flow_key *c2s, struct rr_flow_key *s2c)
 {
-	*c2s = roce(1, 2, 0x20 + n);
-	*s2c = roce(2, 1, 0x10 + n);
+	*c2s = roce(h, 2, 0x20 + n);
+	*s2c = roce(2, h, 0x10 + n);
 	cm(*c2s, RR_CM_REQ, 0xa0 + n, 0, 0x10 + n, 1000 * n);
 	cm(*s2c, RR_CM_REP, 0xb0 + n, 0xa0 + n, 0x20 + n, 1000 * n + 500);
+}
+
+/* Connection n of client host 1. */
+static void conn_up(int n, struct rr_flow_key *c2s, struct rr_flow_key *s2c)
+{
+	conn_up_from(1, n, c2s, s2c);
 }
 
 static void conn_down(int n, struct rr_flow_key c2s, struct rr_flow_key s2c)
@@ -89,6 +96,34 @@ static void test_handle_from_another_connection(void **state)
 	assert_int_equal(got.diags[RR_212_OTHER_CONN], 1);
 }
 
+/*
+ * The same, but connection 2 is another client's: a handle is the memory
+ * of the host that registered it, so client 3's handle 0xabc is not client
+ * 1's, whatever its value.
+ */
+static void test_same_handle_of_another_host(void **state)
+{
+	struct rr_flow_key c1, s1, c3, s3;
+	uint8_t data[64];
+
+	conn_up_from(1, 1, &c1, &s1);
+	conn_up_from(3, 2, &c3, &s3);
+	read_call_with_write_chunk(c1, 1000, 0x1000, 4096);   /* client 1: handle 0xabc at 0x7000 */
+	short_call(c3, 2000, 0x2000);
+	fill(data, sizeof(data), 3);
+	ib_write(s3, 2500, 0xabc, 0x7000, data, sizeof(data), 4096);
+	assert_int_equal(got.diags[RR_212_OTHER_CONN], 0);
+	/* ... while client 1's own second connection still may not use it. */
+	{
+		struct rr_flow_key c2, s2;
+
+		conn_up_from(1, 3, &c2, &s2);
+		short_call(c2, 3000, 0x3000);
+		ib_write(s2, 3500, 0xabc, 0x7000, data, sizeof(data), 4096);
+		assert_int_equal(got.diags[RR_212_OTHER_CONN], 1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -96,6 +131,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reconnect_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nconnect_is_no_retry, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_handle_from_another_connection, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_same_handle_of_another_host, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
