@@ -25,14 +25,8 @@
 
 #include "capture.h"
 #include "cursor.h"
+#include "l2.h"
 
-#define ETH_P_IP     0x0800
-#define ETH_P_IPV6   0x86DD
-#define ETH_P_ROCE   0x8915
-#define ETH_P_8021Q  0x8100
-#define ETH_P_8021AD 0x88A8
-#define ETH_P_QINQ1  0x9100
-#define MAX_TAGS     4
 #define IPPROTO_UDP_   17
 #define IPPROTO_GRE_   47
 #define MAX_V6_EXT     8        /* ip.c's bound */
@@ -118,9 +112,10 @@ static enum rr_hosts_kind by_ethertype(uint16_t type, struct rr_cursor *c, struc
 	const uint8_t *rest;
 	size_t n;
 
-	for (int tags = 0; type == ETH_P_8021Q || type == ETH_P_8021AD || type == ETH_P_QINQ1; tags++)
-		if (tags == MAX_TAGS || !rr_skip(c, 2) || !rr_get_be16(c, &type))
-			return RR_HOSTS_NONE;
+	unsigned tags;
+
+	if (l2_skip_tags(c, &type, &tags) != L2_TAGS_OK)
+		return RR_HOSTS_NONE;
 	rr_get_rest(c, &rest, &n);
 	switch (type) {
 	case ETH_P_IP:
@@ -158,17 +153,11 @@ enum rr_hosts_kind rr_frame_hosts(int dlt, const uint8_t *pkt, uint32_t caplen, 
 	rr_cursor_init(&c, pkt, pkt ? caplen : 0);
 	switch (dlt) {
 	case DLT_EN10MB:
-		if (!rr_skip(&c, 12) || !rr_get_be16(&c, &type))
-			return RR_HOSTS_NONE;
-		return by_ethertype(type, &c, out);
+		return l2_ethernet(&c, &type) ? by_ethertype(type, &c, out) : RR_HOSTS_NONE;
 	case DLT_LINUX_SLL:
-		if (!rr_skip(&c, 14) || !rr_get_be16(&c, &type))
-			return RR_HOSTS_NONE;
-		return by_ethertype(type, &c, out);
+		return l2_sll(&c, &type) ? by_ethertype(type, &c, out) : RR_HOSTS_NONE;
 	case DLT_LINUX_SLL2:
-		if (!rr_get_be16(&c, &type) || !rr_skip(&c, 18))
-			return RR_HOSTS_NONE;
-		return by_ethertype(type, &c, out);
+		return l2_sll2(&c, &type) ? by_ethertype(type, &c, out) : RR_HOSTS_NONE;
 	case DLT_RAW:
 	case LINKTYPE_RAW_FILE:
 		return raw_ip(pkt, pkt ? caplen : 0, 0, out);

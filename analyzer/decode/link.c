@@ -5,7 +5,8 @@
  *
  * Every one of them ends in an ethertype (or an IP version), and only
  * three matter here: IPv4 and IPv6 (RoCEv2 over UDP, iWARP over TCP) and
- * 0x8915, RoCEv1, where a GRH follows the Ethernet header directly.
+ * 0x8915, RoCEv1, where a GRH follows the Ethernet header directly.  The
+ * headers' layout is l2.h's, shared with the split's first pass (hosts.c).
  *
  * A frame may carry another: a switch mirror (ERSPAN, GRE) or an overlay
  * (VXLAN) found by tunnel.c below ip.c.  The carried frame is decoded here
@@ -16,16 +17,9 @@
 #include "emit.h"
 #include "ib.h"
 #include "ip.h"
+#include "l2.h"
 #include "link.h"
 #include "tunnel.h"
-
-#define ETH_P_IP     0x0800
-#define ETH_P_IPV6   0x86DD
-#define ETH_P_ROCE   0x8915
-#define ETH_P_8021Q  0x8100
-#define ETH_P_8021AD 0x88A8
-#define ETH_P_QINQ1  0x9100   /* pre-standard QinQ outer tag */
-#define MAX_TAGS     4        /* more than this is not a real network */
 
 static uint32_t after(uint32_t wire, size_t n)
 {
@@ -35,21 +29,19 @@ static uint32_t after(uint32_t wire, size_t n)
 static void ethertype(struct rr_frame_ctx *fx, uint16_t type, struct rr_cursor *cur,
 		      uint32_t wire)
 {
-	for (int tags = 0; type == ETH_P_8021Q || type == ETH_P_8021AD || type == ETH_P_QINQ1;
-	     tags++) {
-		uint16_t tci;
+	unsigned tags;
 
-		if (tags == MAX_TAGS) {
-			dec_malformed(fx, "frame %" PRIu64 ": more than %d VLAN tags",
-				      fx->frame, MAX_TAGS);
-			return;
-		}
-		if (!rr_get_be16(cur, &tci) || !rr_get_be16(cur, &type)) {
-			dec_short(fx, "frame %" PRIu64 ": VLAN tag", fx->frame);
-			return;
-		}
-		wire = after(wire, 4);
+	switch (l2_skip_tags(cur, &type, &tags)) {
+	case L2_TAGS_OK:
+		break;
+	case L2_TAGS_TOO_MANY:
+		dec_malformed(fx, "frame %" PRIu64 ": more than %d VLAN tags", fx->frame, L2_MAX_TAGS);
+		return;
+	case L2_TAGS_CUT:
+		dec_short(fx, "frame %" PRIu64 ": VLAN tag", fx->frame);
+		return;
 	}
+	wire = after(wire, 4 * (size_t)tags);
 
 	switch (type) {
 	case ETH_P_IP:
@@ -70,7 +62,7 @@ static void ethertype(struct rr_frame_ctx *fx, uint16_t type, struct rr_cursor *
 static bool eth_header(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint16_t *type,
 		       const char *what)
 {
-	if (!rr_skip(cur, 12) || !rr_get_be16(cur, type)) {
+	if (!l2_ethernet(cur, type)) {
 		dec_short(fx, "frame %" PRIu64 ": %s", fx->frame, what);
 		return false;
 	}
@@ -112,7 +104,7 @@ static void tunneled(struct rr_frame_ctx *fx)
 		if (in.ip)
 			raw_ip(fx, &in.frame, in.wire, "tunneled IP");
 		else if (eth_header(fx, &in.frame, &type, "tunneled Ethernet header"))
-			ethertype(fx, type, &in.frame, after(in.wire, 14));
+			ethertype(fx, type, &in.frame, after(in.wire, L2_ETH_LEN));
 	}
 }
 
@@ -128,33 +120,31 @@ void link_ethernet(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire
 	uint16_t type;
 
 	if (eth_header(fx, cur, &type, "Ethernet header"))
-		link_ethertype(fx, type, cur, after(wire, 14));
+		link_ethertype(fx, type, cur, after(wire, L2_ETH_LEN));
 }
 
-/* DLT_LINUX_SLL: packet type, ARPHRD type, address length, 8 address
- * bytes, protocol (an ethertype for everything we care about). */
+/* DLT_LINUX_SLL (its layout: l2.h). */
 void link_sll(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire)
 {
 	uint16_t proto;
 
-	if (!rr_skip(cur, 14) || !rr_get_be16(cur, &proto)) {
+	if (!l2_sll(cur, &proto)) {
 		dec_short(fx, "frame %" PRIu64 ": Linux cooked (SLL) header", fx->frame);
 		return;
 	}
-	link_ethertype(fx, proto, cur, after(wire, 16));
+	link_ethertype(fx, proto, cur, after(wire, L2_SLL_LEN));
 }
 
-/* DLT_LINUX_SLL2: protocol first, then reserved, ifindex, ARPHRD type,
- * packet type, address length and 8 address bytes: 20 bytes. */
+/* DLT_LINUX_SLL2 (its layout: l2.h). */
 void link_sll2(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire)
 {
 	uint16_t proto;
 
-	if (!rr_get_be16(cur, &proto) || !rr_skip(cur, 18)) {
+	if (!l2_sll2(cur, &proto)) {
 		dec_short(fx, "frame %" PRIu64 ": Linux cooked v2 (SLL2) header", fx->frame);
 		return;
 	}
-	link_ethertype(fx, proto, cur, after(wire, 20));
+	link_ethertype(fx, proto, cur, after(wire, L2_SLL2_LEN));
 }
 
 void link_raw(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire, int version)

@@ -22,6 +22,7 @@
  * to carry RDMA, so tunneled traffic that is not RDMA stays silent.
  */
 #include "emit.h"
+#include "l2.h"
 #include "tunnel.h"
 
 #define GRE_C        0x8000   /* checksum present (RFC 2784 section 2.1) */
@@ -32,8 +33,6 @@
 #define GRE_RFC1701  0x4F00
 #define GRE_VERSION  0x0007
 
-#define ETH_P_IP      0x0800
-#define ETH_P_IPV6    0x86DD
 #define ETH_P_TEB     0x6558
 #define ETH_P_ERSPAN  0x88BE  /* types I and II */
 #define ETH_P_ERSPAN3 0x22EB  /* type III */

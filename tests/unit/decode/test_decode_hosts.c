@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rr_frame_hosts (decode/hosts.c): the two hosts of a frame for a split
+ * capture's first pass, from frames built byte by byte here (the addresses
+ * written are the oracle), through every link layer it reads and the VLAN
+ * tags it shares with the decoder (l2.h).
+ */
+#include <pcap/pcap.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rpcrdma/capture.h"
+
+static const uint8_t A4[4] = { 10, 0, 0, 2 }, B4[4] = { 10, 0, 0, 1 };
+
+/* An IPv4 header (no options) from A4 to B4 with protocol proto, then 8 bytes of transport. */
+static size_t ipv4(uint8_t *p, uint8_t proto, uint16_t dport)
+{
+	memset(p, 0, 28);
+	p[0] = 0x45;
+	p[9] = proto;
+	memcpy(p + 12, A4, 4);
+	memcpy(p + 16, B4, 4);
+	p[22] = (uint8_t)(dport >> 8);
+	p[23] = (uint8_t)dport;
+	return 28;
+}
+
+/* An Ethernet header with tags VLAN tags (802.1Q) in front of ethertype type. */
+static size_t eth(uint8_t *p, unsigned tags, uint16_t type)
+{
+	size_t n = 12;
+
+	memset(p, 0xEE, 12);
+	for (unsigned i = 0; i < tags; i++) {
+		p[n++] = 0x81;
+		p[n++] = 0x00;
+		p[n++] = 0x00;
+		p[n++] = (uint8_t)(i + 1);
+	}
+	p[n++] = (uint8_t)(type >> 8);
+	p[n++] = (uint8_t)type;
+	return n;
+}
+
+/* The lower address first, tagged with its family (4 or 6). */
+static void assert_pair(const struct rr_frame_hosts *h, uint8_t family, const uint8_t *lo, const uint8_t *hi,
+			size_t len)
+{
+	assert_int_equal(h->addr[0][0], family);
+	assert_memory_equal(h->addr[0] + 1, lo, len);
+	assert_int_equal(h->addr[1][0], family);
+	assert_memory_equal(h->addr[1] + 1, hi, len);
+}
+
+static void test_ethernet_and_tags(void **state)
+{
+	uint8_t f[128];
+	struct rr_frame_hosts h;
+	size_t n;
+
+	(void)state;
+	for (unsigned tags = 0; tags <= 4; tags++) {
+		n = eth(f, tags, 0x0800);
+		n += ipv4(f + n, 6, 20049);
+		memset(&h, 0, sizeof(h));
+		assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n, &h), RR_HOSTS_FOUND);
+		assert_pair(&h, 4, B4, A4, 4);
+		/* Cut inside the destination address: no hosts. */
+		assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)(n - 10), &h), RR_HOSTS_NONE);
+	}
+	/* A fifth tag is more than a real network has; a tag cut short is no frame. */
+	n = eth(f, 5, 0x0800);
+	n += ipv4(f + n, 6, 20049);
+	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n, &h), RR_HOSTS_NONE);
+	n = eth(f, 2, 0x0800);
+	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, 12 + 6, &h), RR_HOSTS_NONE);
+	/* ARP: no hosts of ours. */
+	n = eth(f, 0, 0x0806);
+	memset(f + n, 1, 28);
+	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n + 28, &h), RR_HOSTS_NONE);
+}
+
+static void test_cooked_and_raw(void **state)
+{
+	uint8_t f[128];
+	struct rr_frame_hosts h;
+
+	(void)state;
+	/* SLL: the protocol at 14, 16 bytes. */
+	memset(f, 0, 16);
+	f[14] = 0x08;
+	ipv4(f + 16, 17, 4791);
+	assert_int_equal(rr_frame_hosts(DLT_LINUX_SLL, f, 16 + 28, &h), RR_HOSTS_FOUND);
+	assert_pair(&h, 4, B4, A4, 4);
+	/* SLL2: the protocol first, 20 bytes. */
+	memset(f, 0, 20);
+	f[0] = 0x08;
+	ipv4(f + 20, 17, 4791);
+	assert_int_equal(rr_frame_hosts(DLT_LINUX_SLL2, f, 20 + 28, &h), RR_HOSTS_FOUND);
+	assert_pair(&h, 4, B4, A4, 4);
+	/* Raw IP; and UDP to the VXLAN port or GRE carry frames of other hosts. */
+	ipv4(f, 17, 4791);
+	assert_int_equal(rr_frame_hosts(DLT_RAW, f, 28, &h), RR_HOSTS_FOUND);
+	ipv4(f, 17, 4789);
+	assert_int_equal(rr_frame_hosts(DLT_RAW, f, 28, &h), RR_HOSTS_TUNNEL);
+	ipv4(f, 47, 0);
+	assert_int_equal(rr_frame_hosts(DLT_IPV4, f, 28, &h), RR_HOSTS_TUNNEL);
+	/* InfiniBand has no network addresses. */
+	assert_int_equal(rr_frame_hosts(DLT_INFINIBAND, f, 28, &h), RR_HOSTS_NONE);
+}
+
+/* RoCEv1: the GRH's GIDs, as IPv6 addresses, behind a VLAN tag. */
+static void test_rocev1_gids(void **state)
+{
+	uint8_t f[128], g1[16], g2[16];
+	struct rr_frame_hosts h;
+	size_t n;
+
+	(void)state;
+	memset(g1, 0, 16);
+	memset(g2, 0, 16);
+	g1[0] = g2[0] = 0xfe;
+	g1[1] = g2[1] = 0x80;
+	g1[15] = 1;
+	g2[15] = 2;
+	n = eth(f, 1, 0x8915);
+	memset(f + n, 0, 40);
+	f[n] = 0x60;
+	f[n + 6] = 0x1B;
+	memcpy(f + n + 8, g2, 16);
+	memcpy(f + n + 24, g1, 16);
+	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n + 40, &h), RR_HOSTS_FOUND);
+	assert_pair(&h, 6, g1, g2, 16);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ethernet_and_tags),
+		cmocka_unit_test(test_cooked_and_raw),
+		cmocka_unit_test(test_rocev1_gids),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
