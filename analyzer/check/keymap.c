@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A map from 64-bit keys to pointers without tombstones (see keymap.h). */
 #include "keymap.h"
+#include "rpcrdma/hash.h"
 
 #define KEYMAP_FIRST_SLOTS 64u
 
 /* Both halves of the key mixed: the XIDs of one requester differ in the low half only. */
 static uint32_t slot_of(const struct ck_keymap *m, uint64_t key)
 {
-	key = (key ^ (key >> 32)) * 0x9e3779b97f4a7c15u;
-	return (uint32_t)(key >> 32) & m->mask;
+	return rr_mix64to32(key) & m->mask;
 }
 
 static uint32_t find(const struct ck_keymap *m, uint64_t key)

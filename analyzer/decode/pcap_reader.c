@@ -668,7 +668,7 @@ static int own_run(struct rr_capture *cap, struct ahead *a, const struct frame_s
 }
 
 /* Every frame of the capture to k: 0 at its end, -1 with a sentence in err. */
-static int read_all(struct rr_capture *cap, const struct frame_sink *k, char *err, size_t errlen)
+static int read_all(struct rr_capture *cap, const struct frame_sink *k, bool ahead, char *err, size_t errlen)
 {
 	uint64_t frame = 0, off = FILE_HDR_LEN;
 	char why[PCAP_ERRBUF_SIZE + 256] = "";
@@ -698,7 +698,7 @@ static int read_all(struct rr_capture *cap, const struct frame_sink *k, char *er
 			ret = -1;
 		}
 	} else {
-		struct ahead *a = cap->regular ? ahead_start(cap->fd) : NULL;
+		struct ahead *a = cap->regular && ahead ? ahead_start(cap->fd) : NULL;
 
 		if (!a && !cap->buf)
 			cap->buf = g_malloc(READ_BUF);
@@ -723,7 +723,7 @@ int rr_capture_scan(struct rr_capture *cap, rr_raw_frame_fn fn, void *ctx, char 
 {
 	struct frame_sink k = { .raw = fn, .raw_ctx = ctx };
 
-	return cap ? read_all(cap, &k, err, errlen) : -1;
+	return cap ? read_all(cap, &k, true, err, errlen) : -1;
 }
 
 int rr_capture_run(struct rr_capture *cap, const struct rr_decode_opts *opts,
@@ -751,7 +751,7 @@ int rr_capture_run(struct rr_capture *cap, const struct rr_decode_opts *opts,
 		return -1;
 	}
 	k.dec = d;
-	ret = read_all(cap, &k, err, errlen);
+	ret = read_all(cap, &k, !(opts && opts->no_read_ahead), err, errlen);
 	/* Flush TCP streams even after an error: what was read still counts. */
 	rr_frame_decoder_finish(d);
 	if (stats)

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "conn_int.h"
+#include "rpcrdma/hash.h"
 
 /* Keys are canonicalised (canon_key) so padding is zero and bytes compare. */
 /* Keys are canonical (canon_key, addr_pair_key: padding zeroed), so their bytes hash, eight at a time. */
@@ -557,12 +558,8 @@ void rr_conn_reopen(struct rr_conn *c)
 guint rr_conn_host_hash(gconstpointer k)
 {
 	const struct rr_addr *a = k;
-	uint32_t h = 2166136261u;
-	size_t i;
 
-	for (i = 0; i < sizeof(a->bytes); i++)
-		h = (h ^ a->bytes[i]) * 16777619u;
-	return h ^ a->family;
+	return rr_fnv1a32(a->bytes, sizeof(a->bytes)) ^ a->family;
 }
 
 gboolean rr_conn_host_equal(gconstpointer x, gconstpointer y)

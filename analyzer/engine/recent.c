@@ -8,6 +8,7 @@
  */
 #include "engine_int.h"
 #include "recent.h"
+#include "rpcrdma/hash.h"
 
 /*
  * The set is open addressing over the ring: each slot holds the ring index
@@ -35,8 +36,7 @@ struct rr_recent {
 /* Both halves of the key (requester host, XID) mixed. */
 static uint32_t key_hash(uint64_t k)
 {
-	k = (k ^ (k >> 32)) * 0x9e3779b97f4a7c15u;
-	return (uint32_t)(k >> 32);
+	return rr_mix64to32(k);
 }
 
 /* The slot holding key (hash h), or the empty slot that ends its run. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lint_jobs_int.h"
+#include "rpcrdma/hash.h"
 
 #define FRAME_MAP_MAX (4u << 20)   /* 16 MiB of node numbers while planning, 4 MiB of shards after */
 #define NO_NODE G_MAXUINT
@@ -77,12 +78,7 @@ static guint node(struct lint_shard_plan *p, const uint8_t *addr)
 
 static guint addr_hash(gconstpointer k)
 {
-	const uint8_t *b = k;
-	guint h = 2166136261u;
-
-	for (int i = 0; i < RR_HOST_ADDR_LEN; i++)
-		h = (h ^ b[i]) * 16777619u;
-	return h;
+	return rr_fnv1a32(k, RR_HOST_ADDR_LEN);
 }
 
 static gboolean addr_equal(gconstpointer a, gconstpointer b)

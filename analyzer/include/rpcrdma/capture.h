@@ -47,6 +47,12 @@ struct rr_decode_opts {
 	void (*flushing)(void *ctx);
 	void *take_ctx;
 	bool joins_told_elsewhere;  /* a shard: another one says that the file holds joined captures */
+	/*
+	 * Read a regular file in the decoding thread, not ahead in a second
+	 * one: for a shard whose siblings already keep every CPU busy, where
+	 * a reading thread would only take turns with them.
+	 */
+	bool no_read_ahead;
 };
 
 struct rr_decode_stats {
