@@ -131,11 +131,11 @@ void rp_send_tcp(const struct rp_target *t, const GByteArray *msg, uint32_t xid,
 		break;
 	case KT_TCP_CLOSED:
 		a->result = RP_DISCONNECT;
-		snprintf(a->text, sizeof(a->text), "%s", err);
+		g_strlcpy(a->text, err, sizeof(a->text));   /* the sentence, cut to the answer's room */
 		break;
 	case KT_TCP_TIMEOUT:
 		a->result = RP_TIMEOUT;
-		snprintf(a->text, sizeof(a->text), "%s", err);
+		g_strlcpy(a->text, err, sizeof(a->text));
 		break;
 	default:
 		not_sent(a, "no TCP connection", err);
