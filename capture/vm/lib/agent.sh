@@ -20,13 +20,13 @@ agent_verify() {
 
 # wait until a guest command's log says the server listens
 wait_serving() {
-    local c=$1 i
-    for i in $(seq 1 300); do     # 60 s, polled as gwait polls
-        grep -q 'serving on' "$c.log" 2>/dev/null && return 0
-        [ -e "$c.rc" ] && { tail -n 20 "$c.log" >&2; die "the agent responder exited early"; }
-        sleep 0.2
-    done
-    die "the agent responder did not start listening"
+    local rc=0
+    gwait_log "$1" 'serving on' 60 || rc=$?
+    case $rc in
+        0) ;;
+        1) die "the agent responder exited early" ;;
+        *) die "the agent responder did not start listening" ;;
+    esac
 }
 
 collect_agent() {

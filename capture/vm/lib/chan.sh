@@ -26,6 +26,18 @@ gwait() {
     return "$(cat "$c.rc")"
 }
 
+# gwait_log CMD PATTERN TIMEOUT : until the command's log holds PATTERN (a server saying it
+# listens), polled as gwait polls; 1 when the command exited first (its log's tail on
+# stderr), 124 after TIMEOUT seconds.
+gwait_log() {
+    local c=$1 pat=$2 t=$3 i=0
+    until grep -q "$pat" "$c.log" 2>/dev/null; do
+        [ -e "$c.rc" ] && { tail -n 20 "$c.log" >&2; return 1; }
+        sleep 0.2; i=$((i + 1))
+        [ "$i" -lt $((t * 5)) ] || return 124
+    done
+}
+
 # gexec GUEST NAME TIMEOUT 'shell text' : run and wait; output stays in the .log file.
 gexec() {
     gstart "$1" "$2" "$4"

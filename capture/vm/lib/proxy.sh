@@ -27,13 +27,7 @@ proxy_boot() {
 
 # proxy_wait_serving CMD : until the proxy's log says it listens
 proxy_wait_serving() {
-    local c=$1 i
-    for i in $(seq 1 300); do     # 60 s, polled as gwait polls
-        grep -q 'serving on' "$c.log" 2>/dev/null && return 0
-        [ -e "$c.rc" ] && { tail -n 20 "$c.log" >&2; return 1; }
-        sleep 0.2
-    done
-    return 1
+    gwait_log "$1" 'serving on' 60
 }
 
 # proxy_verify CAP LEG : verify one leg's capture with its manifest; a line in proxy.tsv
