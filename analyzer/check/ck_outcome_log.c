@@ -19,6 +19,8 @@
 #define CK_PAIR_SLOTS 256         /* connections whose pair is remembered, by connection ID */
 #define CK_RECENT_LABELS 8        /* call labels checked before the string chunk is asked */
 #define NFS4_OP_SEQUENCE 53
+#define NOTE_BLOCK 1024u          /* notes per block of the ring: blocks never move, nor do notes */
+#define NOTE_BLOCKS (CK_NOTES_MAX / NOTE_BLOCK)
 
 /* A connection's name and the pair made of it: the pair is made once per connection, not per call. */
 struct pair_memo {
@@ -27,7 +29,12 @@ struct pair_memo {
 };
 
 struct ck_outlog {
-	GQueue notes;                 /* struct ck_note*, oldest first, owned */
+	/*
+	 * The notes: a ring of CK_NOTES_MAX, oldest at first, in blocks made
+	 * as it fills; the newest note of the log overwrites its oldest.
+	 */
+	struct ck_note *block[NOTE_BLOCKS];
+	uint32_t first, count;
 	struct ck_keymap newest;      /* key -> the newest struct ck_note* of that call */
 	GArray *successes;            /* struct ck_success */
 	const struct ck_note **view;  /* ck_outlog_notes()' array */
@@ -35,7 +42,6 @@ struct ck_outlog {
 	GStringChunk *strings;        /* pairs and call labels, each kept once */
 	uint16_t success_at[CK_SUCCESS_SLOTS];  /* open addressing: index + 1 in successes, 0 empty */
 	struct pair_memo pairs[CK_PAIR_SLOTS];
-	struct ck_note *spare;        /* the note evict() forgot last, reused by the next call */
 	/* Call labels interned lately, newest at recent_at: a few kinds of call alternate. */
 	const char *recent[CK_RECENT_LABELS];
 	unsigned recent_at;
@@ -49,7 +55,6 @@ struct ck_outlog *ck_outlog(struct rr_checker *ck)
 {
 	if (!ck->outlog) {
 		ck->outlog = g_new0(struct ck_outlog, 1);
-		g_queue_init(&ck->outlog->notes);
 		ck->outlog->successes = g_array_new(FALSE, TRUE, sizeof(struct ck_success));
 		ck->outlog->fed_dir = -1;
 		ck->outlog->strings = g_string_chunk_new(4096);
@@ -61,11 +66,11 @@ void ck_outlog_free(struct ck_outlog *log)
 {
 	if (!log)
 		return;
-	g_queue_clear_full(&log->notes, g_free);
+	for (unsigned i = 0; i < NOTE_BLOCKS; i++)
+		g_free(log->block[i]);
 	ck_keymap_free(&log->newest, NULL);
 	g_array_free(log->successes, TRUE);
 	g_string_chunk_free(log->strings);
-	g_free(log->spare);
 	g_free(log->view);
 	if (log->cache)
 		g_hash_table_destroy(log->cache);
@@ -77,20 +82,26 @@ const struct ck_note *ck_outlog_note(const struct ck_outlog *log, uint64_t key)
 	return log ? ck_keymap_get(&log->newest, key) : NULL;
 }
 
+/* The ring's i-th slot counted from its start (not from the oldest note). */
+static struct ck_note *slot(const struct ck_outlog *log, uint32_t i)
+{
+	i %= CK_NOTES_MAX;
+	return &log->block[i / NOTE_BLOCK][i % NOTE_BLOCK];
+}
+
 const struct ck_note *const *ck_outlog_notes(const struct ck_outlog *log, size_t *n)
 {
 	struct ck_outlog *w = (struct ck_outlog *)log;
-	GList *l;
-	size_t i = 0;
+	uint32_t i;
 
 	*n = 0;
 	if (!log)
 		return NULL;
 	g_free(w->view);
-	w->view = g_new(const struct ck_note *, g_queue_get_length(&w->notes) + 1);
-	for (l = w->notes.head; l; l = l->next)
-		w->view[i++] = l->data;
-	*n = i;
+	w->view = g_new(const struct ck_note *, w->count + 1);
+	for (i = 0; i < w->count; i++)
+		w->view[i] = slot(w, w->first + i);
+	*n = w->count;
 	return w->view;
 }
 
@@ -154,14 +165,27 @@ static void sequence_of(const struct rr_message *m, struct ck_note *n)
 	n->has_seq = true;
 }
 
+/* The oldest note forgotten: its slot is the next note's. */
 static void evict(struct ck_outlog *log)
 {
-	struct ck_note *old = g_queue_pop_head(&log->notes);
+	struct ck_note *old = slot(log, log->first);
 
-	if (old && ck_keymap_get(&log->newest, old->key) == old)
+	if (ck_keymap_get(&log->newest, old->key) == old)
 		ck_keymap_take(&log->newest, old->key);
-	g_free(log->spare);
-	log->spare = old;
+	log->first = (log->first + 1) % CK_NOTES_MAX;
+	log->count--;
+}
+
+/* Room for the newest note, at the ring's end (its block made when new). */
+static struct ck_note *append(struct ck_outlog *log)
+{
+	uint32_t i = (log->first + log->count) % CK_NOTES_MAX;
+	struct ck_note **b = &log->block[i / NOTE_BLOCK];
+
+	if (!*b)
+		*b = g_new(struct ck_note, NOTE_BLOCK);
+	log->count++;
+	return slot(log, i);
 }
 
 /* The interned pair of a connection's name, made once per connection. */
@@ -194,20 +218,9 @@ static const char *label_interned(struct ck_outlog *log, const char *what)
 	return log->recent[log->recent_at] = g_string_chunk_insert_const(log->strings, what);
 }
 
-static struct ck_note *note_new(struct ck_outlog *log)
-{
-	struct ck_note *n = log->spare;
-
-	log->spare = NULL;
-	if (!n)
-		return g_new0(struct ck_note, 1);
-	memset(n, 0, sizeof(*n));
-	return n;
-}
-
 static void feed_call(struct ck_outlog *log, const struct rr_message *m)
 {
-	struct ck_note *n = note_new(log);
+	struct ck_note note = { 0 }, *n = &note;
 	const struct ck_note *prev;
 	char what[48];
 
@@ -230,9 +243,11 @@ static void feed_call(struct ck_outlog *log, const struct rr_message *m)
 		n->replay = n->has_seq && prev->has_seq && prev->slotid == n->slotid &&
 			    prev->seqid == n->seqid && !memcmp(prev->sessionid, n->sessionid, sizeof(n->sessionid));
 	}
-	if (g_queue_get_length(&log->notes) >= CK_NOTES_MAX)
+	/* Judged against the attempt before it, which may be the oldest note, forgotten now. */
+	if (log->count == CK_NOTES_MAX)
 		evict(log);
-	g_queue_push_tail(&log->notes, n);
+	n = append(log);
+	*n = note;
 	ck_keymap_put(&log->newest, n->key, n);
 }
 
