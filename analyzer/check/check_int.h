@@ -87,7 +87,7 @@ struct ck_conn_state {
 	bool handshake;
 	bool cut;                     /* a fact showed rr_conn_info.capture_cut */
 	struct ck_dir_state dir[2];
-	GHashTable *calls[2];         /* xid -> struct ck_call*, by direction */
+	struct ck_keymap calls[2];    /* xid -> struct ck_call* (owned), by direction */
 	struct ck_retired *retired;   /* grows to CK_RETIRED_MAX, then a ring */
 	unsigned n_retired, next_retired, retired_alloc;
 	size_t acct;                  /* bytes counted in the checker's held */
@@ -212,6 +212,7 @@ struct rr_checker {
 	struct ck_keymap episodes;    /* key -> struct ck_episode*, owned */
 	GQueue episode_order;         /* oldest first; links embedded in the episodes */
 	struct ck_episode *episode_spare;  /* the episode dropped last, reused by the next one */
+	struct ck_call *call_spare;   /* state.c: the call forgotten last, reused by the next one */
 	/*
 	 * (host << 32 | handle) -> conn id of the newest call that advertised
 	 * the handle, host being the host that sent it (whose memory it names):

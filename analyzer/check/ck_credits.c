@@ -60,14 +60,11 @@ static uint32_t stale_calls(struct rr_checker *ck, const struct rr_fact_send *s,
 {
 	struct ck_conn_state *cs = ck_conn(ck, s->conn_id);
 	const struct ck_dir_state *ds = &cs->dir[dir];
-	GHashTableIter it;
-	gpointer v;
-	uint32_t stale = 0;
+	const struct ck_call *c;
+	uint32_t stale = 0, at = 0;
 
 	window = MIN(MAX(window, 1u), CK_ANSWERED_MAX);
-	g_hash_table_iter_init(&it, cs->calls[dir]);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		const struct ck_call *c = v;
+	while ((c = ck_keymap_next(&cs->calls[dir], &at))) {
 		uint32_t later = 0;
 
 		if (c->flags & CK_CALL_REPLIED)

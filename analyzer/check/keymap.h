@@ -35,6 +35,18 @@ static inline uint32_t ck_keymap_size(const struct ck_keymap *m)
 {
 	return m->n;
 }
+/*
+ * The value of the first entry at or after slot *at, *at moved past it; NULL
+ * when there is none.  From *at = 0, every value once, in the slots' order,
+ * while the map does not change.
+ */
+static inline void *ck_keymap_next(const struct ck_keymap *m, uint32_t *at)
+{
+	for (; m->mask && *at <= m->mask; (*at)++)
+		if (m->slots[*at].val)
+			return m->slots[(*at)++].val;
+	return NULL;
+}
 /* Removes every entry, handing each value to free_val (NULL: none); the slots stay. */
 void ck_keymap_clear(struct ck_keymap *m, GDestroyNotify free_val);
 /* Clears it and frees its slots. */

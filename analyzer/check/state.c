@@ -15,7 +15,7 @@
 
 static size_t cs_bytes(const struct ck_conn_state *cs)
 {
-	return (g_hash_table_size(cs->calls[0]) + g_hash_table_size(cs->calls[1])) *
+	return (ck_keymap_size(&cs->calls[0]) + ck_keymap_size(&cs->calls[1])) *
 		       (sizeof(struct ck_call) + HASH_SLOT) +
 	       (g_hash_table_size(cs->handle_uses) + g_hash_table_size(cs->errored)) * HASH_SLOT +
 	       cs->retired_alloc * sizeof(struct ck_retired);
@@ -42,8 +42,8 @@ static void conn_free(gpointer p)
 {
 	struct ck_conn_state *cs = p;
 
-	g_hash_table_destroy(cs->calls[0]);
-	g_hash_table_destroy(cs->calls[1]);
+	ck_keymap_free(&cs->calls[0], g_free);
+	ck_keymap_free(&cs->calls[1], g_free);
 	g_hash_table_destroy(cs->errored);
 	g_hash_table_destroy(cs->handle_uses);
 	g_free(cs->retired);
@@ -62,6 +62,7 @@ void ck_state_free(struct rr_checker *ck)
 	g_queue_init(&ck->episode_order);
 	ck_keymap_free(&ck->episodes, g_free);
 	g_free(ck->episode_spare);
+	g_free(ck->call_spare);
 	ck_keymap_free(&ck->live_handles, NULL);
 	ck_outlog_free(ck->outlog);
 }
@@ -74,8 +75,6 @@ struct ck_conn_state *ck_conn_slow(struct rr_checker *ck, uint32_t id)
 		return ck->last_conn = cs;
 	cs = g_new0(struct ck_conn_state, 1);
 	cs->id = id;
-	cs->calls[0] = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
-	cs->calls[1] = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
 	cs->errored = g_hash_table_new(g_direct_hash, g_direct_equal);
 	cs->handle_uses = g_hash_table_new(g_direct_hash, g_direct_equal);
 	g_hash_table_insert(ck->conns, GUINT_TO_POINTER(id), cs);
@@ -119,7 +118,7 @@ struct ck_call *ck_call_find(struct rr_checker *ck, uint32_t conn_id, int dir, u
 	    ck->call_memo.xid == xid)
 		return ck->call_memo.call;
 	cs = ck_conn_find(ck, conn_id);
-	ck->call_memo.call = cs ? g_hash_table_lookup(cs->calls[dir], GUINT_TO_POINTER(xid)) : NULL;
+	ck->call_memo.call = cs ? ck_keymap_get(&cs->calls[dir], xid) : NULL;
 	ck->call_memo.conn_id = conn_id;
 	ck->call_memo.dir = dir;
 	ck->call_memo.xid = xid;
@@ -214,6 +213,27 @@ static struct ck_episode *episode_get(struct rr_checker *ck, uint64_t key, uint3
 	return ep;
 }
 
+/* A call to fill: the one forgotten last, or a new one, zeroed. */
+static struct ck_call *call_new(struct rr_checker *ck)
+{
+	struct ck_call *c = ck->call_spare;
+
+	ck->call_spare = NULL;
+	if (!c)
+		return g_new0(struct ck_call, 1);
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+/* A call forgotten (answered, resent or dropped): kept for the next one. */
+static void call_forget(struct rr_checker *ck, struct ck_call *c)
+{
+	if (!c)
+		return;
+	g_free(ck->call_spare);
+	ck->call_spare = c;
+}
+
 static void episode_frame(struct ck_episode *ep, uint64_t frame)
 {
 	if (ep->n_frames < CK_EPISODE_FRAMES)
@@ -224,9 +244,10 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 {
 	int dir = ck_send_dir(s);
 	const struct rr_hdr *h = s->hdr;
-	struct ck_call *c = g_new0(struct ck_call, 1);
+	struct ck_call *c = call_new(ck);
 	struct ck_dir_state *ds = &cs->dir[dir];
-	struct ck_call *old = g_hash_table_lookup(cs->calls[dir], GUINT_TO_POINTER(h->xid));
+	struct ck_call *old = ck_keymap_get(&cs->calls[dir], h->xid);
+	struct ck_call *dropped = NULL;     /* c, when the table started over */
 	uint32_t i;
 
 	c->xid = h->xid;
@@ -271,17 +292,20 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 			ck_keymap_clear(&ck->live_handles, NULL);
 	}
 	if (!old && !room(ck)) {
-		g_free(c);
+		call_forget(ck, c);
 		return;
 	}
 	/* The same XID again while outstanding (a retransmission): one call, counted once. */
 	if (!old || (old->flags & CK_CALL_REPLIED))
 		ds->outstanding++;
 	forget_call_memo(ck);
-	g_hash_table_replace(cs->calls[dir], GUINT_TO_POINTER(c->xid), c);
-	if (g_hash_table_size(cs->calls[dir]) > CK_CALLS_MAX) {
-		g_hash_table_remove_all(cs->calls[dir]);   /* replies lost: start over */
+	call_forget(ck, ck_keymap_put(&cs->calls[dir], c->xid, c));
+	if (ck_keymap_size(&cs->calls[dir]) > CK_CALLS_MAX) {
+		/* Replies lost: start over, without this call too, which is still read below. */
+		ck_keymap_take(&cs->calls[dir], c->xid);
+		ck_keymap_clear(&cs->calls[dir], g_free);
 		ds->outstanding = 0;
+		dropped = c;
 	}
 	ck->last_outstanding = ds->outstanding;
 	if (!ds->saw_reply)
@@ -333,13 +357,14 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 			ep->conns[ep->n_conns++] = s->conn_id;
 		episode_frame(ep, s->frame);
 	}
+	call_forget(ck, dropped);
 }
 
 static void send_reply(struct rr_checker *ck, struct ck_conn_state *cs, const struct rr_fact_send *s)
 {
 	int dir = ck_send_dir(s);
 	struct ck_dir_state *ds = &cs->dir[dir];
-	struct ck_call *c = g_hash_table_lookup(cs->calls[dir], GUINT_TO_POINTER(s->hdr->xid));
+	struct ck_call *c = ck_keymap_get(&cs->calls[dir], s->hdr->xid);
 
 	if (c && !(c->flags & CK_CALL_REPLIED)) {
 		c->flags |= CK_CALL_REPLIED;
@@ -432,7 +457,7 @@ static void msg_reply(struct rr_checker *ck, const struct rr_message *m)
 		}
 	}
 	forget_call_memo(ck);
-	g_hash_table_remove(cs->calls[m->backchannel ? 1 : 0], GUINT_TO_POINTER(m->xid));
+	call_forget(ck, ck_keymap_take(&cs->calls[m->backchannel ? 1 : 0], m->xid));
 	if (m->backchannel)
 		return;
 	ep = ck_episode_find(ck, ck_episode_key(&m->conn, m->xid));
