@@ -118,10 +118,13 @@ static size_t insert_read_chunks(const struct rr_call *call, const uint8_t *in, 
 				 struct call_payload *cp)
 {
 	const struct rr_hdr *hdr = call->hdr;
-	GArray *positions = read_positions(hdr);
+	GArray *positions;
 	size_t ip = 0;
 	uint32_t i, k;
 
+	if (!hdr->n_reads)
+		return 0;               /* most calls: nothing to put in, and no list to make */
+	positions = read_positions(hdr);
 	for (k = 0; k < positions->len; k++) {
 		uint32_t pos = g_array_index(positions, uint32_t, k);
 		uint64_t chunk_len = 0, have = 0;
