@@ -258,7 +258,8 @@ static bool next_fpdu_frame(struct rr_frame_ctx *fx, struct tcp_stream *s, uint6
 	uint64_t frames[64];
 	uint32_t n;
 
-	if (s->mpa.mode != MPA_FPDU ||
+	/* Fewer bytes than the least FPDU (length, 2 bytes of pad, CRC): none, without parsing. */
+	if (s->mpa.mode != MPA_FPDU || s->nxt_off - s->mpa.pos < 8 ||
 	    fpdu_parse(fx, s, &s->mpa.cfg, s->mpa.pos, false, &f, fx->d->scratch, 0) != FR_OK ||
 	    !f.whole)
 		return false;
