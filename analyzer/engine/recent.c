@@ -120,6 +120,12 @@ bool rr_recent_repeat(struct rr_recent *r, uint64_t key)
 	return false;
 }
 
+void rr_recent_prefetch(const struct rr_recent *r, uint64_t key)
+{
+	if (r)
+		__builtin_prefetch(&r->set[key_hash(key) & r->mask]);
+}
+
 void rr_recent_free(struct rr_recent *r)
 {
 	if (!r)

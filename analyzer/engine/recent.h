@@ -14,6 +14,11 @@ struct rr_recent;
 struct rr_recent *rr_recent_new(void);
 /* key was seen among the last RR_RECENT_CALLS distinct keys; else it is remembered. */
 bool rr_recent_repeat(struct rr_recent *r, uint64_t key);
+/*
+ * A hint that key will be asked for soon: its slot is fetched into the
+ * cache meanwhile (the set is a megabyte; each lookup would wait on memory).
+ */
+void rr_recent_prefetch(const struct rr_recent *r, uint64_t key);
 void rr_recent_free(struct rr_recent *r);
 
 #endif

@@ -28,6 +28,9 @@ void rr_record_init(struct rr_message *m, struct rr_engine *eng, struct rr_flow 
 	m->send_len = send_len;
 	m->ulp_result = RR_ULP_UNKNOWN_PROGRAM;
 	rr_conn_info_fill(eng, f->conn, &m->conn);
+	/* repeats_call() asks the set when the message is done: the memory is fetched meanwhile. */
+	if (dir == RR_DIR_CALL)
+		rr_recent_prefetch(eng->recent, (uint64_t)m->conn.requester_hash << 32 | m->xid);
 }
 
 static bool on_item(void *ctx, const struct rr_ddp_item *it)
