@@ -147,6 +147,15 @@ static uint32_t fold_tail(__m128i x, const uint8_t *p, size_t n, const struct fo
 	return (uint32_t)_mm_extract_epi32(x, 1);
 }
 
+/* 16 <= n < 64, a multiple of 16: one 128-bit lane (the ICRC's masked headers are 48 to 68 bytes). */
+__attribute__((target("pclmul,sse4.1")))
+static uint32_t fold16(uint32_t reg, const uint8_t *p, size_t n, const struct fold_k *k)
+{
+	__m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)reg));
+
+	return fold_tail(x, p + 16, n - 16, k);
+}
+
 /* n >= 64, a multiple of 16: four 128-bit lanes. */
 __attribute__((target("pclmul,sse4.1")))
 static uint32_t fold128(uint32_t reg, const uint8_t *p, size_t n, const struct fold_k *k)
@@ -271,17 +280,20 @@ static uint32_t crc32c_sse42(uint32_t reg, const uint8_t *p, size_t n)
 
 static bool have_avx512_clmul, have_sse42;
 
-/* Fold what can be folded; fewer than 64 bytes and the last n % 16 bytes
+/* Fold what can be folded; fewer than 16 bytes and the last n % 16 bytes
  * go the short way. */
 static uint32_t by_folding(uint32_t reg, const uint8_t *p, size_t n, const struct fold_k *k,
 			   uint32_t (*short_way)(uint32_t, const uint8_t *, size_t))
 {
 	size_t body;
 
-	if (n < 64)
+	if (n < 16)
 		return short_way(reg, p, n);
 	body = n & ~(size_t)15;
-	reg = body >= 256 && have_avx512_clmul ? fold512(reg, p, body, k) : fold128(reg, p, body, k);
+	if (body < 64)
+		reg = fold16(reg, p, body, k);
+	else
+		reg = body >= 256 && have_avx512_clmul ? fold512(reg, p, body, k) : fold128(reg, p, body, k);
 	return n > body ? short_way(reg, p + body, n - body) : reg;
 }
 
@@ -356,10 +368,10 @@ static uint32_t only_128(uint32_t reg, const uint8_t *p, size_t n, bool c)
 {
 	init_once();
 #ifdef RR_CRC_X86
-	if (crc32_impl == crc32_clmul && n >= 64) {
+	if (crc32_impl == crc32_clmul && n >= 16) {
 		size_t body = n & ~(size_t)15;
 
-		reg = fold128(reg, p, body, c ? &K_CRC32C : &K_CRC32);
+		reg = (body < 64 ? fold16 : fold128)(reg, p, body, c ? &K_CRC32C : &K_CRC32);
 		p += body;
 		n -= body;
 	}
