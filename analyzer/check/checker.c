@@ -330,14 +330,22 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 		run = ck->run_dir[k][d];
 		n = ck->n_run_dir[k][d];
 	}
-	for (i = 0; i < n; i++) {
-		enum rr_rule_id id = run[i];
+	/* Evidence a check staged but did not report stays with it: n_evidence starts at 0 for each. */
+	if (cap == CAPTURED) {
+		for (i = 0; i < n; i++) {
+			ck->n_evidence = 0;
+			check_of[run[i]](ck, f);
+		}
+	} else {
+		for (i = 0; i < n; i++) {
+			enum rr_rule_id id = run[i];
 
-		ck->n_evidence = 0;   /* evidence a check staged but did not report stays with it */
-		if (cap == CAPTURED || (cap == HEADER_ONLY && ck->header_only[id]))
-			check_of[id](ck, f);
-		else
-			ck->skipped[RR_SKIP_NOT_CAPTURED]++;
+			ck->n_evidence = 0;
+			if (cap == HEADER_ONLY && ck->header_only[id])
+				check_of[id](ck, f);
+			else
+				ck->skipped[RR_SKIP_NOT_CAPTURED]++;
+		}
 	}
 #ifndef NDEBUG
 	if (k < 2 && !cut)
