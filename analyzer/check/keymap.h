@@ -29,7 +29,7 @@ struct ck_keymap {
 void *ck_keymap_get(const struct ck_keymap *m, uint64_t key);
 /* Sets key's value (val not NULL); returns the value it replaced, or NULL. */
 void *ck_keymap_put(struct ck_keymap *m, uint64_t key, void *val);
-/* Removes key; returns its value, or NULL when it had none. */
+/* Removes key; returns its value, or NULL when it had none.  A map an eighth full gives half its slots back. */
 void *ck_keymap_take(struct ck_keymap *m, uint64_t key);
 static inline uint32_t ck_keymap_size(const struct ck_keymap *m)
 {
@@ -47,9 +47,11 @@ static inline void *ck_keymap_next(const struct ck_keymap *m, uint32_t *at)
 			return m->slots[(*at)++].val;
 	return NULL;
 }
-/* Removes every entry, handing each value to free_val (NULL: none); the slots stay. */
-void ck_keymap_clear(struct ck_keymap *m, GDestroyNotify free_val);
-/* Clears it and frees its slots. */
+/*
+ * Removes every entry, handing each value to free_val (NULL: none), and
+ * gives the slots back: the map is empty and ready for use again (a full
+ * table's megabytes are not kept for nothing).
+ */
 void ck_keymap_free(struct ck_keymap *m, GDestroyNotify free_val);
 
 #endif

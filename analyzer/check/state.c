@@ -289,7 +289,7 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 			ck_keymap_put(&ck->live_handles, ck_handle_key(s->sender_host, h->wsegs[i].handle),
 				      GUINT_TO_POINTER(s->conn_id));
 		if (ck_keymap_size(&ck->live_handles) > CK_LIVE_HANDLES_MAX)
-			ck_keymap_clear(&ck->live_handles, NULL);
+			ck_keymap_free(&ck->live_handles, NULL);
 	}
 	if (!old && !room(ck)) {
 		call_forget(ck, c);
@@ -303,7 +303,7 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 	if (ck_keymap_size(&cs->calls[dir]) > CK_CALLS_MAX) {
 		/* Replies lost: start over, without this call too, which is still read below. */
 		ck_keymap_take(&cs->calls[dir], c->xid);
-		ck_keymap_clear(&cs->calls[dir], g_free);
+		ck_keymap_free(&cs->calls[dir], g_free);
 		ds->outstanding = 0;
 		dropped = c;
 	}
@@ -514,7 +514,7 @@ void ck_state_after(struct rr_checker *ck, const struct rr_fact *f)
 	case RR_FACT_END:
 		/* Told: a joined capture's next part starts without them. */
 		g_queue_init(&ck->episode_order);   /* the links are the episodes' own */
-		ck_keymap_clear(&ck->episodes, g_free);
+		ck_keymap_free(&ck->episodes, g_free);
 		ck_outlog_free(ck->outlog);
 		ck->outlog = NULL;
 		break;
