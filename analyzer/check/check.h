@@ -41,7 +41,8 @@ struct rr_fact_send {
 	bool has_rpc;                 /* the inline Payload starts with an RPC header */
 	uint32_t rpc_xid, rpc_msg_type;
 	struct rr_conn_info conn;
-	uint32_t sender_host;         /* the sending host's number (one host, one number; never 0) */
+	uint32_t sender_host;         /* a call advertising segments: its sending host's number (one host,
+				       * one number; never 0); else 0 */
 };
 
 enum rr_rdma_op {
@@ -65,7 +66,7 @@ struct rr_fact_rdma {
 	uint32_t chunk, index;
 	uint64_t seg_offset, seg_length;
 	bool conn_cut;                /* rr_conn_info.capture_cut of its connection */
-	uint32_t memory_host;         /* the number of the host whose memory it reaches (its target) */
+	uint32_t memory_host;         /* !handle_live: the number of the host whose memory it reaches */
 };
 
 /*
@@ -152,6 +153,7 @@ struct ck_call {
 	uint64_t reply_chunk_len;
 	uint32_t n_write_chunks;
 	uint32_t prog, vers_rpc, proc;
+	uint32_t sender_host;         /* rr_fact_send.sender_host: whose handles it put in live_handles */
 	char what[48];                /* "NFSACL v3 SETACL", "NFSv4.1 COMPOUND(SEQUENCE,PUTFH,READ)" */
 };
 

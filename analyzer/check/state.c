@@ -252,6 +252,7 @@ static void send_call(struct rr_checker *ck, struct ck_conn_state *cs, const str
 
 	c->xid = h->xid;
 	c->conn_id = s->conn_id;
+	c->sender_host = s->sender_host;
 	c->dir = dir;
 	c->vers = h->vers;
 	c->send_frame = s->frame;
@@ -424,6 +425,25 @@ static void msg_call(struct rr_checker *ck, const struct rr_message *m)
 		ck_describe_call(m, ep->what, sizeof(ep->what));
 }
 
+/*
+ * A call answered: its handles are no longer live (RR-212 asks of calls not
+ * yet answered), unless a newer call of another connection advertised one
+ * of them since.  The call is then forgotten.
+ */
+static void forget_live_handles(struct rr_checker *ck, struct ck_call *c, const struct rr_hdr *ch)
+{
+	uint32_t i;
+
+	for (i = 0; c && c->sender_host && ch && i < ch->n_reads + ch->n_wsegs; i++) {
+		uint32_t handle = i < ch->n_reads ? ch->reads[i].seg.handle : ch->wsegs[i - ch->n_reads].handle;
+		uint64_t key = ck_handle_key(c->sender_host, handle);
+
+		if (GPOINTER_TO_UINT(ck_keymap_get(&ck->live_handles, key)) == c->conn_id)
+			ck_keymap_take(&ck->live_handles, key);
+	}
+	call_forget(ck, c);
+}
+
 static void msg_reply(struct rr_checker *ck, const struct rr_message *m)
 {
 	struct ck_conn_state *cs = own_conn(ck, m->conn_id);
@@ -457,7 +477,7 @@ static void msg_reply(struct rr_checker *ck, const struct rr_message *m)
 		}
 	}
 	forget_call_memo(ck);
-	call_forget(ck, ck_keymap_take(&cs->calls[m->backchannel ? 1 : 0], m->xid));
+	forget_live_handles(ck, ck_keymap_take(&cs->calls[m->backchannel ? 1 : 0], m->xid), ch);
 	if (m->backchannel)
 		return;
 	ep = ck_episode_find(ck, ck_episode_key(&m->conn, m->xid));

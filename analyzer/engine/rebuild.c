@@ -524,7 +524,9 @@ static void send_fact(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	s.rpc_xid = pk->xid;
 	s.rpc_msg_type = pk->words ? pk->msg_type : 0;
 	rr_conn_info_fill(eng, f->conn, &s.conn);
-	s.sender_host = rr_flow_host(eng, f, false);
+	/* Numbered only when the check stage keeps its handles: most Sends advertise none. */
+	if (st == RR_HDR_OK && is_call && (hdr->n_reads || hdr->n_wsegs))
+		s.sender_host = rr_flow_host(eng, f, false);
 	rr_checker_fact(eng->checker, &fact);
 	if (eng->send_fn) {
 		struct rr_send_report r = {

@@ -96,12 +96,14 @@ static void rdma_fact(struct rr_engine *eng, struct rr_flow *f, enum rr_rdma_op 
 	r.roles_known = f->conn->requester >= 0;
 	r.by_requester = rr_flow_is_requester(f);
 	r.conn_cut = rr_conn_is_cut(f->conn);
-	r.memory_host = rr_flow_host(eng, f, true);
+	r.handle_live = hit.handle_live;
+	/* Asked only of a handle its own connection did not advertise (RR-212). */
+	if (!hit.handle_live)
+		r.memory_host = rr_flow_host(eng, f, true);
 	r.rkey = rkey;
 	r.va = va;
 	r.len = len;
 	r.frame = frame;
-	r.handle_live = hit.handle_live;
 	r.inside = hit.inside;
 	if (hit.seg) {
 		r.xid = hit.seg->xid;

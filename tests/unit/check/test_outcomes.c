@@ -130,6 +130,22 @@ static void test_same_handle_of_another_host(void **state)
  * bound included, which it still reads to the end (the asan tier runs this
  * under AddressSanitizer).  A reply to a later call then finds its call.
  */
+/* Once its call is answered, a handle is no longer live: its use on another connection is no RR-212. */
+static void test_answered_handle_not_live(void **state)
+{
+	struct rr_flow_key c1, s1, c2, s2;
+	uint8_t data[64];
+
+	conn_up(1, &c1, &s1);
+	conn_up(2, &c2, &s2);
+	read_call_with_write_chunk(c1, 1000, 0x1000, 4096);   /* handle 0xabc at 0x7000 */
+	short_reply(s1, 1500, 0x1000);
+	short_call(c2, 2000, 0x2000);
+	fill(data, sizeof(data), 3);
+	ib_write(s2, 2500, 0xabc, 0x7000, data, sizeof(data), 4096);
+	assert_int_equal(got.diags[RR_212_OTHER_CONN], 0);
+}
+
 static int setup_no_messages(void **state)
 {
 	struct rr_diag_sink sink = { on_diag, &got };
@@ -161,6 +177,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nconnect_is_no_retry, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_handle_from_another_connection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_handle_of_another_host, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_answered_handle_not_live, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_calls_past_the_bound, setup_no_messages, teardown),
 	};
 
