@@ -12,6 +12,7 @@
 
 #include "lint_html.h"
 #include "lint_html_int.h"
+#include "lint_outfile.h"
 
 #define PROC_UNSEEN 7
 
@@ -23,18 +24,15 @@ static void conn_free(gpointer p)
 	g_free(c);
 }
 
-struct lint_html *lint_html_open(const char *path, char *err, size_t errlen)
+struct lint_html *lint_html_open(const char *path, const char *input, char *err, size_t errlen)
 {
-	FILE *out = fopen(path, "w");
+	struct lint_outfile *out = lint_outfile_open(path, input, err, errlen);
 	struct lint_html *h;
 
-	if (!out) {
-		snprintf(err, errlen, "--report: cannot write %s: %s", path, strerror(errno));
+	if (!out)
 		return NULL;
-	}
 	h = g_new0(struct lint_html, 1);
 	h->out = out;
-	h->path = g_strdup(path);
 
 	h->rpcs = g_array_new(FALSE, TRUE, sizeof(struct html_rpc));
 	h->runs = g_array_new(FALSE, TRUE, sizeof(struct html_run));
@@ -53,9 +51,7 @@ void lint_html_free(struct lint_html *h)
 
 	if (!h)
 		return;
-	if (h->out)
-		fclose(h->out);
-	g_free(h->path);
+	lint_outfile_free(h->out);     /* not written: what the path held stays */
 	for (i = 0; i < h->findings->len; i++)
 		g_free(g_array_index(h->findings, struct html_finding, i).text);
 	g_array_free(h->findings, TRUE);
@@ -302,15 +298,12 @@ void lint_html_finding(struct lint_html *h, const struct rr_diag *d)
 
 bool lint_html_write(struct lint_html *h, const char *capture, const uint64_t *skipped, char *err, size_t errlen)
 {
-	FILE *out = h->out;
 	bool ok;
 
-	h->out = NULL;
 	html_json_mark_findings(h);
-	html_page_write(out, h, capture, skipped);
-	ok = !ferror(out);
-	ok &= fclose(out) == 0;
-	if (!ok)
-		snprintf(err, errlen, "--report: writing %s failed: %s", h->path, strerror(errno));
+	html_page_write(lint_outfile_stream(h->out), h, capture, skipped);
+	ok = lint_outfile_commit(h->out, err, errlen);
+	lint_outfile_free(h->out);
+	h->out = NULL;
 	return ok;
 }

@@ -23,11 +23,12 @@
 struct lint_html;
 
 /*
- * Open path for the page before the capture is read (a path that cannot be
- * written fails at once, not after the analysis): NULL, with a sentence
- * naming the file in err, when it cannot be.
+ * Open path for the page before the capture input is read (a path that
+ * cannot be written fails at once, not after the analysis): NULL, with a
+ * sentence naming the file in err, when it cannot be, or would cost a file
+ * (lint_outfile.h: the capture itself, a file that is not a page).
  */
-struct lint_html *lint_html_open(const char *path, char *err, size_t errlen);
+struct lint_html *lint_html_open(const char *path, const char *input, char *err, size_t errlen);
 void lint_html_send(struct lint_html *h, const struct rr_send_report *s);
 void lint_html_rdma(struct lint_html *h, const struct rr_rdma_report *r);
 void lint_html_message(struct lint_html *h, const struct rr_message *m);
@@ -38,7 +39,7 @@ void lint_html_finding(struct lint_html *h, const struct rr_diag *d);
  * a sentence naming the file in err, when it could not be written.
  */
 bool lint_html_write(struct lint_html *h, const char *capture, const uint64_t *skipped, char *err, size_t errlen);
-/* Also closes the file if lint_html_write() was not called. */
+/* Without lint_html_write(): what the path held is left as it was. */
 void lint_html_free(struct lint_html *h);
 
 #endif

@@ -82,8 +82,7 @@ struct html_finding {
 };
 
 struct lint_html {
-	FILE *out;                   /* the page, open from lint_html_open() to lint_html_write() */
-	char *path;
+	struct lint_outfile *out;    /* the page, open from lint_html_open() to lint_html_write() */
 	GArray *rpcs;                /* struct html_rpc, in the order their first Send was seen */
 	GArray *runs;                /* struct html_run */
 	GHashTable *by_frame;        /* call Send frame -> rpc index + 1 */

@@ -262,11 +262,11 @@ static bool end_run(struct lint *l, struct rr_session *s, const struct lint_capt
 
 /* The session of one run, with --report's page opened first (a bad path fails before any
  * reading) and fed the Sends and RDMA packets; NULL with a message on stderr. */
-static struct rr_session *begin_run(struct lint *l, struct rr_session_sinks *sinks)
+static struct rr_session *begin_run(struct lint *l, struct rr_session_sinks *sinks, const char *input)
 {
 	char err[512];
 
-	if (l->report && !(l->html = lint_html_open(l->report, err, sizeof(err)))) {
+	if (l->report && !(l->html = lint_html_open(l->report, input, err, sizeof(err)))) {
 		fprintf(stderr, "ulb-lint: %s\n", err);
 		lint_summary_free(l->sum);
 		l->sum = NULL;
@@ -362,7 +362,7 @@ static int lint_file(struct lint *l, const char *path)
 			return rc;
 	}
 	l->sum = l->summary ? lint_summary_new() : NULL;
-	s = begin_run(l, &sinks);
+	s = begin_run(l, &sinks, path);
 	if (!s)
 		return 2;
 	if (!rr_session_open_file(s, path, err, sizeof(err))) {
@@ -395,7 +395,7 @@ static int lint_iface(struct lint *l)
 	l->progress = false;
 	/* Made even without --summary: the --interval lines read its loss counts. */
 	l->sum = lint_summary_new();
-	s = begin_run(l, &sinks);
+	s = begin_run(l, &sinks, NULL);
 	if (!s)
 		return 2;
 	if (l->dump)

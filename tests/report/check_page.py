@@ -10,8 +10,14 @@
     (rpcrdma-pcapgen --truth) lists for its messages besides their Sends: the Read Responses of a
     call's read chunks, the Writes of its reply's chunks; packets counted once each;
   - misuse: --report with two captures, or to a folder that does not exist, exits 2 and says why (the
-    latter before reading the capture).
+    latter before reading the capture);
+  - nothing the user had is lost: --report naming the capture being read, or an existing file that is
+    not an HTML page (a capture given by mistake as `--report a.pcap b.pcap`), is refused and the file
+    kept byte for byte; an earlier page survives a run that fails (the new page is written beside it
+    and renamed over it only once whole); a page replaced keeps its file's mode, and through a
+    symbolic link the link stays and its target gets the page.
 """
+import hashlib
 import argparse
 import json
 import os
@@ -124,6 +130,53 @@ def check_misuse(args, capture, fails):
     if p.returncode != 2 or bad not in p.stderr or p.stdout:
         fails.append("--report into a missing folder: exit %d, %r, %d bytes of findings (it should stop before "
                      "reading the capture)" % (p.returncode, p.stderr, len(p.stdout)))
+    check_nothing_lost(args, capture, fails)
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def check_nothing_lost(args, capture, fails):
+    d = os.path.join(args.out, "keep")
+    os.makedirs(d)
+    mine = os.path.join(d, "mine.pcap")
+    with open(capture, "rb") as src, open(mine, "wb") as dst:
+        dst.write(src.read())
+    before = digest(mine)
+    # The capture being read, by its own name and through a link to it.
+    link = os.path.join(d, "link.pcap")
+    os.symlink(mine, link)
+    for target in (mine, link):
+        p = subprocess.run([args.lint, "-q", "--report", target, mine], capture_output=True, text=True)
+        if p.returncode != 2 or "capture being read" not in p.stderr or digest(mine) != before:
+            fails.append("--report %s %s: exit %d, %r; the capture %s" % (
+                target, mine, p.returncode, p.stderr.strip(), "kept" if digest(mine) == before else "CHANGED"))
+    # `--report a.pcap b.pcap`: a.pcap is an existing file that is no page.
+    p = subprocess.run([args.lint, "-q", "--report", mine, capture], capture_output=True, text=True)
+    if p.returncode != 2 or "not an HTML page" not in p.stderr or digest(mine) != before:
+        fails.append("--report over a capture that is not read: exit %d, %r" % (p.returncode, p.stderr.strip()))
+    # An earlier page survives a failed run; a good run replaces it, with the file's mode.
+    page = os.path.join(d, "old.html")
+    run([args.lint, "-q", "--report", page, capture])
+    os.chmod(page, 0o640)
+    old = digest(page)
+    p = subprocess.run([args.lint, "-q", "--report", page, os.path.join(d, "missing.pcap")],
+                       capture_output=True, text=True)
+    if p.returncode != 2 or digest(page) != old:
+        fails.append("a failed run: exit %d; the earlier page %s" % (
+            p.returncode, "kept" if digest(page) == old else "CHANGED"))
+    leftovers = [f for f in os.listdir(d) if f.startswith(".")]
+    if leftovers:
+        fails.append("files left beside the page: %s" % leftovers)
+    plink = os.path.join(d, "page-link.html")
+    os.symlink(page, plink)
+    run([args.lint, "-q", "--report", plink, capture])
+    if not os.path.islink(plink) or os.stat(page).st_mode & 0o777 != 0o640:
+        fails.append("a page through a link: the link %s, the page's mode %o" % (
+            "kept" if os.path.islink(plink) else "REPLACED", os.stat(page).st_mode & 0o777))
+    print("nothing lost: the capture, a file that is no page and an earlier page kept")
 
 
 def main():
