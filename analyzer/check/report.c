@@ -147,12 +147,27 @@ void ck_report_full(struct rr_checker *ck, enum rr_rule_id rule, uint64_t frame,
 	va_list ap;
 	struct rr_diag d = { .id = rule, .frame = frame, .frames = frames, .n_frames = n_frames,
 			     .conn_id = conn_id, .has_xid = has_xid, .xid = xid, .text = text };
+	uint64_t *sorted = NULL;
+	size_t i, k;
 
 	ck->n_evidence = 0;
 	if (!ck_rule_on(ck, rule))
 		return;
+	/* The evidence is told in ascending order, each frame once, whatever order the rule gathered it in. */
+	for (i = 1; i < n_frames && frames[i - 1] < frames[i]; i++)
+		;
+	if (i < n_frames) {
+		sorted = g_memdup2(frames, n_frames * sizeof(*frames));
+		qsort(sorted, n_frames, sizeof(*sorted), cmp_frame);
+		for (i = k = 0; i < n_frames; i++)
+			if (!k || sorted[k - 1] != sorted[i])
+				sorted[k++] = sorted[i];
+		d.frames = sorted;
+		d.n_frames = k;
+	}
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	emit(ck, &d);
+	g_free(sorted);
 }

@@ -28,6 +28,12 @@ enum lint_format {
 void lint_print_finding(FILE *out, enum lint_format fmt, const char *file, const struct rr_diag *d);
 /* A JSON string (quoted, escaped; NULL is ""): every JSON output of ulb-lint (findings, --summary, --dump) uses it. */
 void lint_json_string(FILE *out, const char *s);
+/*
+ * The same, in_html: also safe inside a <script> element ('<', '>' and '&'
+ * escaped, so "</script>" cannot close it).  Bytes that are not UTF-8 are
+ * written as U+FFFD.
+ */
+void lint_json_string_in(FILE *out, const char *s, bool in_html);
 
 struct lint_summary;
 

@@ -8,23 +8,13 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "lint.h"
 #include "lint_html_int.h"
 
-/* A JSON string safe inside a <script> element: '<' and '>' are escaped, so "</script>" cannot close it. */
+/* A JSON string safe inside a <script> element (lint.h). */
 static void jstr(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f || c == '<' || c == '>' || c == '&')
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	lint_json_string_in(out, s, true);
 }
 
 static const struct html_rpc *rpc_at(const struct lint_html *h, guint i)

@@ -5,26 +5,38 @@
  * or JSON Lines with file, schema, frame, frames, xid, conn, rule, name,
  * severity, message, ref (docs/ulb-lint-json.md).
  */
+#include <glib.h>
 #include <inttypes.h>
 
 #include "lint.h"
 
-void lint_json_string(FILE *out, const char *s)
+void lint_json_string_in(FILE *out, const char *s, bool in_html)
 {
+	char *valid = NULL;
+
+	/* JSON is Unicode: bytes that are not UTF-8 (a file name in Latin-1, say) become U+FFFD. */
+	if (s && !g_utf8_validate(s, -1, NULL))
+		s = valid = g_utf8_make_valid(s, -1);
 	fputc('"', out);
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\')
 			fprintf(out, "\\%c", c);
-		else if (c == '\n')
+		else if (c == '\n' && !in_html)
 			fputs("\\n", out);
-		else if (c < 0x20)
+		else if (c < 0x20 || (in_html && (c == 0x7f || c == '<' || c == '>' || c == '&')))
 			fprintf(out, "\\u%04x", c);
 		else
 			fputc(c, out);
 	}
 	fputc('"', out);
+	g_free(valid);
+}
+
+void lint_json_string(FILE *out, const char *s)
+{
+	lint_json_string_in(out, s, false);
 }
 
 void lint_print_finding(FILE *out, enum lint_format fmt, const char *file, const struct rr_diag *d)

@@ -9,7 +9,10 @@ more than is checked).  docs/ulb-lint-json.md must name the same schema
 number.  For every capture given, `ulb-lint --format json --summary` must
 write only lines that fit, as many finding lines as the text output has
 findings, and one summary line last; as root, a live run on lo (its
-summary has the capture member) must fit too.  The validator is tried on
+summary has the capture member) must fit too.  A capture whose file name is
+not UTF-8 (byte 0xff) must still give lines that are UTF-8 JSON, the name's
+bad byte as U+FFFD.  Every finding's frames must be ascending, each once
+(the documentation says so; the schema cannot).  The validator is tried on
 lines made wrong on purpose first, so that a validator that accepts
 everything fails here.
 """
@@ -18,8 +21,10 @@ import copy
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 KNOWN = {"$schema", "title", "description", "$defs", "$ref", "oneOf", "type", "const", "enum", "required",
          "properties", "additionalProperties", "propertyNames", "items", "minItems", "maxItems", "minimum",
@@ -123,6 +128,11 @@ def check_lines(schema, what, out, n_text):
         for e in validate(schema, schema, d):
             print("FAIL: %s line %d: %s" % (what, i + 1, e))
             bad += 1
+        # What the schema cannot say and docs/ulb-lint-json.md does: frames ascending, each once.
+        fr = d.get("frames", [])
+        if any(a >= b for a, b in zip(fr, fr[1:])):
+            print("FAIL: %s line %d: frames %s are not ascending" % (what, i + 1, fr))
+            bad += 1
     if not lines or "summary" not in lines[-1] or sum("summary" in d for d in lines) != 1:
         print("FAIL: %s: not one summary line last" % what)
         bad += 1
@@ -160,6 +170,19 @@ def main():
         bad += b
         if "capture" not in lines[-1]["summary"]:
             print("FAIL: the live run's summary has no capture member")
+            bad += 1
+    with tempfile.TemporaryDirectory(prefix="rr-json-") as d:
+        odd = os.path.join(os.fsencode(d), b"name-\xff.pcap")
+        shutil.copyfile(a.captures[0], odd)
+        try:
+            b, lines = check_lines(schema, "a name that is not UTF-8", run([a.lint, "-q", "--format", "json",
+                                                                          "--summary", odd]), None)
+            bad += b
+            if not all("\ufffd" in d.get("file", d.get("summary", {}).get("file", "\ufffd")) for d in lines):
+                print("FAIL: a name that is not UTF-8: its bad byte is not U+FFFD in every line")
+                bad += 1
+        except UnicodeDecodeError as e:
+            print("FAIL: a name that is not UTF-8: the output is not UTF-8 (%s)" % e)
             bad += 1
     if "finding" not in sample:
         print("FAIL: no capture gave a finding to check")
