@@ -259,6 +259,8 @@ void ib_transport(struct rr_frame_ctx *fx, struct ib_view *ib)
 	}
 	/* A BTH we accept: the frame is IB transport (on UDP 4791, the first sign of it). */
 	dec_rdma(fx);
+	if (ib->damaged)
+		return;
 	memset(&ev, 0, sizeof(ev));
 	ev.flow = ib->flow;
 	ev.flow.dst_qp = qp;

@@ -22,6 +22,13 @@ struct ib_view {
 	const char *what;           /* "RoCEv2", "RoCEv1", "InfiniBand" for sentences */
 	struct rr_cursor bth;       /* BTH .. ICRC start, captured part */
 	uint32_t wire;              /* BTH .. ICRC start on the wire */
+	/*
+	 * Its ICRC did not match where others did: a receiver drops such a
+	 * packet, and the bytes it shows are not what was sent.  It counts as
+	 * an RDMA frame (its CAP-ICRC is told) but makes no event; what it
+	 * carried is missing, as if the capture had lost it (a PSN gap).
+	 */
+	bool damaged;
 };
 void ib_transport(struct rr_frame_ctx *fx, struct ib_view *ib);
 

@@ -191,11 +191,19 @@ static void fpdu_emit(struct rr_frame_ctx *fx, struct tcp_stream *s, struct fpdu
 	if (f->whole && s->mpa.cfg.crc == -1)
 		s->mpa.cfg.crc = f->crc_ok ? 1 : 0;
 	if (f->whole && s->mpa.cfg.crc == 1 && !f->crc_ok) {
+		/*
+		 * The connection carries CRCs and this one is wrong: the FPDU's
+		 * bytes are not what was sent (a receiver would not take them), so
+		 * they make no event and count as lost, as a TCP gap's do.
+		 */
 		stream_name(s, name, sizeof(name));
 		fx->d->stats.mpa_crc_bad++;
 		dec_report(fx, CAP_MPA_CRC,
-			   "iWARP TCP %s frame %" PRIu64 ": MPA CRC 0x%08x != computed 0x%08x",
-			   name, fx->frame, f->crc_got, f->crc_want);
+			   "iWARP TCP %s frame %" PRIu64 ": MPA CRC 0x%08x != computed 0x%08x; a receiver drops it: "
+			   "not used as evidence", name, fx->frame, f->crc_got, f->crc_want);
+		s->unseen = true;
+		s->lost_untold += f->end - f->start;
+		return;
 	}
 	rr_cursor_init(&c, f->ulpdu, f->ulpdu_len);
 	rr_skip(&c, 2 + f->ddp.hdr_len);

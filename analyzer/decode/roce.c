@@ -84,11 +84,24 @@ static bool icrc_finish(const struct icrc_hdr *h, struct rr_cursor cur, size_t r
 	return *got == *want;
 }
 
-static void icrc_bad(struct rr_frame_ctx *fx, const char *what, uint32_t got, uint32_t want)
+/*
+ * A frame's ICRC did not match.  Told once the BTH is accepted (ib_transport):
+ * on UDP 4791 the port alone says nothing.  Whether the frame is damaged
+ * (true: its events are dropped) depends on whether the capture tool
+ * computes ICRCs at all: some write none, or zeros, and then every frame
+ * would be.
+ */
+static bool icrc_bad(struct rr_frame_ctx *fx, const char *what, uint32_t got, uint32_t want)
 {
-	/* Told once the BTH is accepted (ib_transport): on UDP 4791 the port alone says nothing. */
-	dec_frame_cond(fx, CAP_ICRC, "%s frame %" PRIu64 ": ICRC 0x%08x != computed 0x%08x",
-		       what, fx->frame, got, want);
+	dec_frame_cond(fx, CAP_ICRC, "%s frame %" PRIu64 ": ICRC 0x%08x != computed 0x%08x%s",
+		       what, fx->frame, got, want,
+		       fx->d->icrc_good ? "; a receiver drops it: not used as evidence" : "");
+	return fx->d->icrc_good > 0;
+}
+
+static void icrc_good(struct rr_frame_ctx *fx)
+{
+	fx->d->icrc_good++;
 }
 
 void roce_v2(struct rr_frame_ctx *fx, const struct ip_view *ip, struct rr_cursor *udp_hdr,
@@ -126,7 +139,9 @@ void roce_v2(struct rr_frame_ctx *fx, const struct ip_view *ip, struct rr_cursor
 			bth_at = LRH_LEN + iplen + 8;
 			h.b[bth_at + 4] = 0xFF;          /* BTH resv8a */
 			if (!icrc_finish(&h, pl, wire - BTH_LEN - ICRC_LEN, &got, &want))
-				icrc_bad(fx, "RoCEv2", got, want);
+				ib.damaged = icrc_bad(fx, "RoCEv2", got, want);
+			else
+				icrc_good(fx);
 		}
 	}
 
@@ -185,7 +200,9 @@ void roce_v1(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire)
 		mask_grh(h.b + LRH_LEN);
 		h.b[LRH_LEN + GRH_LEN + 4] = 0xFF;
 		if (!icrc_finish(&h, c, paylen - BTH_LEN - ICRC_LEN, &got, &want))
-			icrc_bad(fx, "RoCEv1", got, want);
+			ib.damaged = icrc_bad(fx, "RoCEv1", got, want);
+		else
+			icrc_good(fx);
 	}
 	ib.flow.transport = RR_TRANSPORT_ROCEV1;
 	ib.flow.src.family = ib.flow.dst.family = RR_ADDR_IPV6;
@@ -250,7 +267,11 @@ void ib_native(struct rr_frame_ctx *fx, struct rr_cursor *cur, uint32_t wire)
 			rr_copy_bytes(&l, h.b, LRH_LEN);
 			h.b[0] |= 0xF0;
 			if (!icrc_finish(&h, c, pktlen - hdrs - BTH_LEN - ICRC_LEN, &got2, &want2))
-				icrc_bad(fx, "InfiniBand", got, want);
+				ib.damaged = icrc_bad(fx, "InfiniBand", got, want);
+			else
+				icrc_good(fx);
+		} else {
+			icrc_good(fx);
 		}
 	}
 	ib.flow.transport = RR_TRANSPORT_IB;
