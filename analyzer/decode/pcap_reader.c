@@ -693,6 +693,11 @@ static int read_all(struct rr_capture *cap, const struct frame_sink *k, bool ahe
 			if (strstr(e, "truncated"))
 				snprintf(why, sizeof(why), "the file ends inside a block: the capture was cut short, "
 					 "as by an interrupted copy or a capture that was killed (libpcap: %s)", e);
+			else if (strstr(e, "different from the") && strstr(e, "of the first interface"))
+				/* Not damage: a valid pcapng that libpcap 1.10 does not read past. */
+				snprintf(why, sizeof(why), "an interface there differs from the first in snapshot length "
+					 "or link type, past which libpcap reads no pcapng (libpcap: %s); the file is not "
+					 "damaged: 'editcap -F pcap IN OUT' makes it one snapshot length", e);
 			else
 				snprintf(why, sizeof(why), "the block there is damaged (libpcap: %s)", e);
 			ret = -1;
@@ -706,15 +711,18 @@ static int read_all(struct rr_capture *cap, const struct frame_sink *k, bool ahe
 		ahead_stop(a);
 	}
 	if (ret) {
+		/* "damaged" unless libpcap stopped at what it cannot read (the why says so). */
+		const char *what = strstr(why, "is not damaged") ? "unreadable" : "damaged";
+
 		if (frame)
 			snprintf(err, errlen,
-				 "%s: damaged at byte offset %" PRIu64 ", after frame %" PRIu64 " (the last good "
+				 "%s: %s at byte offset %" PRIu64 ", after frame %" PRIu64 " (the last good "
 				 "frame): %s. Frames 1 to %" PRIu64 " were analysed; the rest of the file was not read",
-				 cap->name, off, frame, why, frame);
+				 cap->name, what, off, frame, why, frame);
 		else
 			snprintf(err, errlen,
-				 "%s: damaged at byte offset %" PRIu64 ", before the first frame: %s. Nothing was analysed",
-				 cap->name, off, why);
+				 "%s: %s at byte offset %" PRIu64 ", before the first frame: %s. Nothing was analysed",
+				 cap->name, what, off, why);
 	}
 	return ret;
 }

@@ -348,7 +348,7 @@ static int lint_file(struct lint *l, const char *path)
 	struct rr_session_sinks sinks = { .ctx = l, .message = on_message, .finding = on_finding,
 					  .event = on_event };
 	struct rr_session *s;
-	char err[512];
+	char err[1024];
 	int rc;
 
 	l->file = strcmp(path, "-") ? path : "<stdin>";

@@ -402,6 +402,25 @@ static void test_pcapng_sll2(void **state)
 	assert_int_equal(c->ev[1].psn, 8);
 	assert_int_equal(c->ev[1].frame, 2);
 	assert_int_equal(c->nd, 0);
+	/*
+	 * A second interface with another snapshot length: a valid pcapng that
+	 * libpcap reads no further.  The two frames before it are analysed, and
+	 * the file is said to be unreadable there, not damaged.
+	 */
+	f = fopen(path, "ab");
+	put_le32(f, 1);
+	put_le32(f, 20);
+	put_le16(f, DLT_LINUX_SLL2);
+	put_le16(f, 0);
+	put_le32(f, 200);
+	put_le32(f, 20);
+	fclose(f);
+	col_reset(c);
+	assert_int_equal(run_file(path, c, &st, err), -1);
+	assert_int_equal(c->n, 2);
+	assert_non_null(strstr(err, "unreadable at byte offset"));
+	assert_non_null(strstr(err, "differs from the first in snapshot length"));
+	assert_null(strstr(err, "damaged at"));
 	unlink(path);
 	col_reset(c);
 	free(c);
