@@ -285,10 +285,11 @@ void lint_html_finding(struct lint_html *h, const struct rr_diag *d)
 
 	h->rule_count[d->id]++;
 	h->rule_sev[d->id] = d->severity;
-	if (h->findings->len >= HTML_MAX_FINDINGS) {
+	if (h->findings->len >= HTML_MAX_FINDINGS && h->rule_listed[d->id] >= HTML_RULE_SHARE) {
 		h->findings_dropped++;
 		return;
 	}
+	h->rule_listed[d->id]++;
 	f.text = g_strdup(d->text);
 	f.all_frames = (uint32_t)MIN(d->n_frames, UINT32_MAX);
 	for (i = 0; i < d->n_frames && i < HTML_FINDING_FRAMES; i++)

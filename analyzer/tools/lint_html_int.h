@@ -17,6 +17,9 @@
 #define HTML_RUNS_PER_RPC 24
 /* Findings kept in full; past it, only counted per rule (the page says so). */
 #define HTML_MAX_FINDINGS 50000
+/* Past HTML_MAX_FINDINGS, each rule still lists this many (a capture-wide flood, CAP-ICRC on every
+ * frame of a sniffer that writes no ICRC, must not hide the outcome findings told at the end). */
+#define HTML_RULE_SHARE 100
 /* Evidence frames kept per finding. */
 #define HTML_FINDING_FRAMES 16
 /* Frames of other traffic (ACKs, other RPCs) a run of one RDMA operation may skip and stay one run. */
@@ -92,6 +95,7 @@ struct lint_html {
 	GPtrArray *ops;              /* names */
 	GArray *findings;            /* struct html_finding */
 	uint64_t rule_count[RR_RULE_COUNT];
+	uint32_t rule_listed[RR_RULE_COUNT];  /* of them, in findings */
 	enum rr_severity rule_sev[RR_RULE_COUNT];
 	uint64_t findings_dropped;
 	uint64_t t0;                 /* earliest Send time seen */

@@ -267,7 +267,7 @@ static void findings(FILE *out, const struct lint_html *h)
 		jstr(out, f->text);
 		fputc('}', out);
 	}
-	fprintf(out, "],\"findings_dropped\":%" PRIu64 ",", h->findings_dropped);
+	fprintf(out, "],\"findings_dropped\":%" PRIu64 ",\"rule_share\":%u,", h->findings_dropped, HTML_RULE_SHARE);
 }
 
 /* The catalogue entry of every rule that fired, for the page's rule cards and links. */

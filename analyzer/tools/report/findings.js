@@ -20,7 +20,10 @@ RR.Findings.prototype.render = function () {
 		return (RR.SEV_ORDER[x.severity] - RR.SEV_ORDER[y.severity]) || (a < b ? -1 : a > b);
 	});
 	this.host.textContent = "";
-	if (!codes.length) this.host.appendChild(RR.el("p", {class: "none"}, "No finding: the capture follows every rule checked."));
+	if (!codes.length)
+		this.host.appendChild(RR.el("p", {class: "none"}, d.conns.length ?
+			"No finding: the capture follows every rule checked." :
+			"No finding, and nothing to check: the capture holds no RPC-over-RDMA connection."));
 	codes.forEach(function (code) {
 		var rule = d.rules[code], list = byRule[code] || [];
 		list.sort(function (a, b) { return a.f - b.f; });
@@ -47,8 +50,9 @@ RR.Findings.prototype.render = function () {
 	});
 	if (d.findings_dropped)
 		this.host.appendChild(RR.el("p", {class: "dropped"}, RR.int(d.findings_dropped) +
-			" further findings are counted above but not listed: the report keeps the first " +
-			RR.int(d.findings.length) + " (ulb-lint --format json lists them all)."));
+			" further findings are counted above but not listed: the report keeps " +
+			RR.int(d.findings.length) + ", the first ones and at least the first " + d.rule_share +
+			" of every rule (ulb-lint --format json lists them all)."));
 };
 
 // The next page of a rule's findings.
