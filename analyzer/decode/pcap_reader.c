@@ -244,6 +244,16 @@ struct rr_capture *rr_capture_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: cannot read capture: %s: %s", path, path, g_strerror(errno));
 		return NULL;
 	}
+	{
+		struct stat st;
+
+		/* A directory opens, and reads as nothing: "empty" would be the wrong word for it. */
+		if (!is_stdin && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "%s: cannot read capture: %s is a directory", path, path);
+			close(fd);
+			return NULL;
+		}
+	}
 	cap = g_new0(struct rr_capture, 1);
 	cap->name = g_strdup(is_stdin ? "standard input" : path);
 	cap->fd = fd;

@@ -5,7 +5,7 @@
   - reading '-' (stdin) gives the same records as reading the file;
   - a capture cut in the middle of a record: exit 2, an error naming the
     file, and every message before the cut still printed;
-  - a missing file, a text file, an unknown option: exit 2 and one clear
+  - a missing file, a text file, a directory, an unknown option: exit 2 and one clear
     line on stderr, nothing on stdout, no crash;
   - the input file is never modified.
 """
@@ -69,11 +69,14 @@ def main():
                            ([text], "text file"),
                            (["--format", "xml", cap], "unknown format"),
                            (["--bogus", cap], "unknown option"),
+                           ([tmp], "a directory"),
                            ([], "no file")):
             rc, out, err = lint([a.lint, "--dump"] + args)
             checks += 1
             if rc != 2 or out.strip() or not err.strip() or "Traceback" in err:
                 fail.add("%s: exit %d, stdout %r, stderr %r" % (what, rc, out[:80], err[:200]))
+            if what == "a directory" and "is a directory" not in err:
+                fail.add("a directory: %r does not say so" % err.strip())
 
         checks += 1
         with open(cap, "rb") as f:
