@@ -21,7 +21,7 @@ static const struct {
 } shared[RR_OPT__COUNT] = {
 	[RR_OPT_PROFILE] = { "profile", "rfc8166|rfc5666",
 			     "severities of RFC 8166 (default) or the legacy RFC 5666 ones" },
-	[RR_OPT_ENABLE] = { "enable", "RULE[,RULE]", "run only these rules (codes or names; repeatable)" },
+	[RR_OPT_ENABLE] = { "enable", "RULE[,RULE]", "run only these RR- rules (codes or names; repeatable; CAP-/ENG- stay)" },
 	[RR_OPT_DISABLE] = { "disable", "RULE[,RULE]", "do not run or report these" },
 	[RR_OPT_INLINE_THRESHOLD] = { "inline-threshold", "N",
 				      "inline threshold of both peers when the handshake is not captured" },
