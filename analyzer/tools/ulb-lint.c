@@ -26,6 +26,7 @@
 struct lint {
 	/* options */
 	bool dump, quiet, summary, progress;
+	bool progress_shown;         /* a progress line is on the terminal now */
 	unsigned jobs;                /* --jobs: worker processes per capture file */
 	enum lint_format fmt;
 	enum rr_severity fail_on;
@@ -104,12 +105,19 @@ static void on_finding(void *ctx, const struct rr_diag *d)
 		lint_summary_finding(l->sum, d);
 	if (l->html)
 		lint_html_finding(l->html, d);
+	/* The progress line is on the same terminal: a finding starts on a clean line. */
+	if (l->progress_shown) {
+		fputs("\r\033[K", stderr);
+		l->progress_shown = false;
+	}
 	if (l->dump) {
 		if (!l->quiet)
 			lint_print_finding(stderr, LINT_TEXT, l->file, d);
 		return;
 	}
 	lint_print_finding(l->out, l->fmt, l->file, d);
+	if (l->progress)
+		fflush(l->out);   /* before the next progress line, which is written unbuffered */
 }
 
 static void on_message(void *ctx, const struct rr_message *m)
@@ -161,6 +169,7 @@ static void progress(struct lint *l, uint64_t frame)
 		done = l->file_size;
 	fprintf(stderr, "\rulb-lint: %s: %3u%% (%.1f of %.1f MiB, frame %" PRIu64 ")", l->file,
 		(unsigned)(100 * done / l->file_size), done / 1048576.0, l->file_size / 1048576.0, frame);
+	l->progress_shown = true;
 }
 
 static void on_event(void *ctx, const struct rr_event *ev)

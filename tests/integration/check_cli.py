@@ -7,11 +7,14 @@
     file, and every message before the cut still printed;
   - a missing file, a text file, a directory, an unknown option: exit 2 and one clear
     line on stderr, nothing on stdout, no crash;
-  - the input file is never modified.
+  - the input file is never modified;
+  - on a terminal (script(1)), the progress line of a large capture is cleared before each finding,
+    so every finding's line starts with FILE:FRAME.
 """
 import argparse
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -82,7 +85,32 @@ def main():
         with open(cap, "rb") as f:
             if hashlib.sha256(f.read()).hexdigest() != before:
                 fail.add("the input capture was modified")
+        checks += check_progress(a, tmp, fail)
     fail.finish(checks)
+
+
+def check_progress(a, tmp, fail):
+    """A capture past the progress bar's 64 MiB, its findings read as a terminal shows them."""
+    if not shutil.which("script"):
+        return 0
+    real = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sample-pcaps", "real",
+                        "nfs3-rxe.pcap")          # a real capture with findings
+    cap = os.path.join(tmp, "big.pcap")
+    with open(real, "rb") as f:
+        one = f.read()
+    with open(cap, "wb") as f:       # joined end to end: one file header, the records again and again
+        f.write(one[:24])
+        while f.tell() < (65 << 20):
+            f.write(one[24:])
+    out = subprocess.run(["script", "-qc", "%s %s" % (a.lint, cap), "/dev/null"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode(errors="replace")
+    shown = [line.rstrip("\r").split("\r")[-1].replace("\x1b[K", "") for line in out.split("\n")]
+    bad = [s for s in shown if "%" in s and "(" in s and cap + ":" in s.split(")", 1)[-1]]
+    findings = [s for s in shown if s.startswith(cap + ":")]
+    if bad or not findings:
+        fail.add("progress on a terminal: %d findings; lines mixing the progress line and a finding: %r"
+                 % (len(findings), bad[:2]))
+    return 1
 
 
 if __name__ == "__main__":
