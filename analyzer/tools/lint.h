@@ -40,9 +40,12 @@ struct lint_summary;
 struct lint_summary *lint_summary_new(void);
 void lint_summary_message(struct lint_summary *s, const struct rr_message *m);
 void lint_summary_finding(struct lint_summary *s, const struct rr_diag *d);
-/* skipped: the engine's skipped checks, by enum rr_skip_reason. */
+/*
+ * skipped: the engine's skipped checks, by enum rr_skip_reason.  read_error:
+ * why the capture was not read to its end (damaged, unreadable), or NULL.
+ */
 void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt, const char *file,
-			const uint64_t *skipped);
+			const uint64_t *skipped, const char *read_error);
 void lint_summary_free(struct lint_summary *s);
 /* What a live capture counted, for the summary (lint_summary_capture; not called for files). */
 struct lint_capture {

@@ -297,10 +297,12 @@ void lint_html_finding(struct lint_html *h, const struct rr_diag *d)
 	g_array_append_val(h->findings, f);
 }
 
-bool lint_html_write(struct lint_html *h, const char *capture, const uint64_t *skipped, char *err, size_t errlen)
+bool lint_html_write(struct lint_html *h, const char *capture, const uint64_t *skipped, const char *read_error,
+		     char *err, size_t errlen)
 {
 	bool ok;
 
+	h->read_error = read_error;
 	html_json_mark_findings(h);
 	html_page_write(lint_outfile_stream(h->out), h, capture, skipped);
 	ok = lint_outfile_commit(h->out, err, errlen);

@@ -35,10 +35,12 @@ void lint_html_message(struct lint_html *h, const struct rr_message *m);
 void lint_html_finding(struct lint_html *h, const struct rr_diag *d);
 /*
  * Write the page for capture (its name as shown) and close the file.
- * skipped: the engine's skipped checks by enum rr_skip_reason.  false, with
+ * skipped: the engine's skipped checks by enum rr_skip_reason; read_error: why the
+ * capture was not read to its end, or NULL (the page says so).  false, with
  * a sentence naming the file in err, when it could not be written.
  */
-bool lint_html_write(struct lint_html *h, const char *capture, const uint64_t *skipped, char *err, size_t errlen);
+bool lint_html_write(struct lint_html *h, const char *capture, const uint64_t *skipped, const char *read_error,
+		     char *err, size_t errlen);
 /* Without lint_html_write(): what the path held is left as it was. */
 void lint_html_free(struct lint_html *h);
 

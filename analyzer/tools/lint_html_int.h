@@ -86,6 +86,7 @@ struct html_finding {
 
 struct lint_html {
 	struct lint_outfile *out;    /* the page, open from lint_html_open() to lint_html_write() */
+	const char *read_error;      /* lint_html_write()'s, while it writes */
 	GArray *rpcs;                /* struct html_rpc, in the order their first Send was seen */
 	GArray *runs;                /* struct html_run */
 	GHashTable *by_frame;        /* call Send frame -> rpc index + 1 */

@@ -307,6 +307,11 @@ void html_json_write(FILE *out, struct lint_html *h, const char *capture, const 
 
 	fputs("{\"capture\":", out);
 	jstr(out, capture);
+	fputs(",\"read_error\":", out);
+	if (h->read_error)
+		jstr(out, h->read_error);
+	else
+		fputs("null", out);
 	fprintf(out, ",\"t0\":%" PRIu64 ",\"skipped\":[", h->t0);
 	for (i = 0; i < RR_SKIP__COUNT; i++)
 		fprintf(out, "%s%" PRIu64, i ? "," : "", skipped[i]);

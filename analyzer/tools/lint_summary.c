@@ -372,18 +372,26 @@ static const char *const skip_key[RR_SKIP__COUNT] = { "not_captured", "no_thresh
 								    "not_understood", "undecoded" };
 
 void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt, const char *file,
-			const uint64_t *skipped)
+			const uint64_t *skipped, const char *read_error)
 {
 	GList *conns = g_list_sort(g_hash_table_get_values(s->conns), by_id), *l;
 	unsigned i;
 	bool first = true;
 
 	if (fmt == LINT_TEXT) {
-		fprintf(out, "summary of %s\n  findings by rule:\n", file);
+		fprintf(out, "summary of %s\n", file);
+		if (read_error)
+			fprintf(out, "  not read to its end: %s\n", read_error);
 		for (i = 0; i < RR_RULE_COUNT; i++)
-			if (s->rule_count[i])
+			if (s->rule_count[i]) {
+				if (first)
+					fputs("  findings by rule:\n", out);
+				first = false;
 				fprintf(out, "    %-18s %-36s %-8s %8" PRIu64 "\n", rr_rule_get(i)->code,
 					rr_rule_get(i)->name, rr_severity_name(s->rule_sev[i]), s->rule_count[i]);
+			}
+		if (first)
+			fputs("  findings by rule: none\n", out);
 		for (i = 0; i < RR_SKIP__COUNT; i++)
 			if (skipped[i])
 				fprintf(out, "  checks skipped: %" PRIu64 " because %s\n", skipped[i],
@@ -405,7 +413,11 @@ void lint_summary_print(struct lint_summary *s, FILE *out, enum lint_format fmt,
 	fputs("},\"skipped\":{", out);
 	for (i = 0; i < RR_SKIP__COUNT; i++)
 		fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", skip_key[i], skipped[i]);
-	fputc('}', out);
+	fputs("},\"read_error\":", out);
+	if (read_error)
+		lint_json_string(out, read_error);
+	else
+		fputs("null", out);
 	print_capture_json(s, out);
 	fputs(",\"connections\":[", out);
 	for (l = conns; l; l = l->next) {

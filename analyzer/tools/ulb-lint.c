@@ -242,7 +242,7 @@ static void line_buffer_stdout(bool live)
 
 /* After a run: the summary, the statistics line, the totals; frees the run's session and summary. */
 /* The end of one run: summary, report, statistics; true when the report could not be written. */
-static bool end_run(struct lint *l, struct rr_session *s, const struct lint_capture *cap)
+static bool end_run(struct lint *l, struct rr_session *s, const struct lint_capture *cap, const char *read_error)
 {
 	uint64_t skipped[RR_SKIP__COUNT];
 	char err[512];
@@ -252,8 +252,8 @@ static bool end_run(struct lint *l, struct rr_session *s, const struct lint_capt
 	for (i = 0; i < RR_SKIP__COUNT; i++)
 		skipped[i] = rr_session_checks_skipped(s, i);
 	if (l->sum)
-		lint_summary_print(l->sum, l->out, l->fmt, l->file, skipped);
-	if (l->html && !lint_html_write(l->html, l->file, skipped, err, sizeof(err))) {
+		lint_summary_print(l->sum, l->out, l->fmt, l->file, skipped, read_error);
+	if (l->html && !lint_html_write(l->html, l->file, skipped, read_error, err, sizeof(err))) {
 		fprintf(stderr, "ulb-lint: %s\n", err);
 		failed = true;
 	}
@@ -385,7 +385,7 @@ static int lint_file(struct lint *l, const char *path)
 		fprintf(stderr, "\r\033[K");
 	if (rc != 0)
 		fprintf(stderr, "ulb-lint: warning: %s\n", err);
-	if (end_run(l, s, NULL))
+	if (end_run(l, s, NULL, rc ? err : NULL))
 		rc = rc ? rc : 1;
 	return rc ? 2 : 0;
 }
@@ -421,7 +421,7 @@ static int lint_iface(struct lint *l)
 		lint_summary_free(l->sum);
 		l->sum = NULL;
 	}
-	if (end_run(l, s, &cap))
+	if (end_run(l, s, &cap, rc ? err : NULL))
 		rc = 1;
 	return rc ? 2 : 0;
 }

@@ -4,7 +4,8 @@
 
   - reading '-' (stdin) gives the same records as reading the file;
   - a capture cut in the middle of a record: exit 2, an error naming the
-    file, and every message before the cut still printed;
+    file, and every message before the cut still printed; its --summary (JSON) and its --report page
+    say why it was not read to its end (read_error), a whole capture's say null;
   - a missing file, a text file, a directory, an unknown option: exit 2 and one clear
     line on stderr, nothing on stdout, no crash;
   - the input file is never modified;
@@ -13,7 +14,9 @@
 """
 import argparse
 import hashlib
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -64,6 +67,20 @@ def main():
         if len(out.splitlines()) < len(out_file.splitlines()) - 2:
             fail.add("truncated capture: messages before the cut were lost (%d of %d)" %
                      (len(out.splitlines()), len(out_file.splitlines())))
+
+        for path, cut_short in ((cut, True), (cap, False)):
+            rc, out, err = lint([a.lint, "--summary", "--format", "json", "--quiet", path])
+            summary = json.loads(out.splitlines()[-1])["summary"]
+            page = os.path.join(tmp, "page.html")
+            lint([a.lint, "--quiet", "--report", page, path])
+            with open(page, encoding="utf-8") as f:
+                data = json.loads(re.search(r'id="rr-data">(.*?)</script>', f.read(), re.S).group(1))
+            checks += 2
+            for what, said in (("--summary", summary["read_error"]), ("--report", data["read_error"])):
+                if cut_short and not (said and "byte offset" in said):
+                    fail.add("truncated capture: %s's read_error is %r" % (what, said))
+                if not cut_short and said is not None:
+                    fail.add("whole capture: %s's read_error is %r, want null" % (what, said))
 
         text = os.path.join(tmp, "notes.txt")
         with open(text, "w") as f:

@@ -2,7 +2,8 @@
 // ulb-lint --report: the page's data (the JSON ulb-lint writes into #rr-data), indexed for drawing.
 //
 // The JSON (analyzer/tools/lint_html_json.c):
-//   capture, t0 (microseconds of the first Send), skipped[] and skip_reasons[] (by reason),
+//   capture, read_error (why it was not read to its end, or null), t0 (microseconds of the first Send),
+//   skipped[] and skip_reasons[] (by reason),
 //   conns[]: id, name, transport, handshake, inline thresholds, calls, replies, backchannel,
 //            incomplete, retries, inline_bytes, ddp_bytes, long_bytes (counted as --summary counts);
 //   ops[]: operation labels ("NFSv3 READ");

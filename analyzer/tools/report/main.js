@@ -9,6 +9,11 @@ RR.header = function (d) {
 	d.conns.forEach(function (c) { rpcs += c.calls || 0; });
 	d.skipped.forEach(function (n) { skipped += n; });
 	document.getElementById("capture").textContent = d.capture;
+	if (d.read_error) {      /* the page is mailed as it is: it says itself that the capture was not read whole */
+		var re = document.getElementById("read-error");
+		re.textContent = "Not read to its end: " + d.read_error;
+		re.hidden = false;
+	}
 	var t = document.getElementById("totals");
 	t.appendChild(RR.el("span", {class: "total", id: "total-calls", "data-n": rpcs}, RR.int(rpcs) + " calls"));
 	t.appendChild(RR.el("span", {class: "total"}, d.conns.length + " connections"));
