@@ -27,6 +27,8 @@ static const struct {
 				      "inline threshold of both peers when the handshake is not captured" },
 	[RR_OPT_CREDIT_SLACK] = { "credit-slack", "N",
 				  "calls beyond the credit grant forgiven (merged captures; default 0)" },
+	[RR_OPT_ICRC] = { "icrc", "check|ignore",
+			  "IB/RoCE ICRC: check it (default: a packet that fails is not evidence) or ignore it" },
 };
 
 void rr_session_getopt_entries(struct option *dst)
@@ -123,6 +125,13 @@ bool rr_session_set_option(struct rr_session_opts *o, enum rr_session_option whi
 		}
 		g_snprintf(err, errlen, "--inline-threshold takes a byte count of at least %u, not '%s'",
 			   RR_DEFAULT_INLINE_THRESHOLD, value);
+		return false;
+	case RR_OPT_ICRC:
+		if (!strcmp(value, "check") || !strcmp(value, "ignore")) {
+			o->decode.no_icrc_check = !strcmp(value, "ignore");
+			return true;
+		}
+		g_snprintf(err, errlen, "--icrc takes check or ignore, not '%s'", value);
 		return false;
 	case RR_OPT_CREDIT_SLACK:
 		if (parse_count(value, &n)) {

@@ -42,6 +42,7 @@ enum rr_session_option {
 	RR_OPT_DISABLE,
 	RR_OPT_INLINE_THRESHOLD,
 	RR_OPT_CREDIT_SLACK,
+	RR_OPT_ICRC,
 	RR_OPT__COUNT
 };
 
