@@ -64,7 +64,8 @@ RR.Charts.prototype.span = function (conn) {
 };
 
 // Per time slice of the connection: the lowest credits the responder granted (each reply's rdma_credit)
-// and the most calls outstanding as each call went out (the engine's count, the one RR-102 checks).
+// and the most calls outstanding as each call went out (the check stage's count; RR-102 leaves out of it
+// the calls whose reply it takes the capture to have lost, docs/ulb-lint-report.md).
 RR.Charts.prototype.creditSlices = function (conn) {
 	var r = this.d.rpc, sp = this.span(conn), nb = Math.min(RR.BUCKETS, Math.max(1, conn.rpcs.length));
 	var xs = [], grant = [], out = [], b;
