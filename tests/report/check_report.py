@@ -75,6 +75,34 @@ CHARTS = r"""new Promise(function (done) {
 
 MAX_MARKS = 10
 
+# Going to a finding's frame: its arrow is on screen; its link clicked again, with the page scrolled
+# away and the address unchanged, goes there again; a frame that carries no RPC is said to.
+NAV = r"""new Promise(function (done) {
+  var f = %d, out = {};
+  var seen = function () {
+    var e = document.querySelector("#ladder .hl, #ladder .mark.hl");
+    if (!e) return false;
+    var r = e.getBoundingClientRect();
+    return r.bottom > 0 && r.top < window.innerHeight;
+  };
+  var later = function (fn) { setTimeout(fn, 150); };
+  var missing = function () {
+    location.hash = "frame=999999999";
+    later(function () { out.missing = document.getElementById("lad-msg").textContent; done(out); });
+  };
+  var again = function () {
+    out.visible = seen();
+    window.scrollTo(0, 0);
+    var a = document.querySelector('li.finding a.frame[href="#frame=' + f + '"]');
+    out.link = !!a;
+    if (a) a.click();
+    later(function () { out.again = seen(); missing(); });
+  };
+  if (location.hash === "#frame=" + f) return later(again);
+  window.addEventListener("hashchange", function () { later(again); }, {once: true});
+  location.hash = "frame=" + f;
+})"""
+
 
 def check_charts(got):
     """Calls outstanding and credits, each read on its own axis (see the module's text)."""
@@ -157,6 +185,11 @@ def check_capture(browser, page, args, capture, prepared, mark_rules, fails):
         if not browser.evaluate(page, MARKED % (f["rule"], f["frame"], f["frame"], f["frame"])):
             bad.append("%s at frame %d is not marked on the timeline" % (f["rule"], f["frame"]))
     t_marks = time.monotonic() - t_marks
+    if tied:
+        nav = browser.evaluate(page, NAV % tied[0]["frame"])
+        if not nav.get("visible") or not nav.get("link") or not nav.get("again") or \
+                "carries no RPC" not in (nav.get("missing") or ""):
+            bad.append("going to frame %d: %s" % (tied[0]["frame"], nav))
     bad += browser.errors(page)
     browser.events.clear()
     print("%s %s: %d findings, %d calls, %d connections; loaded in %.2f s, %d marks checked in %.2f s%s" % (

@@ -66,14 +66,21 @@ RR.rpcAtFrame = function (d, conn, frame) {
 	return Math.max(0, lo - 1);
 };
 
-// The connection and RPC a frame belongs to: a Send or RDMA run of an RPC, else the nearest RPC.
-RR.findFrame = function (d, frame) {
+// The RPC a frame belongs to (its call or reply Send, or one of its RDMA runs), or -1.
+RR.rpcOfFrame = function (d, frame) {
 	var r = d.rpc, i, k, rd;
 	for (i = 0; i < d.n; i++) {
 		if (r.cf[i] === frame || r.rf[i] === frame) return i;
 		rd = r.rd[i];
 		for (k = 0; k < rd.length; k += 4) if (frame >= rd[k + 1] && frame <= rd[k + 2]) return i;
 	}
+	return -1;
+};
+
+// The RPC a frame carries, else the one nearest to it by frame number (-1: no RPC at all).
+RR.findFrame = function (d, frame) {
+	var r = d.rpc, i = RR.rpcOfFrame(d, frame);
+	if (i >= 0) return i;
 	var best = -1, bestGap = Infinity;
 	for (i = 0; i < d.n; i++) {
 		var g = Math.abs((r.cf[i] || r.rf[i]) - frame);

@@ -66,8 +66,12 @@ RR.Ladder.prototype.focus = function (i, frame) {
 	this.show(this.d.pos[i] - Math.floor(this.size / 3));
 	// Scroll the ladder's own box (not the page) to put the marked arrow a third of the way down.
 	var hl = this.box.querySelector(".hl, .mark.hl");
-	if (hl) this.box.scrollTop += hl.getBoundingClientRect().top - this.box.getBoundingClientRect().top -
-		this.box.clientHeight / 3;
+	if (hl) {
+		this.box.scrollTop += hl.getBoundingClientRect().top - this.box.getBoundingClientRect().top -
+			this.box.clientHeight / 3;
+		// The box may reach below the window (a small one, a tall header): the page follows too.
+		hl.scrollIntoView({block: "nearest"});
+	}
 };
 
 RR.Ladder.prototype.render = function () {

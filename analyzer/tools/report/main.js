@@ -127,7 +127,13 @@ RR.main = function () {
 		}
 		var f = d.findings.find(function (x) { return x.f === n && x.p >= 0; });
 		var i = f ? f.p : RR.findFrame(d, n);
-		if (i < 0) return true;
+		var msg = document.getElementById("lad-msg");
+		msg.textContent = f || RR.rpcOfFrame(d, n) >= 0 ? "" : "frame " + RR.int(n) + " carries no RPC of this capture" +
+			(i >= 0 ? "; the nearest one is shown" : "");
+		if (i < 0) {
+			document.getElementById("timeline").scrollIntoView();
+			return true;
+		}
 		setConn(d.connOf[d.rpc.conn[i]]);
 		document.getElementById("timeline").scrollIntoView();
 		ladder.focus(i, n);
@@ -145,10 +151,22 @@ RR.main = function () {
 	document.getElementById("lad-next").onclick = step(1);
 	document.getElementById("lad-first").onclick = function () { ladder.show(0); };
 	document.getElementById("lad-last").onclick = function () { ladder.show(Infinity); };
+	// A link or the form naming the address the page already has: no hashchange, so route here.
+	var go = function (hash) {
+		if (location.hash === hash) route();
+		else location.hash = hash;
+	};
 	document.getElementById("lad-go").onsubmit = function (ev) {
 		ev.preventDefault();
-		location.hash = "frame=" + document.getElementById("lad-frame").value;
+		go("#frame=" + document.getElementById("lad-frame").value);
 	};
+	document.addEventListener("click", function (ev) {
+		var a = ev.target.closest && ev.target.closest("a[href^='#frame='], a[href^='#conn=']");
+		if (a && a.getAttribute("href") === location.hash) {
+			ev.preventDefault();
+			route();
+		}
+	});
 	window.addEventListener("hashchange", route);
 	window.addEventListener("resize", RR.throttle(function () { charts.resize(); ladder.mapCols = null; ladder.render(); }));
 	var busiest = d.conns.slice().sort(function (a, b) { return b.rpcs.length - a.rpcs.length; })[0];
