@@ -76,7 +76,9 @@ CHARTS = r"""new Promise(function (done) {
 MAX_MARKS = 10
 
 # Going to a finding's frame: its arrow is on screen; its link clicked again, with the page scrolled
-# away and the address unchanged, goes there again; a frame that carries no RPC is said to.
+# away and the address unchanged, goes there again; a finding's copy button copies its display filter
+# or, where the browser refuses a page from disk the clipboard, selects it and says so; a frame that
+# carries no RPC is said to.
 NAV = r"""new Promise(function (done) {
   var f = %d, out = {};
   var seen = function () {
@@ -90,13 +92,24 @@ NAV = r"""new Promise(function (done) {
     location.hash = "frame=999999999";
     later(function () { out.missing = document.getElementById("lad-msg").textContent; done(out); });
   };
+  var copied = function () {
+    var b = document.querySelector("li.finding button.copy"), li = b && b.closest("li");
+    if (!b) return missing();
+    b.click();
+    later(function () {
+      out.copy = b.textContent;
+      out.selected = window.getSelection().toString();
+      out.filter = li.querySelector("code.filter").textContent;
+      missing();
+    });
+  };
   var again = function () {
     out.visible = seen();
     window.scrollTo(0, 0);
     var a = document.querySelector('li.finding a.frame[href="#frame=' + f + '"]');
     out.link = !!a;
     if (a) a.click();
-    later(function () { out.again = seen(); missing(); });
+    later(function () { out.again = seen(); copied(); });
   };
   if (location.hash === "#frame=" + f) return later(again);
   window.addEventListener("hashchange", function () { later(again); }, {once: true});
@@ -187,7 +200,9 @@ def check_capture(browser, page, args, capture, prepared, mark_rules, fails):
     t_marks = time.monotonic() - t_marks
     if tied:
         nav = browser.evaluate(page, NAV % tied[0]["frame"])
-        if not nav.get("visible") or not nav.get("link") or not nav.get("again") or \
+        copy_ok = nav.get("copy") == "copied" or (nav.get("copy") == "select and copy" and
+                                                  nav.get("selected") == nav.get("filter"))
+        if not nav.get("visible") or not nav.get("link") or not nav.get("again") or not copy_ok or \
                 "carries no RPC" not in (nav.get("missing") or ""):
             bad.append("going to frame %d: %s" % (tied[0]["frame"], nav))
     bad += browser.errors(page)

@@ -69,8 +69,14 @@ RR.Findings.prototype.item = function (f) {
 	var filter = "frame.number == " + f.f, d = this.d;
 	var copy = RR.el("button", {class: "copy", title: "copy the display filter"}, "copy");
 	copy.onclick = function () {
-		if (navigator.clipboard) navigator.clipboard.writeText(filter).catch(function () {});
-		copy.textContent = "copied";
+		// The clipboard is refused to pages from disk in some browsers: then the filter is selected to copy by hand.
+		var refused = function () {
+			copy.textContent = "select and copy";
+			var code = copy.parentNode.querySelector("code.filter");
+			if (code) window.getSelection().selectAllChildren(code);
+		};
+		if (!navigator.clipboard) return refused();
+		navigator.clipboard.writeText(filter).then(function () { copy.textContent = "copied"; }, refused);
 	};
 	var ev = f.fr.length > 1 ? RR.el("div", {class: "evidence-frames"}, "evidence: ",
 		f.fr.map(function (x) { return "frame " + x; }).join(", ") +
