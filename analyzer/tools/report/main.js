@@ -15,8 +15,8 @@ RR.header = function (d) {
 		re.hidden = false;
 	}
 	var t = document.getElementById("totals");
-	t.appendChild(RR.el("span", {class: "total", id: "total-calls", "data-n": rpcs}, RR.int(rpcs) + " calls"));
-	t.appendChild(RR.el("span", {class: "total"}, d.conns.length + " connections"));
+	t.appendChild(RR.el("span", {class: "total", id: "total-calls", "data-n": rpcs}, RR.int(rpcs) + (rpcs === 1 ? " call" : " calls")));
+	t.appendChild(RR.el("span", {class: "total"}, d.conns.length + (d.conns.length === 1 ? " connection" : " connections")));
 	["error", "warning", "info"].forEach(function (s) {
 		t.appendChild(RR.el("a", {class: "total sev-" + s + (sev[s] ? "" : " zero"), href: "#findings",
 			"data-n": sev[s]}, RR.int(sev[s]) + " " + s + (sev[s] === 1 ? "" : "s")));
