@@ -81,71 +81,61 @@ static void test_nconnect_is_no_retry(void **state)
 	assert_int_equal(got.diags[RR_003_REPLY_MATCH], 0);
 }
 
+/* Client 1's connection 1 advertises handle 0xabc at 0x7000 (a READ's Write chunk), answered or not. */
+static void advertise(bool answered)
+{
+	struct rr_flow_key c, s;
+
+	conn_up_from(1, 1, &c, &s);
+	read_call_with_write_chunk(c, 1000, 0x1000, 4096);
+	if (answered)
+		short_reply(s, 1500, 0x1000);
+}
+
+/* A call on connection n of client host h, then the server's Write there with handle 0xabc. */
+static void write_with_the_handle(uint8_t h, int n)
+{
+	struct rr_flow_key c, s;
+	uint8_t data[64];
+
+	conn_up_from(h, n, &c, &s);
+	short_call(c, 1000 * (uint32_t)n, 0x2000 + (uint32_t)n);
+	fill(data, sizeof(data), 3);
+	ib_write(s, 1000 * (uint32_t)n + 500, 0xabc, 0x7000, data, sizeof(data), 4096);
+}
+
 /* A Write on connection 2 with a handle only connection 1's call advertised. */
 static void test_handle_from_another_connection(void **state)
 {
-	struct rr_flow_key c1, s1, c2, s2;
-	uint8_t data[64];
-
-	conn_up(1, &c1, &s1);
-	conn_up(2, &c2, &s2);
-	read_call_with_write_chunk(c1, 1000, 0x1000, 4096);   /* handle 0xabc at 0x7000 */
-	short_call(c2, 2000, 0x2000);
-	fill(data, sizeof(data), 3);
-	ib_write(s2, 2500, 0xabc, 0x7000, data, sizeof(data), 4096);
+	advertise(false);
+	write_with_the_handle(1, 2);
 	assert_int_equal(got.diags[RR_212_OTHER_CONN], 1);
 }
 
 /*
  * The same, but connection 2 is another client's: a handle is the memory
  * of the host that registered it, so client 3's handle 0xabc is not client
- * 1's, whatever its value.
+ * 1's, whatever its value ... while client 1's own third connection still
+ * may not use it.
  */
 static void test_same_handle_of_another_host(void **state)
 {
-	struct rr_flow_key c1, s1, c3, s3;
-	uint8_t data[64];
-
-	conn_up_from(1, 1, &c1, &s1);
-	conn_up_from(3, 2, &c3, &s3);
-	read_call_with_write_chunk(c1, 1000, 0x1000, 4096);   /* client 1: handle 0xabc at 0x7000 */
-	short_call(c3, 2000, 0x2000);
-	fill(data, sizeof(data), 3);
-	ib_write(s3, 2500, 0xabc, 0x7000, data, sizeof(data), 4096);
+	advertise(false);
+	write_with_the_handle(3, 2);
 	assert_int_equal(got.diags[RR_212_OTHER_CONN], 0);
-	/* ... while client 1's own second connection still may not use it. */
-	{
-		struct rr_flow_key c2, s2;
-
-		conn_up_from(1, 3, &c2, &s2);
-		short_call(c2, 3000, 0x3000);
-		ib_write(s2, 3500, 0xabc, 0x7000, data, sizeof(data), 4096);
-		assert_int_equal(got.diags[RR_212_OTHER_CONN], 1);
-	}
+	write_with_the_handle(1, 3);
+	assert_int_equal(got.diags[RR_212_OTHER_CONN], 1);
 }
 
-/*
- * More calls outstanding in one direction than the check stage keeps
- * (8192): it forgets them all and starts over, the call that passed the
- * bound included, which it still reads to the end (the asan tier runs this
- * under AddressSanitizer).  A reply to a later call then finds its call.
- */
 /* Once its call is answered, a handle is no longer live: its use on another connection is no RR-212. */
 static void test_answered_handle_not_live(void **state)
 {
-	struct rr_flow_key c1, s1, c2, s2;
-	uint8_t data[64];
-
-	conn_up(1, &c1, &s1);
-	conn_up(2, &c2, &s2);
-	read_call_with_write_chunk(c1, 1000, 0x1000, 4096);   /* handle 0xabc at 0x7000 */
-	short_reply(s1, 1500, 0x1000);
-	short_call(c2, 2000, 0x2000);
-	fill(data, sizeof(data), 3);
-	ib_write(s2, 2500, 0xabc, 0x7000, data, sizeof(data), 4096);
+	advertise(true);
+	write_with_the_handle(1, 2);
 	assert_int_equal(got.diags[RR_212_OTHER_CONN], 0);
 }
 
+/* Thousands of messages: counted, not kept (the fixture keeps 32). */
 static int setup_no_messages(void **state)
 {
 	struct rr_diag_sink sink = { on_diag, &got };
@@ -156,6 +146,12 @@ static int setup_no_messages(void **state)
 	return 0;
 }
 
+/*
+ * More calls outstanding in one direction than the check stage keeps
+ * (8192): it forgets them all and starts over, the call that passed the
+ * bound included, which it still reads to the end (the asan tier runs this
+ * under AddressSanitizer).  A reply to a later call then finds its call.
+ */
 static void test_calls_past_the_bound(void **state)
 {
 	struct rr_flow_key c, s;
