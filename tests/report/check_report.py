@@ -214,6 +214,24 @@ def check_capture(browser, page, args, capture, prepared, mark_rules, fails):
     fails += bad
 
 
+def check_cut_short(browser, page, args, capture, fails):
+    """The first capture cut short in a frame: the page says it was not read to its end, as the summary does."""
+    with open(capture, "rb") as f:
+        data = f.read()
+    cut = os.path.join(args.out, "cut-short.pcap")
+    with open(cut, "wb") as f:
+        f.write(data[:len(data) * 2 // 3])
+    html = os.path.join(args.out, "cut-short.html")
+    subprocess.run([args.lint, "-q", "--no-progress", "--report", html, cut], capture_output=True)
+    browser.open(page, "file://" + os.path.abspath(html))
+    shown = browser.evaluate(page, '(function () { var e = document.getElementById("read-error"); '
+                                   'return e && !e.hidden ? e.textContent : null; })()')
+    if not shown or "byte offset" not in shown:
+        fails.append("a capture cut short: the page's banner says %r" % shown)
+    print("%s a capture cut short: the banner says it (%s)" % ("FAIL" if fails and not shown else "ok",
+                                                             (shown or "nothing")[:70]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lint", required=True, help="the ulb-lint binary")
@@ -237,6 +255,7 @@ def main():
         for capture, prep in zip(args.captures, prepared):
             rules = [m.split(":", 1)[1] for m in args.mark if capture.endswith(m.split(":", 1)[0])]
             check_capture(browser, page, args, capture, prep, rules, fails)
+        check_cut_short(browser, page, args, args.captures[0], fails)
     finally:
         browser.close()
     print("%d captures in %.1f s: %s" % (len(args.captures), time.monotonic() - t,
