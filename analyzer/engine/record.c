@@ -12,6 +12,12 @@
 #include "recent.h"
 #include "../check/check.h"
 
+/* A call's key in the recent-calls set: its requester host and its XID. */
+static uint64_t recent_key(const struct rr_message *m)
+{
+	return (uint64_t)m->conn.requester_hash << 32 | m->xid;
+}
+
 void rr_record_init(struct rr_message *m, struct rr_engine *eng, struct rr_flow *f,
 		    const struct rr_hdr *hdr, enum rr_msg_dir dir, uint64_t send_frame, size_t send_len)
 {
@@ -30,7 +36,7 @@ void rr_record_init(struct rr_message *m, struct rr_engine *eng, struct rr_flow 
 	rr_conn_info_fill(eng, f->conn, &m->conn);
 	/* repeats_call() asks the set when the message is done: the memory is fetched meanwhile. */
 	if (dir == RR_DIR_CALL)
-		rr_recent_prefetch(eng->recent, (uint64_t)m->conn.requester_hash << 32 | m->xid);
+		rr_recent_prefetch(eng->recent, recent_key(m));
 }
 
 static bool on_item(void *ctx, const struct rr_ddp_item *it)
@@ -175,7 +181,7 @@ static bool repeats_call(struct rr_engine *eng, const struct rr_message *m)
 		return false;
 	if (!eng->recent)
 		eng->recent = rr_recent_new();
-	return rr_recent_repeat(eng->recent, (uint64_t)m->conn.requester_hash << 32 | m->xid);
+	return rr_recent_repeat(eng->recent, recent_key(m));
 }
 
 void rr_record_emit(struct rr_engine *eng, struct rr_message *m)
