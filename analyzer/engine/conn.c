@@ -126,7 +126,6 @@ static struct conn *conn_new(struct rr_engine *eng, uint8_t transport)
 	eng->stats.conn_ids = c->pub.id;
 	c->pub.transport = transport;
 	c->pub.requester = -1;
-	c->req_side = -1;
 	g_ptr_array_add(eng->conns->conns, &c->pub);
 	eng->stats.connections++;
 	return c;
@@ -594,7 +593,7 @@ static uint32_t host_number(struct rr_conn_table *t, const struct rr_addr *a)
 	return g_hash_table_size(t->hosts);
 }
 
-uint32_t rr_flow_host(struct rr_engine *eng, const struct rr_flow *f, bool receiver)
+uint32_t rr_flow_host(const struct rr_engine *eng, const struct rr_flow *f, bool receiver)
 {
 	struct conn_flow *cf = conn_flow_of(f);
 	uint32_t *h = &cf->host[receiver];
@@ -639,15 +638,9 @@ void rr_conn_info_fill(const struct rr_engine *eng, const struct rr_conn *c, str
 	}
 	if (rq >= 0) {
 		const struct rr_flow *req = c->flow[rq], *rsp = c->flow[1 - rq];
-		const struct rr_addr *a = req ? &req->key.src : rsp ? &rsp->key.dst : NULL;
 
-		struct conn *cm = (struct conn *)cx;
-
-		if (cm->req_side != rq || !cm->req_host) {
-			cm->req_host = a ? host_number(eng->conns, a) : 0;
-			cm->req_side = rq;
-		}
-		out->requester_hash = cm->req_host;
+		/* The requester sends req and receives rsp. */
+		out->requester_hash = req ? rr_flow_host(eng, req, false) : rsp ? rr_flow_host(eng, rsp, true) : 0;
 	}
 	out->capture_cut = cx->capture_cut;
 	for (i = 0; i < 2; i++) {

@@ -56,7 +56,7 @@ bool rr_flow_is_requester(const struct rr_flow *f);
  * host, one number, whatever connection or transport reached it (an address
  * is a host).  Never 0.
  */
-uint32_t rr_flow_host(struct rr_engine *eng, const struct rr_flow *f, bool receiver);
+uint32_t rr_flow_host(const struct rr_engine *eng, const struct rr_flow *f, bool receiver);
 
 /* The live connections, in id order. */
 guint rr_conn_count(const struct rr_engine *eng);

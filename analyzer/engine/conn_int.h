@@ -17,7 +17,8 @@ struct conn_flow {
 	uint64_t last_frame;      /* last event on this flow: the least recent are forgotten first */
 	uint64_t lost_packets;    /* IB/RoCE: PSNs of its request stream the capture did not hold */
 	uint64_t lost_bytes;      /* iWARP: bytes of its TCP stream the capture did not hold */
-	uint32_t host[2];         /* rr_flow_host() of its sender [0] and receiver [1]; 0 until asked */
+	uint32_t host[2];         /* rr_flow_host() of its sender [0] and receiver [1] (requester numbers
+				   * too, rr_conn_info_fill); 0 until asked */
 };
 
 struct conn {
@@ -34,9 +35,6 @@ struct conn {
 	uint16_t server_port;     /* CM service port / iWARP listening port */
 	char *name;
 	bool capture_cut;         /* see rr_conn_info */
-	/* The requester host's number (rr_conn_info.requester_hash), for req_side (-1: none yet). */
-	uint32_t req_host;
-	int req_side;
 };
 
 struct rr_conn_table {
