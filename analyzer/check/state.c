@@ -428,9 +428,9 @@ static void msg_call(struct rr_checker *ck, const struct rr_message *m)
 /*
  * A call answered: its handles are no longer live (RR-212 asks of calls not
  * yet answered), unless a newer call of another connection advertised one
- * of them since.  The call is then forgotten.
+ * of them since.
  */
-static void forget_live_handles(struct rr_checker *ck, struct ck_call *c, const struct rr_hdr *ch)
+static void forget_live_handles(struct rr_checker *ck, const struct ck_call *c, const struct rr_hdr *ch)
 {
 	uint32_t i;
 
@@ -441,7 +441,6 @@ static void forget_live_handles(struct rr_checker *ck, struct ck_call *c, const 
 		if (GPOINTER_TO_UINT(ck_keymap_get(&ck->live_handles, key)) == c->conn_id)
 			ck_keymap_take(&ck->live_handles, key);
 	}
-	call_forget(ck, c);
 }
 
 static void msg_reply(struct rr_checker *ck, const struct rr_message *m)
@@ -449,6 +448,7 @@ static void msg_reply(struct rr_checker *ck, const struct rr_message *m)
 	struct ck_conn_state *cs = own_conn(ck, m->conn_id);
 	const struct rr_hdr *ch = m->call_hdr;
 	struct ck_episode *ep;
+	struct ck_call *answered;
 	uint32_t i, k;
 
 	if (ch) {
@@ -477,7 +477,9 @@ static void msg_reply(struct rr_checker *ck, const struct rr_message *m)
 		}
 	}
 	forget_call_memo(ck);
-	forget_live_handles(ck, ck_keymap_take(&cs->calls[m->backchannel ? 1 : 0], m->xid), ch);
+	answered = ck_keymap_take(&cs->calls[m->backchannel ? 1 : 0], m->xid);
+	forget_live_handles(ck, answered, ch);
+	call_forget(ck, answered);
 	if (m->backchannel)
 		return;
 	ep = ck_episode_find(ck, ck_episode_key(&m->conn, m->xid));
