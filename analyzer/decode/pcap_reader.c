@@ -682,6 +682,7 @@ static int read_all(struct rr_capture *cap, const struct frame_sink *k, bool ahe
 {
 	uint64_t frame = 0, off = FILE_HDR_LEN;
 	char why[PCAP_ERRBUF_SIZE + 256] = "";
+	bool unreadable = false;        /* libpcap stopped at what it cannot read, not at damage */
 	int rc, ret = 0;
 
 	if (cap->p) {
@@ -703,7 +704,7 @@ static int read_all(struct rr_capture *cap, const struct frame_sink *k, bool ahe
 			if (strstr(e, "truncated"))
 				snprintf(why, sizeof(why), "the file ends inside a block: the capture was cut short, "
 					 "as by an interrupted copy or a capture that was killed (libpcap: %s)", e);
-			else if (strstr(e, "different from the") && strstr(e, "of the first interface"))
+			else if ((unreadable = strstr(e, "different from the") && strstr(e, "of the first interface")))
 				/* Not damage: a valid pcapng that libpcap 1.10 does not read past. */
 				snprintf(why, sizeof(why), "an interface there differs from the first in snapshot length "
 					 "or link type, past which libpcap reads no pcapng (libpcap: %s); the file is not "
@@ -721,8 +722,7 @@ static int read_all(struct rr_capture *cap, const struct frame_sink *k, bool ahe
 		ahead_stop(a);
 	}
 	if (ret) {
-		/* "damaged" unless libpcap stopped at what it cannot read (the why says so). */
-		const char *what = strstr(why, "is not damaged") ? "unreadable" : "damaged";
+		const char *what = unreadable ? "unreadable" : "damaged";
 
 		if (frame)
 			snprintf(err, errlen,
