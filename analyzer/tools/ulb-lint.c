@@ -96,6 +96,15 @@ static void list_rules(const struct lint *l)
 	printf("each rule's documentation: %srules.md#RR-091 (its code after the #)\n", RR_REPORT_DOCS_URL);
 }
 
+/* The progress line, if one is on the terminal, erased. */
+static void progress_clear(struct lint *l)
+{
+	if (!l->progress_shown)
+		return;
+	fputs("\r\033[K", stderr);
+	l->progress_shown = false;
+}
+
 static void on_finding(void *ctx, const struct rr_diag *d)
 {
 	struct lint *l = ctx;
@@ -105,11 +114,7 @@ static void on_finding(void *ctx, const struct rr_diag *d)
 		lint_summary_finding(l->sum, d);
 	if (l->html)
 		lint_html_finding(l->html, d);
-	/* The progress line is on the same terminal: a finding starts on a clean line. */
-	if (l->progress_shown) {
-		fputs("\r\033[K", stderr);
-		l->progress_shown = false;
-	}
+	progress_clear(l);   /* on the same terminal: a finding starts on a clean line */
 	if (l->dump) {
 		if (!l->quiet)
 			lint_print_finding(stderr, LINT_TEXT, l->file, d);
@@ -381,8 +386,7 @@ static int lint_file(struct lint *l, const char *path)
 	if (l->dump)
 		dump_header(l->out, l->fmt == LINT_JSON ? DUMP_JSON : DUMP_TEXT);
 	rc = rr_session_run(s, err, sizeof(err));
-	if (l->progress)
-		fprintf(stderr, "\r\033[K");
+	progress_clear(l);
 	if (rc != 0)
 		fprintf(stderr, "ulb-lint: warning: %s\n", err);
 	if (end_run(l, s, NULL, rc ? err : NULL))
