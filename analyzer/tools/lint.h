@@ -26,6 +26,26 @@ enum lint_format {
 
 /* One finding, compiler style or as a JSON line. */
 void lint_print_finding(FILE *out, enum lint_format fmt, const char *file, const struct rr_diag *d);
+/*
+ * Text output lists the first `limit` findings of each capture condition
+ * (CAP-: a frame cut by the snaplen, a damaged or repeated packet, a TCP
+ * gap) and counts the others, which a headers-only capture would tell once
+ * per frame, burying every other finding; JSON lists every one.  The
+ * statistics line and --summary count them all.
+ */
+#define LINT_CAP_LINES_DEFAULT 10
+struct lint_repeat {
+	unsigned limit;                         /* 0: list every one */
+	uint64_t told[RR_RULE_COUNT];           /* findings of the rule so far */
+	uint64_t first[RR_RULE_COUNT], last[RR_RULE_COUNT];   /* frames of the ones not listed */
+	enum rr_severity sev[RR_RULE_COUNT];
+};
+/* Forget the findings counted (a new capture); the limit stays. */
+void lint_repeat_reset(struct lint_repeat *r);
+/* Whether finding d is listed in text (counted either way). */
+bool lint_repeat_admit(struct lint_repeat *r, const struct rr_diag *d);
+/* After a capture's findings: a line per condition that had some not listed, how many and where. */
+void lint_repeat_tail(const struct lint_repeat *r, FILE *out, const char *file);
 /* A JSON string (quoted, escaped; NULL is ""): every JSON output of ulb-lint (findings, --summary, --dump) uses it. */
 void lint_json_string(FILE *out, const char *s);
 /*

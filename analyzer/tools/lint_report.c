@@ -7,6 +7,7 @@
  */
 #include <glib.h>
 #include <inttypes.h>
+#include <string.h>
 
 #include "lint.h"
 
@@ -74,4 +75,40 @@ void lint_print_finding(FILE *out, enum lint_format fmt, const char *file, const
 	fputs(",\"ref\":", out);
 	lint_json_string(out, r->section);
 	fputs("}\n", out);
+}
+
+void lint_repeat_reset(struct lint_repeat *r)
+{
+	unsigned limit = r->limit;
+
+	memset(r, 0, sizeof(*r));
+	r->limit = limit;
+}
+
+bool lint_repeat_admit(struct lint_repeat *r, const struct rr_diag *d)
+{
+	const struct rr_rule *rule = rr_rule_get(d->id);
+
+	if (!r->limit || rule->kind != RR_KIND_COND || strncmp(rule->code, "CAP-", 4))
+		return true;
+	if (++r->told[d->id] <= r->limit)
+		return true;
+	if (r->told[d->id] == r->limit + 1ull)
+		r->first[d->id] = d->frame;
+	r->last[d->id] = d->frame;
+	r->sev[d->id] = d->severity;
+	return false;
+}
+
+void lint_repeat_tail(const struct lint_repeat *r, FILE *out, const char *file)
+{
+	for (unsigned i = 0; i < RR_RULE_COUNT; i++) {
+		const struct rr_rule *rule = rr_rule_get(i);
+
+		if (!r->limit || r->told[i] <= r->limit)
+			continue;
+		fprintf(out, "%s: %s: %s %" PRIu64 " more not listed, frames %" PRIu64 " to %" PRIu64 " (%" PRIu64
+			" in all; --cap-lines 0 lists each) [%s]\n", file, rr_severity_name(r->sev[i]), rule->code,
+			r->told[i] - r->limit, r->first[i], r->last[i], r->told[i], rule->section);
+	}
 }

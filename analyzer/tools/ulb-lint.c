@@ -41,6 +41,7 @@ struct lint {
 	FILE *out;
 	const char *report;          /* --report FILE.html */
 	struct lint_html *html;
+	struct lint_repeat repeat;    /* --cap-lines: capture conditions listed in text */
 };
 
 static void usage(FILE *f)
@@ -64,6 +65,8 @@ static void usage(FILE *f)
 		"  --dump                    one record per rebuilt RPC message instead of findings\n"
 		"  --quiet                   no statistics line (and with --dump, no findings) on stderr\n"
 		"  --no-progress             no progress bar on a terminal\n"
+		"  --cap-lines N             text: list N findings of each capture condition (CAP-), count the\n"
+		"                            rest (default 10; 0 lists every one; JSON lists every one)\n"
 		"live capture (libpcap; root or CAP_NET_RAW; SIGINT or SIGTERM ends it with the end's findings):\n"
 		"  -i, --interface IFACE     capture on IFACE; what follows the options is a BPF filter, as tcpdump's\n"
 		"  --filter EXPR             the BPF filter as one argument instead\n"
@@ -116,13 +119,23 @@ static void on_finding(void *ctx, const struct rr_diag *d)
 		lint_html_finding(l->html, d);
 	progress_clear(l);   /* on the same terminal: a finding starts on a clean line */
 	if (l->dump) {
-		if (!l->quiet)
+		if (!l->quiet && lint_repeat_admit(&l->repeat, d))
 			lint_print_finding(stderr, LINT_TEXT, l->file, d);
 		return;
 	}
-	lint_print_finding(l->out, l->fmt, l->file, d);
+	if (l->fmt == LINT_JSON || lint_repeat_admit(&l->repeat, d))
+		lint_print_finding(l->out, l->fmt, l->file, d);
 	if (l->progress)
 		fflush(l->out);   /* before the next progress line, which is written unbuffered */
+}
+
+/* After a capture's last finding: how many of each capture condition text did not list. */
+static void end_findings(struct lint *l)
+{
+	if (l->dump && l->quiet)
+		return;
+	if (l->dump || l->fmt == LINT_TEXT)
+		lint_repeat_tail(&l->repeat, l->dump ? stderr : l->out, l->file);
 }
 
 static void on_message(void *ctx, const struct rr_message *m)
@@ -211,6 +224,8 @@ static void print_stats_of(const struct lint *l, const struct rr_decode_stats *d
 			sep = "; ";
 		}
 	}
+	if (ds->truncated)
+		fprintf(stderr, "; %" PRIu64 " RDMA frames cut short by the capture (snaplen)", ds->truncated);
 	if (ds->parts > 1)
 		fprintf(stderr, "; the file holds %" PRIu64 " captures joined end to end, analysed one by one",
 			ds->parts);
@@ -256,6 +271,7 @@ static bool end_run(struct lint *l, struct rr_session *s, const struct lint_capt
 
 	for (i = 0; i < RR_SKIP__COUNT; i++)
 		skipped[i] = rr_session_checks_skipped(s, i);
+	end_findings(l);
 	if (l->sum)
 		lint_summary_print(l->sum, l->out, l->fmt, l->file, skipped, read_error);
 	if (l->html && !lint_html_write(l->html, l->file, skipped, read_error, err, sizeof(err))) {
@@ -337,6 +353,7 @@ static int lint_file_jobs(struct lint *l, const char *path)
 		fprintf(stderr, "ulb-lint: %s: %s\n", l->file, err);
 		return 2;
 	}
+	end_findings(l);
 	if (rc)
 		fprintf(stderr, "ulb-lint: warning: %s\n", err);
 	if (tot.unread)
@@ -367,6 +384,7 @@ static int lint_file(struct lint *l, const char *path)
 
 	l->file = strcmp(path, "-") ? path : "<stdin>";
 	memset(l->count, 0, sizeof(l->count));
+	lint_repeat_reset(&l->repeat);
 	l->file_size = file_size(path);
 	l->progress = l->progress && isatty(STDERR_FILENO) && l->file_size >= PROGRESS_MIN_BYTES;
 	l->read_at_start = l->progress ? bytes_read() : 0;
@@ -431,7 +449,7 @@ static int lint_iface(struct lint *l)
 }
 
 /* The live capture's options (-i and its company); false with a message on stderr for a bad value. */
-enum { OPT_FILTER = 0x4c00, OPT_DURATION, OPT_COUNT, OPT_INTERVAL, OPT_BUFFER };
+enum { OPT_FILTER = 0x4c00, OPT_DURATION, OPT_COUNT, OPT_INTERVAL, OPT_BUFFER, OPT_CAP_LINES };
 
 static bool positive(const char *arg, double max, double *out)
 {
@@ -501,7 +519,7 @@ static bool live_filter(struct lint *l, int argc, char **argv, char **joined)
 
 int main(int argc, char **argv)
 {
-	struct option opts[RR_OPT__COUNT + 17] = {
+	struct option opts[RR_OPT__COUNT + 18] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -518,6 +536,7 @@ int main(int argc, char **argv)
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "cap-lines", required_argument, NULL, OPT_CAP_LINES },
 	};
 	/*
 	 * 64 MiB of capture buffer: frames are captured whole, so libpcap gives
@@ -525,7 +544,7 @@ int main(int argc, char **argv)
 	 * a real RoCE capture replayed at 8 times its speed was dropped.
 	 */
 	struct lint l = { .fmt = LINT_TEXT, .out = stdout, .fail_on = RR_SEV_ERROR, .progress = true,
-			  .live.buffer_mib = 64 };
+			  .live.buffer_mib = 64, .repeat.limit = LINT_CAP_LINES_DEFAULT };
 	bool list = false;
 	int c, rc = 0, i;
 	char err[256], *filter = NULL;
@@ -538,7 +557,7 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	rr_session_default_opts(&l.opts);
-	rr_session_getopt_entries(&opts[16]);   /* the terminator stays zero */
+	rr_session_getopt_entries(&opts[17]);   /* the terminator stays zero */
 	while ((c = getopt_long(argc, argv, "df:qshi:j:", opts, NULL)) != -1) {
 		if (is_live_option(c)) {
 			if (!live_option(&l.live, c, optarg))
@@ -603,6 +622,18 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			l.jobs = (unsigned)n;
+			break;
+		}
+		case OPT_CAP_LINES: {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (end == optarg || *end || n > 1000000) {
+				fprintf(stderr, "ulb-lint: --cap-lines takes a number of lines from 0 (every one) to "
+					"1000000, not '%s'\n", optarg);
+				return 2;
+			}
+			l.repeat.limit = (unsigned)n;
 			break;
 		}
 		case 'h':
