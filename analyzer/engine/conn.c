@@ -118,12 +118,20 @@ bool rr_flow_is_requester(const struct rr_flow *f)
 	return f->conn->requester >= 0 && f->side == f->conn->requester;
 }
 
-static struct conn *conn_new(struct rr_engine *eng, uint8_t transport)
+/* The next connection number: numbers go to connections a reader sees, one by one, in order. */
+static void conn_number(struct rr_engine *eng, struct conn *c)
+{
+	c->pub.id = ++eng->conns->next_conn_id;
+	eng->stats.conn_ids = c->pub.id;
+}
+
+/* A connection, numbered at once, or (numbered false) once its flow is known to stay in it. */
+static struct conn *conn_new(struct rr_engine *eng, uint8_t transport, bool numbered)
 {
 	struct conn *c = g_new0(struct conn, 1);
 
-	c->pub.id = ++eng->conns->next_conn_id;
-	eng->stats.conn_ids = c->pub.id;
+	if (numbered)
+		conn_number(eng, c);
 	c->pub.transport = transport;
 	c->pub.requester = -1;
 	g_ptr_array_add(eng->conns->conns, &c->pub);
@@ -139,8 +147,8 @@ static void conn_pair(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *
 
 	if (a->conn == b->conn || rr_flow_peer(a) || rr_flow_peer(b))
 		return;
-	/* The older connection keeps its id; the other one empties. */
-	keep = a->conn->id < b->conn->id ? a->conn : b->conn;
+	/* The older connection keeps its id (one not numbered yet is the newest); the other one empties. */
+	keep = a->conn->id && (!b->conn->id || a->conn->id < b->conn->id) ? a->conn : b->conn;
 	gone = keep == a->conn ? b->conn : a->conn;
 	mover = keep == a->conn ? b : a;
 	if (gone->requester == mover->side)
@@ -180,7 +188,7 @@ static void conn_split(struct rr_engine *eng, struct rr_flow *f)
 		return;
 	leaver = conn_of(old)->home == f ? rr_flow_peer(f) : f;
 	old->flow[leaver->side] = NULL;
-	c = conn_new(eng, leaver->key.transport);
+	c = conn_new(eng, leaver->key.transport, true);
 	c->home = leaver;
 	c->pub.carried_rpcrdma = old->carried_rpcrdma;
 	c->capture_cut = conn_of(old)->capture_cut;
@@ -293,7 +301,7 @@ struct rr_flow *rr_conn_flow_lookup(struct rr_engine *eng, const struct rr_flow_
 	cf = g_new0(struct conn_flow, 1);
 	f = &cf->pub;
 	f->key = k;
-	c = conn_new(eng, k.transport);
+	c = conn_new(eng, k.transport, false);
 	c->pub.flow[0] = f;
 	c->home = f;
 	f->conn = &c->pub;
@@ -310,6 +318,15 @@ struct rr_flow *rr_conn_flow_lookup(struct rr_engine *eng, const struct rr_flow_
 	g_ptr_array_add(list, f);
 	if (eager)
 		pair_if_unambiguous(eng, f);
+	/*
+	 * A flow that paired on sight joined its peer's connection, which
+	 * keeps its number: the one made for it goes unnumbered, so that
+	 * connections are numbered 1, 2, 3 as a reader counts them.
+	 */
+	if (f->conn == &c->pub)
+		conn_number(eng, c);
+	else
+		g_ptr_array_remove(t->conns, &c->pub);   /* frees c */
 	return f;
 }
 
