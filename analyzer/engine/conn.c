@@ -64,6 +64,7 @@ struct rr_conn_table *rr_conn_table_new(void)
 	t->by_addrs = g_hash_table_new_full(flow_key_hash, flow_key_equal, g_free,
 					    (GDestroyNotify)g_ptr_array_unref);
 	t->conns = g_ptr_array_new_with_free_func(conn_free);
+	t->by_id = g_hash_table_new(NULL, NULL);
 	return t;
 }
 
@@ -76,6 +77,7 @@ void rr_conn_table_free(struct rr_conn_table *t)
 	if (t->hosts)
 		g_hash_table_destroy(t->hosts);
 	g_ptr_array_free(t->conns, TRUE);
+	g_hash_table_destroy(t->by_id);
 	g_free(t);
 }
 
@@ -118,20 +120,44 @@ bool rr_flow_is_requester(const struct rr_flow *f)
 	return f->conn->requester >= 0 && f->side == f->conn->requester;
 }
 
-/* The next connection number: numbers go to connections a reader sees, one by one, in order. */
-static void conn_number(struct rr_engine *eng, struct conn *c)
+/*
+ * A connection is numbered when something about it is first reported, so
+ * that the numbers a reader meets run 1, 2, 3: each direction of a
+ * connection starts as a connection of its own until the two are paired,
+ * and numbering them at once left every second number unused.
+ */
+uint32_t rr_conn_id(struct rr_engine *eng, struct rr_conn *c)
 {
-	c->pub.id = ++eng->conns->next_conn_id;
-	eng->stats.conn_ids = c->pub.id;
+	struct rr_conn_table *t = eng->conns;
+
+	if (!c->id) {
+		c->id = ++t->next_conn_id;
+		eng->stats.conn_ids = c->id;
+		g_hash_table_insert(t->by_id, GUINT_TO_POINTER(c->id), c);
+	}
+	return c->id;
 }
 
-/* A connection, numbered at once, or (numbered false) once its flow is known to stay in it. */
-static struct conn *conn_new(struct rr_engine *eng, uint8_t transport, bool numbered)
+struct rr_conn *rr_conn_by_id(const struct rr_engine *eng, uint32_t id)
+{
+	return id ? g_hash_table_lookup(eng->conns->by_id, GUINT_TO_POINTER(id)) : NULL;
+}
+
+/* x was made before y: numbered ones by number (the older number stays), the others by when they were made. */
+bool rr_conn_older(const struct rr_conn *x, const struct rr_conn *y)
+{
+	if (x->id && y->id)
+		return x->id < y->id;
+	if (x->id || y->id)
+		return x->id != 0;
+	return conn_of(x)->made < conn_of(y)->made;
+}
+
+static struct conn *conn_new(struct rr_engine *eng, uint8_t transport)
 {
 	struct conn *c = g_new0(struct conn, 1);
 
-	if (numbered)
-		conn_number(eng, c);
+	c->made = ++eng->conns->made;
 	c->pub.transport = transport;
 	c->pub.requester = -1;
 	g_ptr_array_add(eng->conns->conns, &c->pub);
@@ -147,8 +173,8 @@ static void conn_pair(struct rr_engine *eng, struct rr_flow *a, struct rr_flow *
 
 	if (a->conn == b->conn || rr_flow_peer(a) || rr_flow_peer(b))
 		return;
-	/* The older connection keeps its id (one not numbered yet is the newest); the other one empties. */
-	keep = a->conn->id && (!b->conn->id || a->conn->id < b->conn->id) ? a->conn : b->conn;
+	/* The one that has a number (findings name it) keeps it; the other one empties. */
+	keep = rr_conn_older(a->conn, b->conn) ? a->conn : b->conn;
 	gone = keep == a->conn ? b->conn : a->conn;
 	mover = keep == a->conn ? b : a;
 	if (gone->requester == mover->side)
@@ -188,7 +214,7 @@ static void conn_split(struct rr_engine *eng, struct rr_flow *f)
 		return;
 	leaver = conn_of(old)->home == f ? rr_flow_peer(f) : f;
 	old->flow[leaver->side] = NULL;
-	c = conn_new(eng, leaver->key.transport, true);
+	c = conn_new(eng, leaver->key.transport);
 	c->home = leaver;
 	c->pub.carried_rpcrdma = old->carried_rpcrdma;
 	c->capture_cut = conn_of(old)->capture_cut;
@@ -301,7 +327,7 @@ struct rr_flow *rr_conn_flow_lookup(struct rr_engine *eng, const struct rr_flow_
 	cf = g_new0(struct conn_flow, 1);
 	f = &cf->pub;
 	f->key = k;
-	c = conn_new(eng, k.transport, false);
+	c = conn_new(eng, k.transport);
 	c->pub.flow[0] = f;
 	c->home = f;
 	f->conn = &c->pub;
@@ -318,14 +344,8 @@ struct rr_flow *rr_conn_flow_lookup(struct rr_engine *eng, const struct rr_flow_
 	g_ptr_array_add(list, f);
 	if (eager)
 		pair_if_unambiguous(eng, f);
-	/*
-	 * A flow that paired on sight joined its peer's connection, which
-	 * keeps its number: the one made for it goes unnumbered, so that
-	 * connections are numbered 1, 2, 3 as a reader counts them.
-	 */
-	if (f->conn == &c->pub)
-		conn_number(eng, c);
-	else
+	/* A flow that paired on sight joined its peer's connection: the one made for it is empty. */
+	if (f->conn != &c->pub)
 		g_ptr_array_remove(t->conns, &c->pub);   /* frees c */
 	return f;
 }
@@ -404,6 +424,8 @@ void rr_conn_forget(struct rr_engine *eng, struct rr_conn *c)
 			t->before = NULL;
 		g_hash_table_remove(t->flows, &f->key);   /* frees f */
 	}
+	if (c->id)
+		g_hash_table_remove(t->by_id, GUINT_TO_POINTER(c->id));
 	g_ptr_array_remove(t->conns, c);              /* frees c */
 }
 

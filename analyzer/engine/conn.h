@@ -30,7 +30,7 @@ struct rr_flow {
 };
 
 struct rr_conn {
-	uint32_t id;
+	uint32_t id;              /* 0 until rr_conn_id() numbers it: read it through that */
 	uint8_t transport;
 	struct rr_flow *flow[2];  /* by side */
 	int requester;            /* side index, -1 until known */
@@ -38,6 +38,12 @@ struct rr_conn {
 };
 
 struct rr_conn_table *rr_conn_table_new(void);
+/* c's number, given when first asked for: whatever is reported about c names it so (1, 2, ...). */
+uint32_t rr_conn_id(struct rr_engine *eng, struct rr_conn *c);
+/* The connection numbered id, if it is still kept. */
+struct rr_conn *rr_conn_by_id(const struct rr_engine *eng, uint32_t id);
+/* x was made before y (numbered ones by number). */
+bool rr_conn_older(const struct rr_conn *x, const struct rr_conn *y);
 /* Free every flow and connection (each module freed its own state of the flows first). */
 void rr_conn_table_free(struct rr_conn_table *t);
 

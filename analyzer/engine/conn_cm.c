@@ -93,25 +93,6 @@ static void pending_drop(struct rr_engine *eng, const struct rr_addr *host, uint
 	g_hash_table_remove(pending(eng), &k);
 }
 
-/* The table is in id order (ids only grow, removal keeps the order). */
-static struct rr_conn *conn_by_id(struct rr_engine *eng, uint32_t id)
-{
-	guint lo = 0, hi = rr_conn_count(eng);
-
-	while (lo < hi) {
-		guint mid = lo + (hi - lo) / 2;
-		struct rr_conn *c = rr_conn_nth(eng, mid);
-
-		if (c->id == id)
-			return c;
-		if (c->id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 /* RFC 8797: an RPC-over-RDMA CM private message somewhere in the CM private data. */
 static bool parse_rfc8797(const uint8_t *pd, uint32_t len, uint32_t *send, uint32_t *recv,
 			  uint8_t *flags_out)
@@ -209,7 +190,7 @@ static void ib_cm_rep(struct rr_engine *eng, const struct rr_event *ev, struct r
 		set_private_data(c, f2->side, ps, pr, pf);
 	if (p->port)
 		conn_of(c)->server_port = p->port;
-	p->conn_id = c->id;
+	p->conn_id = rr_conn_id(eng, c);
 	/* DREQ may name either end's comm id. */
 	cm_pending_room(eng);
 	pending_put(eng, &ev->flow.src, cm->local_comm_id, g_memdup2(p, sizeof(*p)));
@@ -248,7 +229,7 @@ static struct rr_conn *handle_ib_cm(struct rr_engine *eng, const struct rr_event
 		if (!p)
 			p = pending_find(eng, &ev->flow.src, cm->local_comm_id);
 		if (p && p->conn_id)
-			return conn_by_id(eng, p->conn_id);
+			return rr_conn_by_id(eng, p->conn_id);
 		break;
 	default:
 		break;

@@ -35,6 +35,7 @@ struct conn {
 	uint16_t server_port;     /* CM service port / iWARP listening port */
 	char *name;
 	bool capture_cut;         /* see rr_conn_info */
+	uint64_t made;            /* when it was made, among the table's connections (1, 2, ...) */
 };
 
 struct rr_conn_table {
@@ -42,8 +43,10 @@ struct rr_conn_table {
 	struct conn_flow *last;   /* the flow found last (frames come in runs of one flow), or NULL */
 	struct conn_flow *before; /* the one found before it (a run's answers come the other way), or NULL */
 	GHashTable *by_addrs;     /* address pair -> GPtrArray of flows (pairing candidates) */
-	GPtrArray *conns;         /* live connections (struct conn*), in id order */
+	GPtrArray *conns;         /* live connections (struct conn*), in the order they were made */
+	GHashTable *by_id;        /* connection number -> struct rr_conn*, once numbered (rr_conn_id) */
 	uint32_t next_conn_id;
+	uint64_t made;            /* connections made so far */
 	GHashTable *cm_pending;   /* conn_cm.c's: IB CM comm id -> its handshake; made on first use */
 	GHashTable *hosts;        /* host address (struct rr_addr, port 0) -> its number (rr_flow_host) */
 };

@@ -123,8 +123,12 @@ static void conn_teardown(struct rr_engine *eng, struct rr_conn *c)
 		if (c->flow[s])
 			rr_xfer_flow_reset(eng, c->flow[s]);
 	rr_conn_reopen(c);
-	/* The check stage forgets the connection (what outcomes need stays with them). */
-	rr_checker_fact(eng->checker, &down);
+	/*
+	 * The check stage forgets the connection (what outcomes need stays with
+	 * them); one never numbered was never named to it.
+	 */
+	if (c->id)
+		rr_checker_fact(eng->checker, &down);
 }
 
 /* Each module frees its own state of the flows; then conn.c forgets the flows and the connection. */
@@ -149,7 +153,7 @@ static int by_activity(const void *a, const void *b)
 	const struct rr_conn *x = *(struct rr_conn *const *)a, *y = *(struct rr_conn *const *)b;
 	uint64_t lx = rr_conn_last_frame(x), ly = rr_conn_last_frame(y);
 
-	return lx < ly ? -1 : lx > ly ? 1 : (x->id > y->id) - (x->id < y->id);
+	return lx < ly ? -1 : lx > ly ? 1 : rr_conn_older(x, y) ? -1 : rr_conn_older(y, x);
 }
 
 /*

@@ -506,7 +506,7 @@ static void send_fact(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	struct rr_fact_send s = { 0 };
 	struct rr_fact fact = { .kind = RR_FACT_SEND, .send = &s };
 
-	s.conn_id = f->conn->id;
+	s.conn_id = rr_conn_id(eng, f->conn);
 	s.roles_known = f->conn->requester >= 0;
 	s.from_requester = rr_flow_is_requester(f);
 	s.hdr = hdr;

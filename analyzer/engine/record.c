@@ -24,7 +24,7 @@ void rr_record_init(struct rr_message *m, struct rr_engine *eng, struct rr_flow 
 	memset(m, 0, sizeof(*m));
 	m->xid = hdr->xid;
 	m->dir = dir;
-	m->conn_id = f->conn->id;
+	m->conn_id = rr_conn_id(eng, f->conn);
 	m->conn_name = rr_conn_name(f->conn);
 	m->transport = f->key.transport;
 	m->hdr = hdr;

@@ -49,7 +49,7 @@ void rr_rnr_event(struct rr_engine *eng, const struct rr_event *ev)
 	f = rr_flow_find(eng, &ev->flow);
 	if (!f || !f->conn->carried_rpcrdma)
 		return;
-	r.conn_id = f->conn->id;
+	r.conn_id = rr_conn_id(eng, f->conn);
 	r.frame = ev->frame;
 	r.roles_known = f->conn->requester >= 0;
 	r.by_requester = rr_flow_is_requester(f);

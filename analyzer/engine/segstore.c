@@ -376,7 +376,7 @@ static void report_piece(struct rr_engine *eng, struct rr_flow *owner, const str
 		.more_frames = ev->more_frames,
 		.n_more_frames = ev->n_more_frames,
 		.op = ev->kind == RR_EV_READ_RESP ? RR_CARRY_READ_RESP : RR_CARRY_WRITE,
-		.conn_id = owner->conn->id,
+		.conn_id = rr_conn_id(eng, owner->conn),
 		.handle = rkey,
 		.hit = true,
 		.xid = seg->pub.xid,

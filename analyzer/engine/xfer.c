@@ -35,7 +35,7 @@ static void note_unmatched(struct rr_engine *eng, struct rr_flow *f, uint32_t rk
 	if (eng->rdma_fn) {
 		struct rr_rdma_report r = {
 			.frame = ev->frame, .more_frames = ev->more_frames, .n_more_frames = ev->n_more_frames,
-			.conn_id = f->conn->id, .handle = rkey, .len = bytes,
+			.conn_id = rr_conn_id(eng, f->conn), .handle = rkey, .len = bytes,
 			.op = ev->kind == RR_EV_READ_RESP ? RR_CARRY_READ_RESP : RR_CARRY_WRITE,
 		};
 
@@ -91,7 +91,7 @@ static void rdma_fact(struct rr_engine *eng, struct rr_flow *f, enum rr_rdma_op 
 	rr_seg_lookup(owner, rkey, va, len, op == RR_RDMA_READ, &hit);
 	if (!f->conn->carried_rpcrdma)
 		return;   /* plain verbs traffic (perftest, rping) is not judged */
-	r.conn_id = f->conn->id;
+	r.conn_id = rr_conn_id(eng, f->conn);
 	r.op = op;
 	r.roles_known = f->conn->requester >= 0;
 	r.by_requester = rr_flow_is_requester(f);

@@ -12,6 +12,11 @@ capture as it is and with the connection handshake cut out, and each rule
 that appears is explained in WHY below.  Where tshark is installed, every
 listed finding is also confirmed from Wireshark's own decode of its frame,
 so the list is not only what ulb-lint happened to print.
+
+Connections are numbered 1, 2, ... N as a reader counts them: --summary
+lists exactly the numbers 1..N, and every finding names one of them.  (The
+engine once numbered each direction before pairing them, so a capture's
+connections were 1, 3, 5.)
 """
 import argparse
 import json
@@ -65,6 +70,20 @@ def findings(lint, cap):
     if p.returncode not in (0, 1):
         raise SystemExit("ulb-lint failed on %s: %s" % (cap, p.stderr.decode()[-2000:]))
     return [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+
+
+def numbering(lint, cap):
+    """What is wrong with the connection numbers of cap's --summary and findings, or None."""
+    p = subprocess.run([lint, "--summary", "--format", "json", cap], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    lines = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+    ids = [c["id"] for d in lines if "summary" in d for c in d["summary"]["connections"]]
+    named = {d["conn"] for d in lines if "rule" in d and d.get("conn") is not None}
+    if sorted(ids) != list(range(1, len(ids) + 1)):
+        return "connections numbered %s, not 1..%d" % (ids[:12], len(ids))
+    if not named <= set(ids):
+        return "findings name connections %s that --summary does not list" % sorted(named - set(ids))
+    return None
 
 
 def tshark_frames(cap):
@@ -146,6 +165,10 @@ def main():
                 for r, v in want.get("cut_missing", {}).items():
                     exp[r] = [x for x in exp.get(r, []) if x not in v]
                 variants.append(("handshake cut", cut, want["cut_at"] - 1, exp))
+            checks += 1
+            wrong = numbering(a.lint, cap)
+            if wrong:
+                fail.add("%s: %s" % (name, wrong))
             tf = tshark_frames(cap) if have_tshark else None
             for variant, path, shift, exp in variants:
                 got = findings(a.lint, path)
