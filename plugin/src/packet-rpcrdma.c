@@ -203,6 +203,29 @@ static int dissect_decode_as(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 	return (int)tvb_captured_length(tvb);
 }
 
+static bool heuristic_enabled(const char *short_name)
+{
+	heur_dtbl_entry_t *e = find_heur_dissector_by_unique_short_name(short_name);
+
+	return !e || e->enabled;
+}
+
+/*
+ * Each heuristic is the plugin's way in on one lower layer, and the user
+ * turns it off in Analyze > Enabled Protocols (or tshark
+ * --disable-heuristic): the postdissector then leaves that layer's frames
+ * alone too, and the built-in rpcordma dissector has them.  The engine is
+ * still fed them, so the other layers' traffic is rebuilt as before.
+ */
+static bool layer_enabled(packet_info *pinfo)
+{
+	if (proto_is_frame_protocol(pinfo->layers, "infiniband"))
+		return heuristic_enabled("rpcrdma_tk_infiniband");
+	if (proto_is_frame_protocol(pinfo->layers, "iwarp_ddp_rdmap"))
+		return heuristic_enabled("rpcrdma_tk_iwarp");
+	return heuristic_enabled("rpcrdma_tk_tcp");
+}
+
 static int dissect_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
 	const struct rrp_frame *fr;
@@ -211,6 +234,8 @@ static int dissect_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 	if (rrp_prefs.builtin || drawn(pinfo))
 		return 0;
 	rrp_feed(pinfo);
+	if (!layer_enabled(pinfo))
+		return 0;
 	fr = rrp_frame_get(pinfo->num);
 	if (!fr || !(rrp_frame_claimed(fr) || fr->findings))
 		return 0;

@@ -15,6 +15,11 @@ capture, tshark running as an unprivileged user with the plugin:
             ulb-lint rebuilt (replies the RPC dissector counts: accepted
             with SUCCESS) plus the RPC over plain TCP the built-in
             dissectors see without the plugin.
+  heuristics  the user unticks the plugin's heuristics of a capture's lower
+            layer in Enabled Protocols (here tshark --disable-heuristic):
+            `tshark -2 -V` is then byte-identical to a run without the
+            plugin, postdissector included (it once went on drawing, so
+            every message was decoded twice); unticking all four likewise.
   profile   the files of the test HOME's Wireshark profile (one written
             there as the GUI writes it: preferences, disabled_protos,
             heuristic_protos) are byte-identical after the runs.
@@ -140,6 +145,26 @@ def check_programs(ts, cap, dump, fail, name):
     print("%s: -z rpc,programs %s" % (name, dict(got)))
 
 
+HEURISTICS = {"infiniband": ("rpcrdma_tk_infiniband", "rpcrdma_tk_cm"),
+              "iwarp": ("rpcrdma_tk_iwarp", "rpcrdma_tk_tcp")}
+
+
+def check_heuristics_off(ts, cap, fail, name):
+    without = ts.run(["-2", "-r", cap, "-V"], plugin=False)
+    ib = bool(ts.rows(cap, "infiniband", ["frame.number"], plugin=False))
+    sets = [("all four", HEURISTICS["infiniband"] + HEURISTICS["iwarp"]),
+            ("its layer's", HEURISTICS["infiniband" if ib else "iwarp"])]
+    for what, names in sets:
+        off = sum([["--disable-heuristic", h] for h in names], [])
+        got = ts.run(["-2", "-r", cap, "-V"] + off)
+        if got != without:
+            diff = next((i for i, (x, y) in enumerate(zip(got.splitlines(), without.splitlines())) if x != y), None)
+            fail.add("%s: %s heuristics off (%s), the decode differs from Wireshark without the plugin, first at "
+                     "line %s: %r" % (name, what, " ".join(names), diff,
+                                      got.splitlines()[diff] if diff is not None else "(length)"))
+    print("%s: heuristics off: decode as without the plugin" % name)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ws-user", required=True)
@@ -167,6 +192,7 @@ def main():
             dump = lint_dump(a.lint, cap)
             check_rpc(ts, cap, dump, fail, name)
             check_programs(ts, cap, dump, fail, name)
+            check_heuristics_off(ts, cap, fail, name)
             os.unlink(cap)
         after = snapshot(home)
         for f in sorted(set(before) | set(after)):

@@ -15,6 +15,11 @@ tshark runs as an unprivileged user with the plugin (ws-user.sh).
             only those of rules (not capture conditions) at error or
             warning; `rpcrdma.op` is spelled "NFSv3 READ", "NFSv4.1 READ",
             "NFSv4 CB_COMPOUND".
+  docs      every display filter docs/plugin.md writes (a `rpcrdma.`
+            expression that is not a preference or a template) is one
+            tshark takes, and each of its examples (the "Examples:"
+            paragraph, the `rpcrdma.op == ...` filters) matches a frame of
+            the captures: a user who pastes one gets something.
 """
 import argparse
 import collections
@@ -123,6 +128,45 @@ def rule_kinds(lint):
     return _kinds
 
 
+DOCS = os.path.join(HERE, "..", "..", "docs", "plugin.md")
+PREFS = {"rpcrdma.builtin", "rpcrdma.checks", "rpcrdma.profile", "rpcrdma.inline_threshold", "rpcrdma.iwarp_port"}
+
+
+def doc_filters():
+    """(every filter docs/plugin.md writes, the examples among them)."""
+    text = open(DOCS).read()
+    spans = [m.replace("\n", " ") for m in re.findall(r"`([^`]+)`", text)]
+    filters = [f for f in spans if re.match(r"^!?\(?[a-z]", f) and "rpcrdma." in f and f not in PREFS and
+               not re.search(r"[<:\[]|tshark|\.h$|\.so$|== N$", f)]
+    m = re.search(r"^Examples: (.*?)\n\n", text, re.S | re.M)
+    examples = [f.replace("\n", " ") for f in re.findall(r"`([^`]+)`", m.group(1))] if m else []
+    examples += [f for f in filters if f.startswith("rpcrdma.op ==")]
+    return sorted(set(filters)), sorted(set(examples))
+
+
+def check_docs(ts, caps, fail):
+    filters, examples = doc_filters()
+    if len(examples) < 5:
+        fail.add("docs/plugin.md: only %d example filters found (%s)" % (len(examples), examples))
+    def refused(f):
+        p = subprocess.run(ts.cmd + ["-r", caps[0], "-c", "1", "-Y", f], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        return p.returncode != 0 and (p.stderr.decode(errors="replace").strip().splitlines() or ["?"])[0]
+
+    # All at once first (one tshark); one by one only to name the ones refused.
+    bad = []
+    if refused(" || ".join("(%s)" % f for f in filters)):
+        bad = [(f, why) for f, why in ((f, refused(f)) for f in filters) if why]
+        if not bad:
+            fail.add("docs/plugin.md's filters are each taken, but not together")
+    for f, why in bad:
+        fail.add("docs/plugin.md writes the filter %r, which tshark refuses: %s" % (f, why))
+    for f in examples:
+        if not any(ts.run(["-2", "-r", cap, "-Y", f, "-T", "fields", "-e", "frame.number"]).strip() for cap in caps):
+            fail.add("docs/plugin.md's example filter %r matches no frame of %d captures" % (f, len(caps)))
+    print("docs: %d filters tshark takes, %d examples that match" % (len(filters) - len(bad), len(examples)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ws-user", required=True)
@@ -136,11 +180,15 @@ def main():
     fail = Failures("plugin_fields")
     try:
         check_registry(ts, fail)
+        caps = []
         for src in a.captures:
             cap = os.path.join(tmp, os.path.basename(src))
             shutil.copyfile(src, cap)
             os.chmod(cap, 0o644)
             check_capture(ts, a.lint, cap, fail)
+            caps.append(cap)
+        if caps:
+            check_docs(ts, caps, fail)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     fail.finish(1 + len(a.captures))
