@@ -135,6 +135,7 @@ struct rr_call *rr_call_new(struct rr_engine *eng, struct rr_flow *f, const stru
 	call->flow = f;
 	hdr_copy((struct rr_hdr *)call->hdr, hdr);
 	call->inline_len = inline_len;
+	call->inline_captured = d->captured > hdr->hdr_len ? MIN(d->captured - hdr->hdr_len, inline_len) : 0;
 	call->inline_buf = g_memdup2(d->data + hdr->hdr_len, inline_len);
 	for (i = 0; i < d->n_frames; i++)
 		rr_frames_add(call->frames, d->frames[i]);

@@ -22,6 +22,7 @@ struct rr_call {
 	const struct rr_hdr *hdr;
 	const uint8_t *inline_buf;/* RDMA_MSG: payload after the header */
 	size_t inline_len;
+	size_t inline_captured;   /* of inline_len: the bytes the snaplen left (the rest are zeros) */
 	GArray *frames;           /* Send frames */
 	GPtrArray *segs;          /* struct rr_seg*, owned */
 	bool send_truncated;

@@ -16,6 +16,17 @@ void mb_init(struct mbuf *m, struct rr_engine *eng)
 	m->made_up = 0;
 	m->over = false;
 	m->complete = true;
+	m->holed = false;
+	m->whole = 0;
+}
+
+/* What is appended next, at the current end, was never captured. */
+static void mb_hole_at(struct mbuf *m, uint64_t at)
+{
+	if (!m->holed) {
+		m->holed = true;
+		m->whole = at;
+	}
 }
 
 /*
@@ -85,6 +96,13 @@ void mb_slice(struct mbuf *m, const uint8_t *base, size_t off, size_t n)
 		mb_bytes(m, base + off, n);
 }
 
+void mb_slice_cut(struct mbuf *m, const uint8_t *base, size_t off, size_t n, size_t captured)
+{
+	if (n && off + n > captured)
+		mb_hole_at(m, m->b->len + (captured > off ? captured - off : 0));
+	mb_slice(m, base, off, n);
+}
+
 void mb_zeros(struct mbuf *m, uint64_t n)
 {
 	uint8_t *d = mb_grow(m, n);
@@ -102,8 +120,10 @@ bool mb_may_make_up(struct mbuf *m, uint64_t n)
 		return false;
 	}
 	m->made_up += n;
-	if (n)
+	if (n) {
 		m->complete = false;
+		mb_hole_at(m, m->b->len);   /* every caller makes them up at the end, right after */
+	}
 	return true;
 }
 
@@ -115,13 +135,17 @@ void mb_seg(struct mbuf *m, const struct rr_seg *seg, uint64_t n)
 	n = MIN(n, seg ? seg->s.length : 0);
 	if (!seg) {
 		m->complete = false;
+		mb_hole_at(m, m->b->len);
 		return;
 	}
+	/* Where in the segment the first missing byte is, is not kept: the hole starts with the segment. */
 	if (rr_seg_covered(seg) < n && !mb_may_make_up(m, n - rr_seg_covered(seg)))
 		return;
 	d = mb_grow(m, n);
-	if (d && !rr_seg_read(seg, 0, d, n))
+	if (d && !rr_seg_read(seg, 0, d, n)) {
 		m->complete = false;
+		mb_hole_at(m, (uint64_t)(d - m->b->data));
+	}
 }
 
 void mb_free(struct mbuf *m, struct rr_engine *eng)

@@ -24,6 +24,8 @@ struct mbuf {
 	uint64_t made_up;     /* zeros standing for bytes that never arrived */
 	bool over;
 	bool complete;
+	bool holed;           /* bytes were made up: whole says where the first one is */
+	uint64_t whole;       /* holed: bytes from the start before the first made-up one */
 };
 
 /*
@@ -51,8 +53,20 @@ static inline const uint8_t *mb_data(const struct mbuf *m)
 	return m->b->len ? m->b->data : NULL;
 }
 void mb_bytes(struct mbuf *m, const uint8_t *p, size_t n);
+/*
+ * Bytes from the start that are all what the capture held: its length
+ * until a byte is made up (a segment's missing bytes, the part of a Send
+ * the snaplen cut), the offset of the first one after.  A reader decodes
+ * that far and no further: the zeros after it were never sent.
+ */
+static inline uint64_t mb_whole(const struct mbuf *m)
+{
+	return m->holed ? m->whole : m->b->len;
+}
 /* n bytes of base from off; base may be NULL when n is 0. */
 void mb_slice(struct mbuf *m, const uint8_t *base, size_t off, size_t n);
+/* The same, of a base whose first `captured` bytes are the capture's and the rest made up (a Send cut short). */
+void mb_slice_cut(struct mbuf *m, const uint8_t *base, size_t off, size_t n, size_t captured);
 void mb_zeros(struct mbuf *m, uint64_t n);
 /* Account for n missing bytes; false (and the message is cut) past the cap. */
 bool mb_may_make_up(struct mbuf *m, uint64_t n);

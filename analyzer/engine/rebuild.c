@@ -115,7 +115,7 @@ static GArray *read_positions(const struct rr_hdr *hdr)
  * within a Position) and its XDR pad.  Returns how much of in was used.
  */
 static size_t insert_read_chunks(const struct rr_call *call, const uint8_t *in, size_t in_len,
-				 struct call_payload *cp)
+				 size_t in_captured, struct call_payload *cp)
 {
 	const struct rr_hdr *hdr = call->hdr;
 	GArray *positions;
@@ -144,7 +144,7 @@ static size_t insert_read_chunks(const struct rr_call *call, const uint8_t *in, 
 				have += mb_seg_have(rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
 		/* The chunk's bytes and the rest of the inline part: one growth. */
 		mb_reserve(&cp->full, need + have + (in_len - ip - need));
-		mb_slice(&cp->full, in, ip, need);
+		mb_slice_cut(&cp->full, in, ip, need, in_captured);
 		ip += need;
 		for (i = 0; i < hdr->n_reads; i++) {
 			if (hdr->reads[i].position != pos)
@@ -165,7 +165,7 @@ static void rebuild_call_payload(struct rr_engine *eng, const struct rr_call *ca
 {
 	const struct rr_hdr *hdr = call->hdr;
 	const uint8_t *in;
-	size_t in_len, ip;
+	size_t in_len, in_captured, ip;
 	uint32_t i;
 
 	memset(cp, 0, sizeof(*cp));
@@ -184,12 +184,14 @@ static void rebuild_call_payload(struct rr_engine *eng, const struct rr_call *ca
 				mb_seg(&cp->inl, rr_call_seg(call, RR_SEG_READ, i, 0), hdr->reads[i].seg.length);
 		in = mb_data(&cp->inl);
 		in_len = cp->inl.b->len;
+		in_captured = mb_whole(&cp->inl);
 	} else {
 		in = call->inline_buf;
 		in_len = call->inline_len;
+		in_captured = call->inline_captured;
 	}
-	ip = insert_read_chunks(call, in, in_len, cp);
-	mb_slice(&cp->full, in, ip, in_len - ip);
+	ip = insert_read_chunks(call, in, in_len, in_captured, cp);
+	mb_slice_cut(&cp->full, in, ip, in_len - ip, in_captured);
 	cp->complete = cp->complete && cp->full.complete && cp->inl.complete;
 	mb_done(&cp->full, eng, call->xid, call->first_frame);
 	mb_done(&cp->inl, eng, call->xid, call->first_frame);
@@ -352,6 +354,7 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	m.ts_usec = call->ts_usec;
 	m.payload = mb_data(&cp.full);
 	m.payload_len = cp.full.b->len;
+	m.payload_whole = mb_whole(&cp.full);
 	m.complete = cp.complete;
 	/* Lost by the capture: cut frames, or bytes the responder asked for that never showed. */
 	m.capture_loss = call->send_truncated;

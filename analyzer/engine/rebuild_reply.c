@@ -161,6 +161,7 @@ struct reply_payload {
 	struct mbuf full;         /* the inline part with the Write chunks put back */
 	const uint8_t *in;        /* the inline part: the Send's, or inl's */
 	size_t in_len;
+	size_t in_captured;       /* of in_len: the bytes the capture held before the first it did not */
 	bool complete;
 	GArray *chunk_items;      /* struct rr_ddp_place: where each Write chunk's data was put */
 };
@@ -190,9 +191,11 @@ static void reply_inline(const struct rr_hdr *hdr, const struct rr_send_done *d,
 			rp->complete = false;
 		rp->in = mb_data(&rp->inl);
 		rp->in_len = rp->inl.b->len;
+		rp->in_captured = mb_whole(&rp->inl);
 	} else if (rr_hdr_proc_has_payload(hdr->proc)) {
 		rp->in = d->data + hdr->hdr_len;
 		rp->in_len = d->len - hdr->hdr_len;
+		rp->in_captured = d->captured > hdr->hdr_len ? MIN(d->captured - hdr->hdr_len, rp->in_len) : 0;
 	}
 }
 
@@ -247,7 +250,7 @@ static void put_write_chunks(struct reply_payload *rp, const struct rr_call *cal
 
 		if (in_i->pos < ip || in_i->pos > rp->in_len)
 			continue;
-		mb_slice(&rp->full, rp->in, ip, in_i->pos - ip);
+		mb_slice_cut(&rp->full, rp->in, ip, in_i->pos - ip, rp->in_captured);
 		ip = in_i->pos;
 		out_pos = rp->full.b->len;
 		append_write_chunk(&rp->full, call, hdr, in_i->chunk, in_i->length);
@@ -258,7 +261,7 @@ static void put_write_chunks(struct reply_payload *rp, const struct rr_call *cal
 		if (in_i->chunk < 64)
 			placed |= (uint64_t)1 << in_i->chunk;
 	}
-	mb_slice(&rp->full, rp->in, ip, rp->in_len - ip);
+	mb_slice_cut(&rp->full, rp->in, ip, rp->in_len - ip, rp->in_captured);
 	/* A non-empty chunk that found no result: the check stage says which rule that breaks. */
 	for (k = 0; k < hdr->n_write_chunks; k++)
 		if (!(placed >> k & 1) && rr_chunk_length(hdr, &hdr->writes[k]))
@@ -353,11 +356,13 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 		g_array_unref(ins);
 		m.payload = mb_data(&rp.full);
 		m.payload_len = rp.full.b->len;
+		m.payload_whole = mb_whole(&rp.full);
 	} else {
 		if (chunks_used)
 			rp.complete = false;
 		m.payload = rp.in;
 		m.payload_len = rp.in_len;
+		m.payload_whole = rp.in_captured;
 	}
 
 	if (call) {

@@ -82,17 +82,25 @@ static const struct rrp_send *send_here(const struct rrp_frame *fr, uint32_t xid
 	return NULL;
 }
 
-/* The message's bytes right after the header in this frame (an inline message in one packet), else a new tab. */
+/*
+ * The message's bytes right after the header in this frame (an inline
+ * message in one packet), else a new tab.  Of a message the capture did
+ * not hold whole, only the bytes before the first one it lost are
+ * captured bytes of the tab (the rest is its reported length): RPC and NFS
+ * decode those and then say the packet was cut, instead of decoding the
+ * zeros that stand for what was lost.
+ */
 static tvbuff_t *message_tvb(tvbuff_t *ftvb, packet_info *pinfo, const struct rrp_frame *fr,
 			     const struct rrp_msg *m, int poff, int plen)
 {
 	const struct rrp_send *s = send_here(fr, m->v.xid);
 	tvbuff_t *t;
 
-	if (s && poff >= 0 && m->payload_len && s->hdr_len + m->payload_len <= (uint32_t)plen &&
+	if (s && poff >= 0 && m->payload_len && m->payload_whole == m->payload_len &&
+	    s->hdr_len + m->payload_len <= (uint32_t)plen &&
 	    tvb_memeql(ftvb, poff + (int)s->hdr_len, m->payload, m->payload_len) == 0)
 		return tvb_new_subset_length(ftvb, poff + (int)s->hdr_len, (int)m->payload_len);
-	t = tvb_new_child_real_data(ftvb, m->payload, m->payload_len, m->payload_len);
+	t = tvb_new_child_real_data(ftvb, m->payload, m->payload_whole, (gint)m->payload_len);
 	add_new_data_source(pinfo, t, "Rebuilt RPC message");
 	return t;
 }

@@ -235,6 +235,7 @@ static void on_message(void *ctx, const struct rr_message *m)
 	pm->conv_id = m->conn_id;
 	pm->conn_name = wmem_strdup(wmem_file_scope(), m->conn_name);
 	pm->payload_len = (uint32_t)m->payload_len;
+	pm->payload_whole = (uint32_t)MIN(m->payload_whole, m->payload_len);
 	pm->payload = m->payload_len ? wmem_memdup(wmem_file_scope(), m->payload, m->payload_len) : NULL;
 	keep_segments(pm, m);
 	keep_seg_frames(pm, m);

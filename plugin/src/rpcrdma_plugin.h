@@ -81,6 +81,7 @@ struct rrp_msg {
 	char *conn_name;
 	uint8_t *payload;
 	uint32_t payload_len;
+	uint32_t payload_whole;       /* bytes from the start the capture held (the rest were made up) */
 	uint32_t *frames;
 	unsigned n_frames;
 	uint32_t *seg_lens;           /* the lengths of the chunk segments its own header advertised */

@@ -217,6 +217,13 @@ struct rr_message {
 
 	const uint8_t *payload;       /* see above; valid during the callback */
 	size_t payload_len;
+	/*
+	 * The first payload_whole bytes are all what the capture held
+	 * (payload_len when nothing was lost); from there on some are zeros
+	 * standing for bytes it did not hold (a Send the snaplen cut, Write
+	 * data lost), which a decoder must not take for what was sent.
+	 */
+	size_t payload_whole;
 	bool complete;                /* every byte of every chunk was seen */
 
 	bool has_rpc;                 /* payload decoded as an RPC call or reply header */
