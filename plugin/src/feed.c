@@ -242,8 +242,17 @@ static void on_message(void *ctx, const struct rr_message *m)
 	pair_with_call(pm);
 	rrp_map_set(F.send_msgs, GUINT_TO_POINTER((uint32_t)pm->v.send_frame), pm);
 	last = pm->n_frames ? pm->frames[pm->n_frames - 1] : (uint32_t)m->send_frame;
-	/* Delivered by rr_engine_finish(): it belongs to its last frame. */
-	if (!F.cur_frame)
+	/*
+	 * Delivered by rr_engine_finish(): it belongs to its last frame.  So
+	 * does a call whose read chunks never completed, which the engine
+	 * delivers when its reply comes: drawn in the reply's frame, RPC showed
+	 * a call in the responder's packet and the reply, pushed on by the
+	 * XID, in the next packet, which could be the requester's.  A
+	 * two-pass view (tshark -2, the GUI) shows it there; one pass had
+	 * dissected that frame already, and shows the frames it was carried in.
+	 */
+	if (!F.cur_frame || (pm->v.dir == RR_DIR_CALL && !pm->v.complete && last < F.cur_frame &&
+			     !xid_taken(last, pm)))
 		place(pm, last);
 	else if (xid_taken(F.cur_frame, pm))
 		rrp_push(&F.deferred, pm);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The plugin on a capture cut by the snaplen: RPC decodes only what was captured.
+"""The plugin on a capture that lost bytes: RPC decodes only what was captured.
 
 Each capture is cut at several snaplens (tcpdump -s, as lintjson.cut_pcap
 writes it).  The bytes of an RPC message that the cut removed are not in
@@ -12,6 +12,13 @@ every RPC program, version and procedure decoded from a call in the cut
 capture is the one decoded from the whole capture (a reply's are RPC's
 memory of its call, not bytes of the reply).  The plugin once decoded the zeros
 standing for lost bytes, and a cut NFSv3 NULL call became "NFS V0 proc-0".
+
+Frames dropped from an iWARP capture (editcap -d): a call whose read chunk
+never completed is delivered when its reply comes, and belongs to its own
+last frame.  In tshark -2, every forward-channel RPC call the plugin hands
+RPC is in a packet its requester sent (the host that opened the TCP
+connection, from the capture's SYN), never in the responder's; it was drawn
+in the reply's frame once, and the reply pushed into the next packet.
 """
 import argparse
 import json
@@ -66,6 +73,20 @@ def rpc_messages(ws_user, plugin, home, cap):
     return out
 
 
+DROPS = ["102", "124", "127", "200-210", "300-305", "1000-1010"]
+
+
+def calls_in_wrong_direction(ws_user, plugin, home, cap):
+    """(frames with an RPC call of the forward channel, those sent by the responder)."""
+    run = [ws_user, plugin, "--home", home, "--", "tshark", "-2", "-r", cap]
+    syn = subprocess.run(run + ["-Y", "tcp.flags.syn == 1 && tcp.flags.ack == 0", "-T", "fields", "-e", "ip.src"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode().split()
+    p = subprocess.run(run + ["-Y", "rpcrdma.message && rpc.msgtyp == 0 && !rpcrdma.backchannel", "-T", "fields",
+                              "-e", "frame.number", "-e", "ip.src"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    rows = [l.split("\t") for l in p.stdout.decode().splitlines() if l.strip()]
+    return len(rows), [r[0] for r in rows if syn and r[1] not in set(syn)]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ws-user", required=True)
@@ -73,10 +94,10 @@ def main():
     ap.add_argument("--lint")
     ap.add_argument("captures", nargs="+")
     a = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="rr-snaplen-")
+    tmp = tempfile.mkdtemp(prefix="rr-lost-")
     os.chmod(tmp, 0o755)
     home = os.path.join(tmp, "home")
-    fail = Failures("plugin_snaplen")
+    fail = Failures("plugin_lost_bytes")
     checks = 0
     try:
         for src in a.captures:
@@ -107,6 +128,16 @@ def main():
                             bad += 1
                 print("%s cut at %d: %d RPC messages decoded, %d unlike the whole capture's" %
                       (name, snap, len(got), bad))
+            if "siw" in name:
+                dropped = os.path.join(tmp, "dropped-" + name)
+                subprocess.run(["editcap", whole, dropped] + DROPS, check=True)
+                os.chmod(dropped, 0o644)
+                n, wrong = calls_in_wrong_direction(a.ws_user, a.plugin, home, dropped)
+                checks += 1
+                if not n or wrong:
+                    fail.add("%s with frames %s dropped: %d RPC calls, in responder's packets: %s" %
+                             (name, ",".join(DROPS), n, wrong[:10]))
+                print("%s with frames dropped: %d RPC calls, all in requester's packets" % (name, n))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     fail.finish(checks)
