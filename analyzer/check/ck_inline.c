@@ -46,8 +46,9 @@ void ck_rr041(struct rr_checker *ck, const struct rr_fact *f)
 	ds->inline_default_reported = true;
 	ck_report(ck, f, RR_041_INLINE_DEFAULT, s->frame,
 		  "the %s sends %zu bytes inline (XID 0x%08x) on a connection whose threshold was never "
-		  "advertised in the capture; 1024 is all it may assume (pass --inline-threshold if the "
-		  "peers agreed on more; reported once per connection and direction)",
+		  "advertised in the capture; 1024 is all it may assume (if the peers agreed on more, give "
+		  "it: ulb-lint --inline-threshold, Wireshark's rpcrdma.inline_threshold preference; "
+		  "reported once per connection and direction)",
 		  s->from_requester ? "requester" : "responder", s->len, s->hdr->xid);
 }
 

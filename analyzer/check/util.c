@@ -157,8 +157,13 @@ static void put_u32(struct text *t, uint32_t v, unsigned base, int width)
 	t->buf[t->at] = 0;
 }
 
-/* "NFSACL v3 SETACL", "NFSv4.1 COMPOUND(SEQUENCE,PUTFH,READ)", "NFSv4 CB_COMPOUND" (ulp/names.c spells ops alike).
- * Cut short, it is the prefix of the whole that fits (len >= 1). */
+/*
+ * "NFSACL v3 SETACL", "NFSv4.1 COMPOUND(SEQUENCE,PUTFH,READ)", "NFSv4
+ * CB_COMPOUND" (ulp/names.c spells ops alike).  A COMPOUND whose ops do
+ * not all fit lists the ops that do and ",...)": never half an op name
+ * ("GET" for GETATTR).  Otherwise cut short, it is the prefix of the
+ * whole that fits (len >= 1).
+ */
 static void describe(const struct rr_message *m, char *buf, size_t len)
 {
 	const struct rr_ulp_info *u = m->dir == RR_DIR_CALL ? (m->has_ulp ? &m->ulp : NULL) : m->call_ulp;
@@ -176,9 +181,14 @@ static void describe(const struct rr_message *m, char *buf, size_t len)
 		put(&t, "NFSv4.");
 		put_u32(&t, u->minorversion, 10, 0);
 		put(&t, " COMPOUND(");
-		for (i = 0; i < u->n_ops && t.at + 1 < len; i++) {
+		for (i = 0; i < u->n_ops; i++) {
 			const char *op = rr_nfs4_op_name(u->ops[i]);
+			size_t need = strlen(op ? op : "?") + (i ? 1 : 0) + (i + 1 < u->n_ops ? strlen(",...)") : 1);
 
+			if (t.at + need >= len) {
+				put(&t, i ? ",...)" : "...)");
+				return;
+			}
 			put(&t, i ? "," : "");
 			put(&t, op ? op : "?");
 		}
@@ -239,10 +249,14 @@ void ck_describe_call(const struct rr_message *m, char *buf, size_t len)
 		memo.m = m;
 		memo.fact = fact_no;
 	}
-	/* What fits, as g_strlcpy would copy it, without walking the text a byte at a time. */
 	if (!len)
 		return;
-	n = MIN(memo.len, len - 1);
+	/* Cut shorter than the memo: describe() cuts a COMPOUND between its ops, not inside one. */
+	if (memo.len >= len) {
+		describe(m, buf, len);
+		return;
+	}
+	n = memo.len;
 	memcpy(buf, memo.text, n);
 	buf[n] = 0;
 }

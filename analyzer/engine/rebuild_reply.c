@@ -108,7 +108,7 @@ static void append_write_chunk(struct mbuf *out, const struct rr_call *call, con
 
 /* Bytes seen landing in each segment of the call's write and reply chunks, by wseg index. */
 static uint64_t *written_bytes(struct rr_engine *eng, const struct rr_call *call, const struct rr_hdr *rhdr,
-			       bool gaps, bool *lost, GArray **bytes_out, GArray **frames_out)
+			       bool gaps, bool *lost, bool *lost_in_gap, GArray **bytes_out, GArray **frames_out)
 {
 	const struct rr_hdr *h = call->hdr;
 	uint64_t *out = rr_scratch_zeroed(&eng->scratch, sizeof(uint64_t), h->n_wsegs + 1, bytes_out);
@@ -134,10 +134,10 @@ static uint64_t *written_bytes(struct rr_engine *eng, const struct rr_call *call
 		if (sg->role == RR_SEG_WRITE && sg->chunk < rhdr->n_write_chunks &&
 		    sg->index < rhdr->writes[sg->chunk].count &&
 		    rr_seg_covered(sg) < rr_hdr_wseg(rhdr, &rhdr->writes[sg->chunk], sg->index)->length)
-			*lost = true;
+			*lost = *lost_in_gap = true;
 		if (sg->role == RR_SEG_REPLY && rhdr->has_reply && sg->index < rhdr->reply.count &&
 		    rr_seg_covered(sg) < rr_hdr_wseg(rhdr, &rhdr->reply, sg->index)->length)
-			*lost = true;
+			*lost = *lost_in_gap = true;
 	}
 	return out;
 }
@@ -328,7 +328,7 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 {
 	const uint64_t *frames = d->frames;
 	struct reply_payload rp = { .complete = !d->truncated };
-	bool cut = false, chunks_used = false;
+	bool cut = false, cut_in_gap = false, chunks_used = false;
 	GArray *fr = rr_scratch_take(&eng->scratch, sizeof(uint64_t));
 	GArray *items = rr_scratch_take(&eng->scratch, sizeof(struct rr_ddp_place));
 	GArray *seg_bytes = NULL, *req_bytes = NULL, *seg_frames = NULL;
@@ -373,8 +373,19 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 		m.call_capture_loss = call->capture_loss;
 		m.call_send_frame = call->first_frame;
 		m.call_ts_usec = call->ts_usec;
-		m.seg_bytes = written_bytes(eng, call, hdr, d->psn_gaps != call->gaps_at_start, &cut, &seg_bytes,
-					    &seg_frames);
+		m.seg_bytes = written_bytes(eng, call, hdr, d->psn_gaps != call->gaps_at_start, &cut, &cut_in_gap,
+					    &seg_bytes, &seg_frames);
+		/*
+		 * As a call whose read chunk lost bytes is told (rr_call_flush):
+		 * the capture lost packets while the Writes went, and the reply
+		 * returned more than it holds.  Bytes the snaplen cut are told
+		 * per frame already (CAP-TRUNC).
+		 */
+		if (cut_in_gap)
+			rr_diag_report(&eng->diag, ENG_INCOMPLETE, frames[0],
+				       "reply XID 0x%08x on %s: %s chunk data is missing from the capture (packets "
+				       "were lost while it was written)", hdr->xid, rr_conn_name(f->conn),
+				       hdr->proc == RR_RDMA_NOMSG ? "Reply" : "Write");
 		m.seg_frames = (const struct rr_seg_frames *)(void *)seg_frames->data;
 		m.call_read_bytes = requested_bytes(eng, call, &req_bytes);
 	} else {
@@ -383,6 +394,9 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	m.frames = (const uint64_t *)(void *)fr->data;
 	m.n_frames = fr->len;
 	m.capture_loss = d->truncated || cut;
+	/* Zeros where the capture lost nothing stand for bytes the sender never sent: a breach, told as one. */
+	if (!m.capture_loss)
+		m.payload_whole = m.payload_len;
 	rp.complete = rp.complete && rp.inl.complete && rp.full.complete;
 	mb_done(&rp.inl, eng, hdr->xid, frames[0]);
 	mb_done(&rp.full, eng, hdr->xid, frames[0]);

@@ -454,6 +454,7 @@ void rr_xfer_flow_reset(struct rr_engine *eng, struct rr_flow *f)
 
 	if (!x)
 		return;
+	rr_xfer_tell_hole(eng, f);
 	rr_xfer_sends_reset(eng, x);
 	memset(&x->write, 0, sizeof(x->write));
 	while (!g_queue_is_empty(&x->read_reqs))

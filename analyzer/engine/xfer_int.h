@@ -98,6 +98,7 @@ struct rr_xfer_flow {
 	uint32_t req_next;
 	uint32_t req_slack;
 	uint32_t hole_start, hole_len;
+	uint64_t hole_frame;      /* where the latest hole showed; 0 once it was told (CAP-PSN-GAP) */
 	uint32_t cm_psn[2];       /* the handshake's starting PSNs, until the first packet */
 	unsigned n_cm_psn;
 	uint32_t pmtu;            /* IB: learnt from full-size packets */
@@ -144,6 +145,8 @@ void rr_xfer_read_resp_seq(struct rr_engine *eng, struct rr_flow *f, struct rr_f
 			   const struct rr_event *ev);
 /* xfer_seq.c: the Read Request at psn on reader's stream took n PSNs (its response showed). */
 void rr_xfer_read_took(struct rr_flow *reader, uint32_t psn, uint32_t n);
+/* The flow's latest PSN hole, if no late packet filled it, told as lost (CAP-PSN-GAP): at its end. */
+void rr_xfer_tell_hole(struct rr_engine *eng, struct rr_flow *f);
 
 /* xfer_send.c: one Send packet (IB by PSN, iWARP by MSN and offset). */
 void rr_xfer_ib_send(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev);

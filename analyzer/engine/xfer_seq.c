@@ -20,6 +20,8 @@
  * new connection on the same QP numbers whose handshake was not captured):
  * the history no longer applies, but how much was lost is unknown.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "xfer_int.h"
@@ -51,16 +53,56 @@ static uint32_t read_span(struct rr_flow *f, const struct rr_event *ev, uint32_t
 	return 1;
 }
 
-/* The PSNs [from, to) were not captured: counted on f, and f's connection marked. */
-static void lost(struct rr_engine *eng, struct rr_flow *f, uint32_t from, uint32_t to)
+/*
+ * The latest hole, as much of it as no late packet filled: told once it
+ * can no longer be filled (a newer hole, a new sequence, the connection's
+ * end), so that a packet the capture only reordered is not called lost.
+ */
+/* Who sent f's packets, as a finding names them. */
+static const char *sender(const struct rr_flow *f)
+{
+	if (f->conn->requester < 0)
+		return "one end";
+	return rr_flow_is_requester(f) ? "the requester" : "the responder";
+}
+
+static void tell_hole(struct rr_engine *eng, struct rr_flow *f)
+{
+	struct rr_xfer_flow *x = f->xfer;
+	char psns[40];
+
+	if (x->hole_len && x->hole_frame) {
+		if (x->hole_len == 1)
+			snprintf(psns, sizeof(psns), "PSN 0x%06x", x->hole_start);
+		else
+			snprintf(psns, sizeof(psns), "PSN 0x%06x to 0x%06x", x->hole_start,
+				 (x->hole_start + x->hole_len - 1) & RR_PSN_MASK);
+		rr_diag_report(&eng->diag, CAP_PSN_GAP, x->hole_frame,
+			       "%u packet%s sent by %s on %s (%s) %s missing (not in the capture, or dropped for a "
+			       "bad ICRC): what %s carried is not known", x->hole_len, x->hole_len == 1 ? "" : "s", sender(f), rr_conn_name(f->conn), psns,
+			       x->hole_len == 1 ? "is" : "are", x->hole_len == 1 ? "it" : "they");
+	}
+	x->hole_frame = 0;
+}
+
+/* The PSNs [from, to) were not captured (found at frame): counted on f, and f's connection marked. */
+static void lost(struct rr_engine *eng, struct rr_flow *f, uint32_t from, uint32_t to, uint64_t frame)
 {
 	struct rr_xfer_flow *x = f->xfer;
 	uint32_t n = rr_psn_dist(from, to);
 
 	eng->xfer->psn_gaps++;
+	tell_hole(eng, f);
 	x->hole_start = from;
 	x->hole_len = n;
+	x->hole_frame = frame;
 	rr_conn_note_loss(f, n, 0);
+}
+
+void rr_xfer_tell_hole(struct rr_engine *eng, struct rr_flow *f)
+{
+	if (f->xfer)
+		tell_hole(eng, f);
 }
 
 /*
@@ -68,7 +110,7 @@ static void lost(struct rr_engine *eng, struct rr_flow *f, uint32_t from, uint32
  * was accounted for and upto are lost, except the ones a Read Request
  * whose response length is unknown may have taken.
  */
-static void known_upto(struct rr_engine *eng, struct rr_flow *f, uint32_t upto)
+static void known_upto(struct rr_engine *eng, struct rr_flow *f, uint32_t upto, uint64_t frame)
 {
 	struct rr_xfer_flow *x = f->xfer;
 	uint32_t d = rr_psn_dist(x->req_next, upto);
@@ -78,7 +120,7 @@ static void known_upto(struct rr_engine *eng, struct rr_flow *f, uint32_t upto)
 	if (d <= x->req_slack) {
 		x->req_slack -= d;
 	} else {
-		lost(eng, f, (x->req_next + x->req_slack) & RR_PSN_MASK, upto);
+		lost(eng, f, (x->req_next + x->req_slack) & RR_PSN_MASK, upto, frame);
 		x->req_slack = 0;
 	}
 	x->req_next = upto;
@@ -122,6 +164,12 @@ void rr_xfer_read_resp_seq(struct rr_engine *eng, struct rr_flow *f, struct rr_f
 	if (n) {
 		eng->xfer->psn_gaps++;
 		rr_conn_note_loss(f, n, 0);
+		/* Responses are not retransmitted out of order: these are lost for good. */
+		rr_diag_report(&eng->diag, CAP_PSN_GAP, ev->frame,
+			       "%" PRIu64 " packet%s of RDMA Read Responses sent by %s on %s %s missing from the capture "
+			       "before PSN 0x%06x: what %s carried is not known", n, n == 1 ? "" : "s", sender(f),
+			       rr_conn_name(f->conn),
+			       n == 1 ? "is" : "are", ev->psn, n == 1 ? "it" : "they");
 	}
 }
 
@@ -160,7 +208,7 @@ static bool fills_hole(struct rr_flow *f, uint32_t psn)
  */
 #define RR_CM_START_LOSS 4096u
 
-static void from_start(struct rr_engine *eng, struct rr_flow *f, uint32_t psn)
+static void from_start(struct rr_engine *eng, struct rr_flow *f, uint32_t psn, uint64_t frame)
 {
 	struct rr_xfer_flow *x = f->xfer;
 	uint32_t best = RR_CM_START_LOSS, from = 0;
@@ -176,12 +224,13 @@ static void from_start(struct rr_engine *eng, struct rr_flow *f, uint32_t psn)
 	}
 	x->n_cm_psn = 0;
 	if (best && best < RR_CM_START_LOSS)
-		lost(eng, f, from, psn);
+		lost(eng, f, from, psn, frame);
 }
 
 static void new_sequence(struct rr_engine *eng, struct rr_flow *f)
 {
 	eng->xfer->psn_gaps++;
+	tell_hole(eng, f);
 	f->xfer->hole_len = 0;
 	rr_conn_note_loss(f, 0, 0);
 }
@@ -212,15 +261,16 @@ bool rr_xfer_ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct
 	next = (ev->psn + span) & RR_PSN_MASK;
 	d = rr_psn_dist(x->req_next, ev->psn);
 	if (!x->req_psn_valid) {
+		tell_hole(eng, f);
 		x->hole_len = 0;
-		from_start(eng, f, ev->psn);
+		from_start(eng, f, ev->psn, ev->frame);
 	} else if (d >= RR_PSN_HALF) {
 		/* Inside what an ACK already accounted for: only what lies after it moves on. */
 		moves = rr_psn_after(x->req_next, next);
 	} else if (d >= RR_PSN_RETRANSMIT_WINDOW) {
 		new_sequence(eng, f);
 	} else {
-		known_upto(eng, f, ev->psn);
+		known_upto(eng, f, ev->psn, ev->frame);
 	}
 	if (moves) {
 		x->req_next = next;
@@ -246,7 +296,7 @@ void rr_xfer_ack(struct rr_engine *eng, const struct rr_event *ev)
 	/* Far ahead: not this stream's (a sequence the capture did not see start). */
 	if (rr_psn_dist(x->req_next, upto) >= RR_PSN_RETRANSMIT_WINDOW)
 		return;
-	known_upto(eng, f, upto);
+	known_upto(eng, f, upto, ev->frame);
 }
 
 void rr_xfer_cm_req(struct rr_engine *eng, const struct rr_event *req)
@@ -300,6 +350,7 @@ void rr_xfer_flow_restart(struct rr_engine *eng, struct rr_flow *f, const struct
 	if (f->key.transport == RR_TRANSPORT_IWARP)
 		return;
 	x = rr_xf(f);
+	tell_hole(eng, f);
 	x->req_psn_valid = false;
 	x->hole_len = 0;
 	x->n_cm_psn = start_psns(eng, f, rep, x->cm_psn);

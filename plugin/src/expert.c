@@ -46,6 +46,7 @@ static int pi_group(enum rr_rule_id id)
 		return PI_CHECKSUM;
 	case CAP_TRUNC:
 	case CAP_TCP_GAP:
+	case CAP_PSN_GAP:
 	case CAP_DUP:
 	case CAP_JOINED:
 		return PI_SEQUENCE;

@@ -219,9 +219,11 @@ struct rr_message {
 	size_t payload_len;
 	/*
 	 * The first payload_whole bytes are all what the capture held
-	 * (payload_len when nothing was lost); from there on some are zeros
-	 * standing for bytes it did not hold (a Send the snaplen cut, Write
-	 * data lost), which a decoder must not take for what was sent.
+	 * (payload_len when it lost nothing of the message); from there on
+	 * some are zeros standing for bytes it did not hold (a Send the
+	 * snaplen cut, Write data lost), which a decoder must not take for
+	 * what was sent.  Zeros for bytes the sender never sent (a result
+	 * longer than its chunk) are a breach the checks tell, not a loss.
 	 */
 	size_t payload_whole;
 	bool complete;                /* every byte of every chunk was seen */
