@@ -34,6 +34,9 @@ struct ck_note {
 	uint32_t seqid, slotid;
 	bool replay;                  /* has_seq, and the attempt before had the same slot */
 	bool answered, answered_ok;
+	bool no_answer_due;           /* RDMA_DONE: nothing answers it */
+	bool rpc;                     /* its RPC call header decoded (a malformed call may go unanswered) */
+	uint64_t answer_frame;        /* answered: its answer's Send */
 	uint32_t nfs_status;
 };
 

@@ -235,6 +235,8 @@ static void feed_call(struct ck_outlog *log, const struct rr_message *m)
 	n->pz_segs = ck_pz_segments(m->hdr);
 	n->reply_segs = m->hdr->has_reply ? m->hdr->reply.count : 0;
 	n->size = m->payload_len;
+	n->no_answer_due = m->hdr->proc == RR_RDMA_DONE;
+	n->rpc = m->has_rpc;
 	sequence_of(m, n);
 	prev = ck_keymap_get(&log->newest, n->key);
 	if (prev && prev->conn_id != n->conn_id) {
@@ -315,6 +317,7 @@ static void feed_reply(struct ck_outlog *log, const struct rr_message *m)
 	if (!n || n->answered)
 		return;
 	n->answered = true;
+	n->answer_frame = m->send_frame;
 	n->answered_ok = m->hdr->proc != RR_RDMA_ERROR && ck_reply_ok(m);
 	n->nfs_status = m->has_ulp ? m->ulp.status : 0;
 	/* The server took the arguments: an NFS error is still an answer to them. */

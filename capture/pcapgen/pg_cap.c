@@ -24,6 +24,7 @@ struct pg_cap {
 	GByteArray *rec;
 	pg_encap encap;
 	GByteArray *wrapped;    /* the frame inside its encapsulation */
+	GArray *frame_usec;     /* uint64_t per frame written: its timestamp (the audit's clock) */
 };
 
 /* The capture point of the captures opened from now on. */
@@ -134,6 +135,7 @@ pg_cap *pg_cap_open(const char *path, const pg_scenario *s, pg_truth *t, char **
 	c->t_ns = (1600000000ull + pg_rng_range(&c->rng, 0, 100000000u)) * 1000000000ull +
 		  (uint64_t)pg_rng_range(&c->rng, 0, 999999) * 1000ull;
 	c->rec = g_byte_array_new();
+	c->frame_usec = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	c->wrapped = g_byte_array_new();
 	write_header(c);
 	return c;
@@ -147,6 +149,11 @@ void pg_cap_gap(pg_cap *c, uint32_t usec)
 uint32_t pg_cap_count(const pg_cap *c)
 {
 	return c->nframes;
+}
+
+uint64_t pg_cap_frame_usec(const pg_cap *c, uint32_t n)
+{
+	return n >= 1 && n <= c->frame_usec->len ? g_array_index(c->frame_usec, uint64_t, n - 1) : 0;
 }
 
 static void erf_header(pg_cap *c, GByteArray *b, uint32_t caplen, uint32_t wirelen)
@@ -179,6 +186,7 @@ uint32_t pg_cap_frame(pg_cap *c, const uint8_t *data, size_t len, const int *own
 
 	c->t_ns += (uint64_t)pg_rng_range(&c->rng, 2, 25) * 1000ull;
 	usec = c->t_ns / 1000ull;
+	g_array_append_val(c->frame_usec, usec);
 	for (size_t i = 0; i < nowners; i++) {
 		uint32_t snap = pg_truth_snap(c->truth, owners[i]);
 		if (!c->replay)
@@ -244,6 +252,7 @@ bool pg_cap_close(pg_cap *c, char **err)
 	if (!ok)
 		*err = g_strdup_printf("%s: write failed", c->path);
 	g_byte_array_free(c->rec, TRUE);
+	g_array_free(c->frame_usec, TRUE);
 	g_byte_array_free(c->wrapped, TRUE);
 	g_free(c->path);
 	g_free(c);

@@ -27,6 +27,8 @@ void pg_cap_replay(pg_cap *c, bool on);
 /* Idle time between exchanges. */
 void pg_cap_gap(pg_cap *c, uint32_t usec);
 uint32_t pg_cap_count(const pg_cap *c);
+/* The capture time of frame n (1-based, written), in microseconds; 0 for none. */
+uint64_t pg_cap_frame_usec(const pg_cap *c, uint32_t n);
 bool pg_cap_close(pg_cap *c, char **err);
 
 #endif

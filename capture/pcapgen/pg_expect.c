@@ -42,6 +42,9 @@ struct pg_audit {
 	pg_audit_credit credit; /* calls that no longer count as outstanding (RR-102) */
 	pg_retry *retry;        /* calls re-sent on new connections (RR-119, RR-231, RR-233, RR-234) */
 	pg_silence *silence;    /* answers that must come or must not (RR-121, RR-133) */
+	/* RR-235: the server's last answer to a forward call, and the first call sent after it */
+	const pg_msginfo *last_answer, *after;
+	bool lossy;             /* a message was damaged: a checker skips facts, and does not judge RR-235 */
 };
 
 pg_audit *pg_audit_new(const pg_scenario *s)
@@ -132,7 +135,21 @@ static void retry_findings(const pg_audit *a, pg_truth *t)
 	g_array_free(f, TRUE);
 }
 
-void pg_audit_write(const pg_audit *a, pg_truth *t, bool any_injected)
+/*
+ * RR-235: the server answered, then none of the calls sent after its last
+ * answer, and the capture's last frame came 5 s or more after the first of
+ * them (as ulb-lint measures it: from that call's Send to the end).
+ */
+static void silence_finding(const pg_audit *a, pg_truth *t, const pg_cap *cap)
+{
+	uint32_t last = pg_cap_count(cap);
+
+	if (!a->lossy && a->last_answer && a->after && a->after->emitted && a->after->send_frame &&
+	    pg_cap_frame_usec(cap, last) >= pg_cap_frame_usec(cap, a->after->send_frame) + 5000000u)
+		pg_truth_expect(t, "RR-235", a->after->send_frame);
+}
+
+void pg_audit_write(const pg_audit *a, pg_truth *t, bool any_injected, const pg_cap *cap)
 {
 	if (!a->s->expect_always && !any_injected)
 		return;
@@ -147,6 +164,7 @@ void pg_audit_write(const pg_audit *a, pg_truth *t, bool any_injected)
 		pg_truth_expect(t, e->rule, frame);
 	}
 	retry_findings(a, t);
+	silence_finding(a, t, cap);
 	for (guint i = 0; i < pg_silence_found(a->silence)->len; i++) {
 		const pg_msginfo *mi = pg_silence_found(a->silence)->pdata[i];
 		if (mi->emitted && mi->send_frame)
@@ -383,6 +401,7 @@ static void call_credits(pg_audit *a, pg_msginfo *mi)
 
 void pg_audit_call(pg_audit *a, pg_msginfo *mi)
 {
+	a->lossy |= mi->damaged;
 	audit_size(a, mi);
 	if (mi->backchannel) {
 		cb_call(a, mi);
@@ -402,6 +421,8 @@ void pg_audit_call(pg_audit *a, pg_msginfo *mi)
 	call_credits(a, mi);
 	pg_credit_call(&a->credit, mi);
 	g_ptr_array_add(a->outstanding, mi);
+	if (!mi->damaged && mi->has_rpc && !(mi->flags & PG_EXF_MALFORMED) && a->last_answer && !a->after)
+		a->after = mi;
 	pg_silence_msg(a->silence, mi, NULL);
 }
 
@@ -588,6 +609,7 @@ void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
 	pg_msginfo *c;
 	bool normal = mi->proc == RDMA_MSG || mi->proc == RDMA_NOMSG || mi->proc == RDMA_MSGP;
 	bool errvers = mi->proc == RDMA_ERROR && mi->err == 1;
+	a->lossy |= mi->damaged;
 	audit_size(a, mi);
 	if (mi->backchannel) {
 		const pg_msginfo *o = cb_reply(a, mi, normal);
@@ -603,6 +625,10 @@ void pg_audit_reply(pg_audit *a, pg_msginfo *mi)
 	c = answered_call(a, mi);
 	if (c)
 		reply_outcome(a, c, mi);
+	if (c && !c->damaged && !mi->damaged) {
+		a->last_answer = mi;
+		a->after = NULL;
+	}
 	if (!c)
 		orphan(a, mi, normal);
 	else if (!mi->damaged && !c->damaged) {

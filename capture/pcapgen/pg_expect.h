@@ -11,6 +11,7 @@
 #ifndef PG_EXPECT_H
 #define PG_EXPECT_H
 
+#include "pg_cap.h"
 #include "pg_truth.h"
 #include "pg_xport.h"
 
@@ -91,6 +92,6 @@ void pg_audit_invalidate(pg_audit *a, const pg_msginfo *rmi, const pg_plan *p, c
 
 /* Turn every anchor into its frame and hand the list to the truth file
  * (only when the scenario asks for it or an injector applied). */
-void pg_audit_write(const pg_audit *a, pg_truth *t, bool any_injected);
+void pg_audit_write(const pg_audit *a, pg_truth *t, bool any_injected, const pg_cap *cap);
 
 #endif

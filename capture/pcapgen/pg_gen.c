@@ -525,7 +525,7 @@ int pg_generate(const pg_scenario *s, const char *pcap_path, const char *truth_p
 		g.x->disconnect(g.x);
 	nframes = pg_cap_count(g.xctx.cap);
 	if (ok)
-		pg_audit_write(g.env.audit, g.truth, g.any_injected);
+		pg_audit_write(g.env.audit, g.truth, g.any_injected, g.xctx.cap);
 	if (!ok) {
 		char *dummy = NULL;
 		pg_cap_close(g.xctx.cap, &dummy);
