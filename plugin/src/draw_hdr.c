@@ -52,10 +52,15 @@ static const char *list_title(enum rr_hdr_list l)
 }
 
 /* A chunk's role as labels show it: "read", "pzrc", "write[0]", "reply" (the field is the role, the index apart). */
+/*
+ * "write[1]", "read[2]", "reply": a write chunk by its place in the write
+ * list, a read segment by its place in the read list, so that two read
+ * chunks of one call are told apart in a frame's Info and tree.
+ */
 void rrp_role_text(char *buf, size_t n, enum rr_chunk_role role, uint32_t chunk)
 {
-	if (role == RR_ROLE_WRITE)
-		snprintf(buf, n, "write[%u]", chunk);
+	if (role == RR_ROLE_WRITE || role == RR_ROLE_READ || role == RR_ROLE_PZRC)
+		snprintf(buf, n, "%s[%u]", rr_chunk_role_name(role), chunk);
 	else
 		snprintf(buf, n, "%s", rr_chunk_role_name(role));
 }
@@ -101,7 +106,8 @@ static void layout_cb(void *vctx, const struct rr_hdr_span *sp)
 								     (int)sp->offset, 0, sp->chunk));
 		return;
 	case RR_HS_SEGMENT:
-		rrp_role_text(role, sizeof(role), sp->role, sp->chunk);
+		/* A read list entry is a segment of its own: its place in the list names it. */
+		rrp_role_text(role, sizeof(role), sp->role, sp->list == RR_HL_READ ? sp->seg : sp->chunk);
 		ti = proto_tree_add_none_format(t, hf_rr_segment, c->tvb, (int)sp->offset, (int)sp->len,
 						"Segment %u (%s): %u bytes", sp->seg, role, (unsigned)sp->value);
 		c->stack[d + 1] = proto_item_add_subtree(ti, ett_rr_segment);

@@ -113,7 +113,7 @@ static void draw_segment(tvbuff_t *at, proto_tree *mtree, const struct rrp_seg *
 	char role[24];
 	unsigned i;
 
-	rrp_role_text(role, sizeof(role), s->s.role, s->s.chunk);
+	rrp_role_text(role, sizeof(role), s->s.role, s->s.role == RR_ROLE_WRITE ? s->s.chunk : s->s.index);
 	ti = proto_tree_add_none_format(mtree, hf_rr_segment, at, 0, 0,
 					"Segment %u (%s): %" PRIu64 " of %u bytes seen, in %u frame%s", s->s.index, role,
 					s->s.bytes, s->s.length, s->n_frames, s->n_frames == 1 ? "" : "s");

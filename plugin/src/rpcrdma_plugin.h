@@ -164,7 +164,7 @@ extern int rrp_frame_tap;    /* "rpcrdma.frame": one struct rrp_frame_tap per fr
 /* payload_offset: where the heuristic saw this frame's RDMA payload start (-1: not seen). */
 void rrp_draw(tvbuff_t *frame_tvb, packet_info *pinfo, proto_tree *tree, const struct rrp_frame *fr,
 	      int payload_offset, int payload_len);
-/* "read", "pzrc", "reply", or "write[i]" */
+/* "read[i]", "pzrc[i]" (i: the read list index), "write[i]" (the write list index), or "reply" */
 void rrp_role_text(char *buf, size_t n, enum rr_chunk_role role, uint32_t chunk);
 void rrp_draw_send(tvbuff_t *ftvb, packet_info *pinfo, proto_tree *tree, const struct rrp_send *s, int poff,
 		   int plen);
