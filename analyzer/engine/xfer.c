@@ -24,8 +24,15 @@
 
 #define RR_MAX_UNMATCHED_KEYS 64
 
-static void note_unmatched(struct rr_engine *eng, struct rr_flow *f, uint32_t rkey,
-			   uint32_t bytes, const struct rr_event *ev, const char *what)
+/*
+ * Bytes an RDMA operation moved into no segment advertised in the capture:
+ * counted and handed to the reporters; told (ENG-UNMATCHED-RDMA) once per
+ * handle, unless the handle is live, when the operation runs outside its
+ * segment, which RR-085 tells with the segment (told both ways, the two
+ * findings contradicted each other).
+ */
+static void note_unmatched_as(struct rr_engine *eng, struct rr_flow *f, uint32_t rkey, uint32_t bytes,
+			      const struct rr_event *ev, const char *what, bool tell)
 {
 	struct rr_xfer_flow *x;
 
@@ -41,6 +48,8 @@ static void note_unmatched(struct rr_engine *eng, struct rr_flow *f, uint32_t rk
 
 		eng->rdma_fn(eng->rdma_ctx, &r);
 	}
+	if (!tell)
+		return;
 	x = rr_xf(f);
 	if (!x->unmatched_keys)
 		x->unmatched_keys = g_ptr_array_new();
@@ -51,6 +60,12 @@ static void note_unmatched(struct rr_engine *eng, struct rr_flow *f, uint32_t rk
 	rr_diag_report(&eng->diag, ENG_UNMATCHED_RDMA, ev->frame,
 		       "%s with R_Key/STag 0x%08x on %s matches no segment advertised by a call seen in the capture",
 		       what, rkey, rr_conn_name(f->conn));
+}
+
+static void note_unmatched(struct rr_engine *eng, struct rr_flow *f, uint32_t rkey,
+			   uint32_t bytes, const struct rr_event *ev, const char *what)
+{
+	note_unmatched_as(eng, f, rkey, bytes, ev, what, true);
 }
 
 /* The flow whose sender owns the memory f's RDMA operations name (the other end of f). */
@@ -127,7 +142,8 @@ static void place_or_note(struct rr_engine *eng, struct rr_flow *f, uint32_t rke
 	struct rr_flow *owner = memory_owner(eng, f, rkey);
 
 	if (!owner || !rr_seg_place(eng, owner, rkey, va, ev))
-		note_unmatched(eng, f, rkey, ev->wirelen, ev, what);
+		note_unmatched_as(eng, f, rkey, ev->wirelen, ev, what,
+				  !owner || !rr_flow_has_rkey(owner, GUINT_TO_POINTER(rkey)));
 }
 
 static void ib_write(struct rr_engine *eng, struct rr_flow *f, const struct rr_event *ev)

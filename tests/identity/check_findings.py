@@ -95,6 +95,20 @@ def run_group(items, lint, gen, tmp, pool):
     return lines
 
 
+def contradictions(group, lines):
+    """Findings that say opposite things of one frame: an RDMA operation outside the segment its
+    handle names (RR-085) does not also match no segment at all (ENG-UNMATCHED-RDMA).  1 if any."""
+    seen = {}
+    for line in lines:
+        if line.startswith("{"):
+            d = json.loads(line)
+            seen.setdefault((d["file"], d["frame"]), set()).add(d["rule"])
+    both = sorted(k for k, rules in seen.items() if {"RR-085", "ENG-UNMATCHED-RDMA"} <= rules)
+    for f, fr in both[:10]:
+        print("%s: %s frame %d: RR-085 and ENG-UNMATCHED-RDMA contradict each other" % (group, f, fr))
+    return 1 if both else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lint", required=True)
@@ -108,6 +122,7 @@ def main():
             concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         for group, items in groups(a.root).items():
             got = run_group(items, a.lint, a.pcapgen, tmp, pool)
+            bad += contradictions(group, got)
             ref = os.path.join(HERE, "ref-%s.jsonl" % group)
             if a.write:
                 with open(ref, "w") as f:
