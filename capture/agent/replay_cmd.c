@@ -318,10 +318,13 @@ static enum size_verdict try_size(struct replay *r, uint32_t named, bool probe)
 {
 	bool a = try_one(r, RP_V_CAPTURED, named, probe);
 	bool b = try_one(r, RP_V_TCP, named, probe);
-	const struct rp_try *c = last_try(r, RP_V_CAPTURED, named), *t = last_try(r, RP_V_TCP, named);
+	const struct rp_try *c, *t;
 
 	if (!probe && (r->want & W_INLINE))
 		try_one(r, RP_V_INLINE, named, probe);
+	/* Looked up after the last try: a try grows the array of tries, which may move it. */
+	c = last_try(r, RP_V_CAPTURED, named);
+	t = last_try(r, RP_V_TCP, named);
 	if (a && b)
 		return SIZE_WORKS;
 	if (!a && !b && c && t && !anomaly(&c->ans) && !anomaly(&t->ans))
