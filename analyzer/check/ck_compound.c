@@ -256,10 +256,14 @@ void ck_rr174(struct rr_checker *ck, const struct rr_fact *f)
 	c = ck_call_of_reply(ck, m);
 	/* NFS4ERR_RESOURCE, NFS4ERR_REQ_TOO_BIG, NFS4ERR_TOO_MANY_OPS: refusals that name the size. */
 	if (c && (c->flags & CK_CALL_OVER_LIMIT) && ck_reply_ok(m) &&
-	    (m->ulp.status == 10018 || m->ulp.status == 10065 || m->ulp.status == 10070))
+	    (m->ulp.status == 10018 || m->ulp.status == 10065 || m->ulp.status == 10070)) {
+		char status[48];
+
 		ck_report(ck, f, RR_174_REJECT_HOW, m->send_frame,
-			  "the over-limit request XID 0x%08x was refused with NFS status %u, not ERR_CHUNK or "
-			  "GARBAGE_ARGS", m->xid, m->ulp.status);
+			  "the over-limit request XID 0x%08x was refused with %s (%u), not ERR_CHUNK or "
+			  "GARBAGE_ARGS", m->xid, rr_nfs4_status_name(m->ulp.status, status, sizeof(status)),
+			  m->ulp.status);
+	}
 }
 
 void ck_rr175(struct rr_checker *ck, const struct rr_fact *f)

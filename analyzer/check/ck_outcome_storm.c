@@ -174,7 +174,7 @@ void ck_rr234(struct rr_checker *ck, const struct rr_fact *f)
 	for (l = ck->episode_order.head; l; l = l->next) {
 		const struct ck_episode *ep = l->data;
 		const struct ck_note *n = ck_outlog_note(ck_outlog(ck), ep->key);
-		char sess[33], answer[64];
+		char sess[33], answer[96], status[48];
 
 		if (!ep->n_frames || !ck_outcome_is_replay(ck, ep) || ck_outcome_in_storm(ck, ep))
 			continue;
@@ -186,7 +186,8 @@ void ck_rr234(struct rr_checker *ck, const struct rr_fact *f)
 		if (n->answered_ok && !n->nfs_status)
 			snprintf(answer, sizeof(answer), "the server answered it NFS4_OK");
 		else if (n->answered_ok)
-			snprintf(answer, sizeof(answer), "the server answered it (NFS status %u)", n->nfs_status);
+			snprintf(answer, sizeof(answer), "the server answered it %s (%u)",
+				 rr_nfs4_status_name(n->nfs_status, status, sizeof(status)), n->nfs_status);
 		else
 			snprintf(answer, sizeof(answer), n->answered ? "the server answered it with an error" :
 				 "no answer was seen");

@@ -268,6 +268,8 @@ bool rr_nfsacl_setacl_args(const uint8_t *args, size_t len, struct rr_nfsacl_set
 			   char *err, size_t errlen);
 
 const char *rr_nfs4_op_name(uint32_t op);          /* "READ" ... or NULL */
+/* "NFS4_OK", "NFS4ERR_BADSESSION"; "NFS status N" for a code RFC 8881 and its successors do not name.  Returns buf. */
+const char *rr_nfs4_status_name(uint32_t status, char *buf, size_t len);
 const char *rr_nfs3_proc_name(uint32_t proc);      /* "READ" ... or NULL */
 const char *rr_ulp_result_name(enum rr_ulp_result r);
 /* NFSv2 procedures and NFSv4 callback ops. */
