@@ -51,6 +51,7 @@ struct ck_dir_state {
 	bool inline_default_reported; /* RR-041 */
 	uint32_t calls_before_reply;  /* RR-103 */
 	bool saw_reply;
+	uint32_t unmatched_at_start;  /* RR-003: replies taken for answers to calls sent before the capture */
 	bool rnr_reported;            /* RR-107, for Sends in this direction */
 	/* RR-045 without a known threshold: the latest RDMA_MSG reply that needed one. */
 	bool long_reply_pending;

@@ -74,6 +74,22 @@ void ck_rr003(struct rr_checker *ck, const struct rr_fact *f)
 	 */
 	if (c)
 		return;
+	/*
+	 * A capture that starts mid-connection holds replies to calls sent
+	 * before it began: at most as many as the credits the responder
+	 * grants, which bound the calls outstanding (RFC 8166 §3.3.1).  So
+	 * many unmatched replies of a connection whose start the capture lacks
+	 * are counted as not captured, not told; past them a reply is.
+	 */
+	if (!m->conn.handshake) {
+		struct ck_dir_state *ds = &ck_conn(ck, m->conn_id)->dir[m->backchannel ? 1 : 0];
+
+		if (ds->unmatched_at_start < m->hdr->credit) {
+			ds->unmatched_at_start++;
+			ck_skip(ck, RR_003_REPLY_MATCH);
+			return;
+		}
+	}
 	/* The call may be in packets the capture lost: told once its sender is seen going on without a gap. */
 	ck_hold(ck, f, RR_003_REPLY_MATCH, m->send_frame, m->backchannel ? 1 : 0, true,
 		"reply XID 0x%08x on %s matches no outstanding call%s", m->xid, m->conn_name,

@@ -40,6 +40,7 @@ struct pg_silence {
 	uint32_t done_xid;
 	GArray *errors;        /* err_t: the RDMA_ERRORs on this connection, until one is answered */
 	GPtrArray *found;      /* const pg_msginfo*: the silent calls */
+	uint32_t unmatched[2]; /* without the handshake: orphan replies on this connection, by direction (RR-003) */
 };
 
 pg_silence *pg_silence_new(const pg_scenario *s)
@@ -66,6 +67,7 @@ void pg_silence_conn(pg_silence *z)
 {
 	g_array_set_size(z->waiting, 0);
 	z->conn_msgs = 0;
+	z->unmatched[0] = z->unmatched[1] = 0;
 	z->done = false;
 	g_array_set_size(z->errors, 0);
 }
@@ -220,7 +222,14 @@ size_t pg_silence_orphan(pg_silence *z, const pg_msginfo *mi, bool normal, const
 	size_t n = 0;
 	if (mi->damaged)
 		return 0;
-	if (normal)
+	/*
+	 * Without the handshake a checker takes as many orphan replies of a
+	 * connection as the reply grants credits for answers to calls sent
+	 * before the capture began (RFC 8166 §3.3.1), and tells the ones after.
+	 */
+	if (normal && !z->s->handshake && z->unmatched[mi->backchannel ? 1 : 0] < mi->credit)
+		z->unmatched[mi->backchannel ? 1 : 0]++;
+	else if (normal)
 		rules[n++] = "RR-003";
 	if (r)
 		rules[n++] = r;

@@ -13,6 +13,11 @@ that appears is explained in WHY below.  Where tshark is installed, every
 listed finding is also confirmed from Wireshark's own decode of its frame,
 so the list is not only what ulb-lint happened to print.
 
+Cut in the middle of its traffic (editcap -r from the middle frame on), a
+capture starts with replies to calls it does not hold: no RR-003 (the whole
+capture has none), as the credits granted bound how many such replies there
+can be.  (They were told once, as warnings.)
+
 Connections are numbered 1, 2, ... N as a reader counts them: --summary
 lists exactly the numbers 1..N, and every finding names one of them.  (The
 engine once numbered each direction before pairing them, so a capture's
@@ -172,6 +177,14 @@ def main():
                 for r, v in want.get("cut_missing", {}).items():
                     exp[r] = [x for x in exp.get(r, []) if x not in v]
                 variants.append(("handshake cut", cut, want["cut_at"] - 1, exp))
+            checks += 1
+            mid = os.path.join(tmp, "mid-" + name.replace("/", "_"))
+            n = int(subprocess.run(["capinfos", "-c", "-M", "-T", cap], stdout=subprocess.PIPE).stdout.decode()
+                    .splitlines()[-1].split("\t")[-1])
+            run(["editcap", "-r", cap, mid, "%d-%d" % (n // 2, 2 ** 31 - 1)])
+            orphans = [d["frame"] for d in findings(a.lint, mid) if d["rule"] == "RR-003"]
+            if orphans:
+                fail.add("%s cut at frame %d: RR-003 at frames %s of the cut capture" % (name, n // 2, orphans[:5]))
             checks += 1
             wrong = numbering(a.lint, cap)
             if wrong:
