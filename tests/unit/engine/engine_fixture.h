@@ -271,7 +271,8 @@ static inline void short_call(struct rr_flow_key k, uint32_t psn, uint32_t xid)
 	rr_wbuf_free(&m);
 }
 
-static inline void short_reply(struct rr_flow_key k, uint32_t psn, uint32_t xid)
+/* A short RDMA_MSG reply granting `credits`. */
+static inline void reply_granting(struct rr_flow_key k, uint32_t psn, uint32_t xid, uint32_t credits)
 {
 	struct rr_wbuf m;
 	struct rr_hdr h;
@@ -280,11 +281,16 @@ static inline void short_reply(struct rr_flow_key k, uint32_t psn, uint32_t xid)
 
 	rr_wbuf_init(&m, 0);
 	rpc_reply_hdr(&m, xid);
-	rr_hdr_init(&h, xid, 32, RR_RDMA_MSG);
+	rr_hdr_init(&h, xid, credits, RR_RDMA_MSG);
 	b = send_buf(&h, m.data, m.len, &n);
 	ib_send(k, psn, b, n, 4096);
 	free(b);
 	rr_wbuf_free(&m);
+}
+
+static inline void short_reply(struct rr_flow_key k, uint32_t psn, uint32_t xid)
+{
+	reply_granting(k, psn, xid, 32);
 }
 
 /* An NFSv3 READ of up to 8192 bytes offering one Write chunk (R_Key 0xabc at VA 0x7000). */

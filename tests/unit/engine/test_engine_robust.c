@@ -42,23 +42,6 @@ static void test_nconnect_repairs(void **state)
 	assert_int_not_equal(got.m[3].conn, got.m[4].conn);
 }
 
-/* A reply granting `credits`. */
-static void reply_granting(struct rr_flow_key k, uint32_t psn, uint32_t xid, uint32_t credits)
-{
-	struct rr_wbuf m;
-	struct rr_hdr h;
-	uint8_t *b;
-	size_t n;
-
-	rr_wbuf_init(&m, 0);
-	rpc_reply_hdr(&m, xid);
-	rr_hdr_init(&h, xid, credits, RR_RDMA_MSG);
-	b = send_buf(&h, m.data, m.len, &n);
-	ib_send(k, psn, b, n, 4096);
-	free(b);
-	rr_wbuf_free(&m);
-}
-
 /*
  * Without the handshake, no more replies can answer calls sent before the
  * capture than the credits granted (3 here, RFC 8166 §3.3.1): of five
