@@ -364,9 +364,6 @@ static void deliver_call(struct rr_engine *eng, struct rr_call *call)
 	m.bad_position = cp.bad_pos;
 	m.bad_position_overlaps = cp.bad_overlaps;
 	describe_read_segments(eng, call, &m, &seg_bytes, &seg_frames);
-	/* Zeros where the capture lost nothing stand for bytes the sender never sent: a breach, told as one. */
-	if (!m.capture_loss)
-		m.payload_whole = m.payload_len;
 	items = rr_scratch_take(&eng->scratch, sizeof(struct rr_ddp_place));
 	rr_record_describe(&m, NULL, items);
 	judge_call_placement(call, &cp, &m);

@@ -394,9 +394,6 @@ void rr_rebuild_reply(struct rr_engine *eng, struct rr_flow *f, const struct rr_
 	m.frames = (const uint64_t *)(void *)fr->data;
 	m.n_frames = fr->len;
 	m.capture_loss = d->truncated || cut;
-	/* Zeros where the capture lost nothing stand for bytes the sender never sent: a breach, told as one. */
-	if (!m.capture_loss)
-		m.payload_whole = m.payload_len;
 	rp.complete = rp.complete && rp.inl.complete && rp.full.complete;
 	mb_done(&rp.inl, eng, hdr->xid, frames[0]);
 	mb_done(&rp.full, eng, hdr->xid, frames[0]);
