@@ -64,7 +64,7 @@ bool rr_flow_is_requester(const struct rr_flow *f);
  */
 uint32_t rr_flow_host(const struct rr_engine *eng, const struct rr_flow *f, bool receiver);
 
-/* The live connections, in id order. */
+/* The live connections, in the order they were made. */
 guint rr_conn_count(const struct rr_engine *eng);
 struct rr_conn *rr_conn_nth(const struct rr_engine *eng, guint i);
 /* The last frame on either of its flows (0 for none). */

@@ -53,11 +53,6 @@ static uint32_t read_span(struct rr_flow *f, const struct rr_event *ev, uint32_t
 	return 1;
 }
 
-/*
- * The latest hole, as much of it as no late packet filled: told once it
- * can no longer be filled (a newer hole, a new sequence, the connection's
- * end), so that a packet the capture only reordered is not called lost.
- */
 /* Who sent f's packets, as a finding names them. */
 static const char *sender(const struct rr_flow *f)
 {
@@ -66,6 +61,12 @@ static const char *sender(const struct rr_flow *f)
 	return rr_flow_is_requester(f) ? "the requester" : "the responder";
 }
 
+/*
+ * The latest hole, as much of it as no late packet filled: told once it
+ * can no longer be filled (a newer hole, a new sequence, the connection's
+ * end), so that a packet the capture only reordered is not called lost;
+ * then forgotten.
+ */
 static void tell_hole(struct rr_engine *eng, struct rr_flow *f)
 {
 	struct rr_xfer_flow *x = f->xfer;
@@ -82,6 +83,7 @@ static void tell_hole(struct rr_engine *eng, struct rr_flow *f)
 			       "bad ICRC): what %s carried is not known", x->hole_len, x->hole_len == 1 ? "" : "s", sender(f), rr_conn_name(f->conn), psns,
 			       x->hole_len == 1 ? "is" : "are", x->hole_len == 1 ? "it" : "they");
 	}
+	x->hole_len = 0;
 	x->hole_frame = 0;
 }
 
@@ -231,7 +233,6 @@ static void new_sequence(struct rr_engine *eng, struct rr_flow *f)
 {
 	eng->xfer->psn_gaps++;
 	tell_hole(eng, f);
-	f->xfer->hole_len = 0;
 	rr_conn_note_loss(f, 0, 0);
 }
 
@@ -262,7 +263,6 @@ bool rr_xfer_ib_duplicate(struct rr_engine *eng, struct rr_flow *f, const struct
 	d = rr_psn_dist(x->req_next, ev->psn);
 	if (!x->req_psn_valid) {
 		tell_hole(eng, f);
-		x->hole_len = 0;
 		from_start(eng, f, ev->psn, ev->frame);
 	} else if (d >= RR_PSN_HALF) {
 		/* Inside what an ACK already accounted for: only what lies after it moves on. */
@@ -352,6 +352,5 @@ void rr_xfer_flow_restart(struct rr_engine *eng, struct rr_flow *f, const struct
 	x = rr_xf(f);
 	tell_hole(eng, f);
 	x->req_psn_valid = false;
-	x->hole_len = 0;
 	x->n_cm_psn = start_psns(eng, f, rep, x->cm_psn);
 }
