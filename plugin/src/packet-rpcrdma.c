@@ -203,6 +203,11 @@ static int dissect_decode_as(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 	return (int)tvb_captured_length(tvb);
 }
 
+/* The heuristics' names, as Enabled Protocols and --disable-heuristic know them (registered in rrp_handoff). */
+#define HEUR_IB "rpcrdma_tk_infiniband"
+#define HEUR_IWARP "rpcrdma_tk_iwarp"
+#define HEUR_TCP "rpcrdma_tk_tcp"
+
 static bool heuristic_enabled(const char *short_name)
 {
 	heur_dtbl_entry_t *e = find_heur_dissector_by_unique_short_name(short_name);
@@ -220,10 +225,10 @@ static bool heuristic_enabled(const char *short_name)
 static bool layer_enabled(packet_info *pinfo)
 {
 	if (proto_is_frame_protocol(pinfo->layers, "infiniband"))
-		return heuristic_enabled("rpcrdma_tk_infiniband");
+		return heuristic_enabled(HEUR_IB);
 	if (proto_is_frame_protocol(pinfo->layers, "iwarp_ddp_rdmap"))
-		return heuristic_enabled("rpcrdma_tk_iwarp");
-	return heuristic_enabled("rpcrdma_tk_tcp");
+		return heuristic_enabled(HEUR_IWARP);
+	return heuristic_enabled(HEUR_TCP);
 }
 
 static int dissect_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
@@ -458,11 +463,11 @@ void rrp_handoff(void)
 
 	if (!done) {
 		heur_dissector_add("infiniband.payload", heur_ib, "RPC-over-RDMA (rpcrdma-toolkit) on InfiniBand",
-				   "rpcrdma_tk_infiniband", proto_rpcrdma, HEURISTIC_ENABLE);
+				   HEUR_IB, proto_rpcrdma, HEURISTIC_ENABLE);
 		heur_dissector_add("iwarp_ddp_rdmap", heur_ib, "RPC-over-RDMA (rpcrdma-toolkit) on iWARP",
-				   "rpcrdma_tk_iwarp", proto_rpcrdma, HEURISTIC_ENABLE);
+				   HEUR_IWARP, proto_rpcrdma, HEURISTIC_ENABLE);
 		heur_dissector_add("tcp", heur_tcp, "iWARP without the MPA exchange (rpcrdma-toolkit)",
-				   "rpcrdma_tk_tcp", proto_rpcrdma, HEURISTIC_ENABLE);
+				   HEUR_TCP, proto_rpcrdma, HEURISTIC_ENABLE);
 		heur_dissector_add("infiniband.mad.cm.private", heur_cm,
 				   "RPC-over-RDMA CM private data (rpcrdma-toolkit)", "rpcrdma_tk_cm",
 				   proto_rpcrdma, HEURISTIC_ENABLE);
