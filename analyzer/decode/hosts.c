@@ -14,6 +14,7 @@
  *   RoCEv1 (IBTA Annex A16): the GRH's source and destination GIDs, bytes 8
  *   and 24 of the GRH that follows the Ethernet header; a GID is the host's
  *   IPv6 address, so it is one host with the IPv6 packets it sends.
+ * A frame to a multicast or broadcast address has one host, its sender.
  * A frame that carries another (GRE and ERSPAN, VXLAN: what tunnel.c
  * decodes) is a tunnel: its inner hosts are not these, so the caller must
  * not split such a capture.  Link layers with no network
@@ -21,6 +22,7 @@
  * hosts.
  */
 #include <pcap/pcap.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "capture.h"
@@ -41,6 +43,16 @@ static void put_addr(uint8_t out[RR_HOST_ADDR_LEN], uint8_t family, const uint8_
 	memset(out + 1 + n, 0, RR_HOST_ADDR_LEN - 1 - n);
 }
 
+/* A multicast or broadcast address (RFC 5771: 224.0.0.0/4; RFC 919: 255.255.255.255; RFC 4291 §2.7: ff00::/8). */
+static bool group_address(const uint8_t *a, size_t n)
+{
+	static const uint8_t all_ones[4] = { 255, 255, 255, 255 };
+
+	if (n == 4)
+		return (a[0] & 0xf0) == 0xe0 || memcmp(a, all_ones, 4) == 0;
+	return a[0] == 0xff;
+}
+
 static enum rr_hosts_kind take(struct rr_cursor *c, size_t src, size_t dst, size_t n, uint8_t family,
 			       struct rr_frame_hosts *out)
 {
@@ -48,6 +60,13 @@ static enum rr_hosts_kind take(struct rr_cursor *c, size_t src, size_t dst, size
 
 	if (!rr_seek(c, src) || !rr_get_bytes(c, n, &a) || !rr_seek(c, dst) || !rr_get_bytes(c, n, &b))
 		return RR_HOSTS_NONE;
+	/*
+	 * A frame to a group (neighbour discovery, MLD, mDNS, ...) is no
+	 * exchange with another host: it is its sender's alone.  Joining every
+	 * host that sends to the same group would leave a network one group.
+	 */
+	if (group_address(b, n))
+		b = a;
 	/* In a fixed order, so both directions of a conversation give the same pair (one family: bytes decide). */
 	if (memcmp(a, b, n) > 0) {
 		const uint8_t *t = a;

@@ -138,12 +138,63 @@ static void test_rocev1_gids(void **state)
 	assert_pair(&h, 6, g1, g2, 16);
 }
 
+/*
+ * A frame to a multicast or broadcast group is its sender's alone: both
+ * hosts are the sender, so neighbour discovery, MLD or mDNS, which every
+ * host sends to the same groups, joins no two hosts.
+ */
+static void test_group_destinations(void **state)
+{
+	static const uint8_t groups4[][4] = { { 224, 0, 0, 251 }, { 239, 255, 255, 250 }, { 255, 255, 255, 255 } };
+	static const uint8_t unicast4[][4] = { { 223, 255, 255, 255 }, { 240, 0, 0, 1 }, { 10, 0, 0, 255 } };
+	uint8_t f[128], src6[16] = { 0xfe, 0x80 }, mld[16] = { 0xff, 0x02 }, uni6[16] = { 0xfe, 0x80 };
+	struct rr_frame_hosts h;
+	size_t n;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		ipv4(f, 17, 5353);
+		memcpy(f + 16, groups4[i], 4);
+		assert_int_equal(rr_frame_hosts(DLT_RAW, f, 28, &h), RR_HOSTS_FOUND);
+		assert_pair(&h, 4, A4, A4, 4);
+		/* The neighbouring unicast addresses are hosts of their own. */
+		memcpy(f + 16, unicast4[i], 4);
+		assert_int_equal(rr_frame_hosts(DLT_RAW, f, 28, &h), RR_HOSTS_FOUND);
+		assert_memory_equal(h.addr[0][0] == 4 && !memcmp(h.addr[0] + 1, A4, 4) ? h.addr[1] + 1 : h.addr[0] + 1,
+				    unicast4[i], 4);
+	}
+	/* IPv6 to ff02::16 (MLD reports), and RoCEv1 to a multicast GID. */
+	src6[15] = 0x10;
+	mld[15] = 0x16;
+	uni6[15] = 0x16;
+	n = eth(f, 0, 0x86DD);
+	memset(f + n, 0, 48);
+	f[n] = 0x60;
+	f[n + 6] = 58;
+	memcpy(f + n + 8, src6, 16);
+	memcpy(f + n + 24, mld, 16);
+	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n + 48, &h), RR_HOSTS_FOUND);
+	assert_pair(&h, 6, src6, src6, 16);
+	memcpy(f + n + 24, uni6, 16);
+	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n + 48, &h), RR_HOSTS_FOUND);
+	assert_pair(&h, 6, src6, uni6, 16);
+	n = eth(f, 0, 0x8915);
+	memset(f + n, 0, 40);
+	f[n] = 0x60;
+	f[n + 6] = 0x1B;
+	memcpy(f + n + 8, src6, 16);
+	memcpy(f + n + 24, mld, 16);
+	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n + 40, &h), RR_HOSTS_FOUND);
+	assert_pair(&h, 6, src6, src6, 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ethernet_and_tags),
 		cmocka_unit_test(test_cooked_and_raw),
 		cmocka_unit_test(test_rocev1_gids),
+		cmocka_unit_test(test_group_destinations),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
