@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Real-traffic benchmark: ulb-lint (every rule on, findings to /dev/null),
-# in one process and split over --jobs processes, against tshark -2 and
+# in one thread and split over --jobs threads, against tshark -2 and
 # against cat, in frames per second (per core, and by the wall clock), on the
 # real-traffic mix and on bench/large.sh's large-DDP RoCEv2 capture.
 #

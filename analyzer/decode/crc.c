@@ -30,6 +30,8 @@
  * PCLMULQDQ; the unit tests compare the fast paths against the tables.
  */
 #include <glib.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "crc.h"
@@ -313,30 +315,42 @@ typedef uint32_t (*crc_fn)(uint32_t reg, const uint8_t *p, size_t n);
 static crc_fn crc32_impl = crc32_sw, crc32c_impl = crc32c_sw;
 static const char *impl_name = "tables";
 
-static void init_once(void)
-{
-	static gsize done;
+/*
+ * Once per process, whichever thread comes first (ulb-lint --jobs decodes in
+ * several): pthread_once, whose ordering ThreadSanitizer sees (glib's
+ * g_once_init_leave() stores inside an uninstrumented library), behind a
+ * flag read on every call.
+ */
+static atomic_bool ready;
 
-	if (g_once_init_enter(&done)) {
-		build(tab32, 0xEDB88320u);
-		build(tab32c, 0x82F63B78u);
+static void init_tables(void)
+{
+	build(tab32, 0xEDB88320u);
+	build(tab32c, 0x82F63B78u);
 #ifdef RR_CRC_X86
-		__builtin_cpu_init();
-		have_sse42 = __builtin_cpu_supports("sse4.2");
-		if (have_sse42)
-			crc32c_impl = crc32c_sse42;
-		if (__builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1")) {
-			crc32_impl = crc32_clmul;
-			crc32c_impl = crc32c_clmul;
-			have_avx512_clmul = __builtin_cpu_supports("avx512f") &&
-					    __builtin_cpu_supports("vpclmulqdq");
-			impl_name = have_avx512_clmul ? "vpclmulqdq" : "pclmul";
-		} else if (have_sse42) {
-			impl_name = "sse4.2";
-		}
-#endif
-		g_once_init_leave(&done, 1);
+	__builtin_cpu_init();
+	have_sse42 = __builtin_cpu_supports("sse4.2");
+	if (have_sse42)
+		crc32c_impl = crc32c_sse42;
+	if (__builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1")) {
+		crc32_impl = crc32_clmul;
+		crc32c_impl = crc32c_clmul;
+		have_avx512_clmul = __builtin_cpu_supports("avx512f") &&
+				    __builtin_cpu_supports("vpclmulqdq");
+		impl_name = have_avx512_clmul ? "vpclmulqdq" : "pclmul";
+	} else if (have_sse42) {
+		impl_name = "sse4.2";
 	}
+#endif
+	atomic_store_explicit(&ready, true, memory_order_release);
+}
+
+static inline void init_once(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	if (!atomic_load_explicit(&ready, memory_order_acquire))
+		pthread_once(&once, init_tables);
 }
 
 const char *rr_crc_impl(void)

@@ -82,6 +82,7 @@ struct rr_frame_decoder {
 	GArray *held;               /* conditions of the current frame, until it is known RDMA (emit.c) */
 	uint64_t last_frame, last_ts;
 	struct rr_frame_report last;   /* what the latest rr_frame_decode() found */
+	bool halted;                   /* take() stopped the reading */
 	/*
 	 * IB/RoCE ICRCs that matched: once one has, the capture tool computes
 	 * them, and a frame whose ICRC does not match was damaged (roce.c).

@@ -96,9 +96,15 @@ static void new_part(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_
 	dec_emit(&fx, &ev);
 }
 
+bool rr_frame_decoder_halted(const struct rr_frame_decoder *d)
+{
+	return d && d->halted;
+}
+
 void rr_frame_decode(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_usec,
 		     const uint8_t *pkt, uint32_t caplen, uint32_t wirelen)
 {
+	enum rr_take take;
 	struct rr_frame_ctx fx = { .d = d, .frame = frame_no, .ts = ts_usec };
 	struct rr_cursor cur;
 
@@ -114,7 +120,8 @@ void rr_frame_decode(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_
 	d->stats.frames++;
 	d->last_frame = frame_no;
 	d->last_ts = ts_usec;
-	if (d->opts.take && !d->opts.take(d->opts.take_ctx, frame_no, pkt, pkt ? caplen : 0)) {
+	if (d->opts.take && (take = d->opts.take(d->opts.take_ctx, frame_no, pkt, pkt ? caplen : 0)) != RR_TAKE_DECODE) {
+		d->halted |= take == RR_TAKE_STOP;
 		d->stats.others++;
 		d->last = (struct rr_frame_report){ .frame = frame_no };
 		return;

@@ -129,6 +129,17 @@ bool rr_session_open_file(struct rr_session *s, const char *path, char *err, siz
 	return s->cap != NULL;
 }
 
+bool rr_session_open_memory(struct rr_session *s, const char *name, const uint8_t *bytes, size_t len, char *err,
+			    size_t errlen)
+{
+	if (s->cap || s->finished) {
+		g_snprintf(err, errlen, "%s: the session already read its input", name);
+		return false;
+	}
+	s->cap = rr_capture_open_memory(name, bytes, len, err, errlen);
+	return s->cap != NULL;
+}
+
 int rr_session_run(struct rr_session *s, char *err, size_t errlen)
 {
 	struct rr_diag_sink sink = finding_sink(s);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lint_jobs_worker.c - one process of ulb-lint --jobs: the whole session on
- * the frames of its shard, its findings and connections written to the
- * parent as records (lint_jobs_int.h), never to stdout.
+ * lint_jobs_worker.c - one worker thread of ulb-lint --jobs: the whole
+ * session on the frames of its shard, its findings and connections written
+ * to the merging thread as records (lint_jobs_int.h), never to stdout.
  */
 #include <errno.h>
 #include <glib.h>
@@ -17,9 +17,12 @@
 
 struct worker {
 	struct rr_session *s;
-	struct lint_shard_plan *plan;
+	const struct lint_shard_plan *plan;
+	struct lint_shard_memo memo;
 	unsigned shard;
 	int fd;
+	bool broken;                /* fd broke: the parent reads no more */
+	const atomic_bool *abandon;
 	uint64_t now, marked;       /* the frame last read; the frame of the last mark */
 	uint64_t key;               /* 2 x now while a frame is decoded, 2 x now + 1 once the decoder flushes */
 	uint64_t conns;             /* connections announced */
@@ -32,14 +35,15 @@ static void flush_out(struct worker *w)
 {
 	size_t at = 0;
 
-	while (at < w->len) {
+	while (at < w->len && !w->broken) {
 		ssize_t n = write(w->fd, w->buf + at, w->len - at);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			_exit(2);       /* the parent is gone: nobody reads what is left to do */
-		at += (size_t)n;
+			w->broken = true;       /* the parent reads no more: nothing is left to do */
+		else
+			at += (size_t)n;
 	}
 	w->len = 0;
 }
@@ -48,8 +52,10 @@ static void put(struct worker *w, const void *p, size_t n)
 {
 	if (w->len + n > OUT_BUF)
 		flush_out(w);
-	if (n > OUT_BUF)            /* cannot happen: a record is a finding, at most a few KiB */
-		_exit(2);
+	if (n > OUT_BUF) {          /* cannot happen: a record is a finding, at most a few KiB */
+		w->broken = true;
+		return;
+	}
 	memcpy(w->buf + w->len, p, n);
 	w->len += n;
 }
@@ -103,7 +109,7 @@ static void on_event(void *ctx, const struct rr_event *ev)
 }
 
 /* Every frame read passes here first: the key moves on, and only this shard's frames are decoded. */
-static bool take(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen)
+static enum rr_take take(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen)
 {
 	struct worker *w = ctx;
 
@@ -114,10 +120,12 @@ static bool take(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t capl
 		rec(w, REC_MARK, NULL, 0, NULL, 0);
 		flush_out(w);
 	}
-	/* Frames the first pass did not see (the file grew since) are nobody's: the parent says so. */
+	if (w->broken || atomic_load_explicit(w->abandon, memory_order_relaxed))
+		return RR_TAKE_STOP;        /* nobody reads what this worker finds */
+	/* Frames the first pass did not see (the file grew since) are nobody's: the merger says so. */
 	if (frame_no > w->planned)
-		return false;
-	return lint_shard_of(w->plan, frame_no, pkt, caplen) == w->shard;
+		return RR_TAKE_PASS;
+	return lint_shard_of(w->plan, &w->memo, frame_no, pkt, caplen) == w->shard ? RR_TAKE_DECODE : RR_TAKE_PASS;
 }
 
 /*
@@ -132,11 +140,13 @@ static void flushing(void *ctx)
 	w->key = 2 * w->now + 1;
 }
 
-int lint_jobs_worker(const char *path, const struct rr_session_opts *opts, struct lint_shard_plan *plan,
-		     unsigned shard, int fd)
+int lint_jobs_worker(const struct lint_source *src, const struct rr_session_opts *opts,
+		     const struct lint_shard_plan *plan, unsigned shard, int fd, const atomic_bool *abandon)
 {
 	struct rr_session_opts o = *opts;
-	struct worker w = { .plan = plan, .shard = shard, .fd = fd, .planned = lint_shard_plan_frames(plan) };
+	struct worker w = { .plan = plan, .shard = shard, .fd = fd, .abandon = abandon,
+			    .planned = lint_shard_plan_frames(plan) };
+	bool opened;
 	struct rr_session_sinks sinks = { .ctx = &w, .finding = on_finding, .event = on_event };
 	struct lint_rec_end end = { 0 };
 	char err[512] = "";
@@ -148,7 +158,9 @@ int lint_jobs_worker(const char *path, const struct rr_session_opts *opts, struc
 	o.decode.take_ctx = &w;
 	o.decode.joins_told_elsewhere = shard != 0;
 	w.s = rr_session_new(&o, &sinks);
-	if (!rr_session_open_file(w.s, path, err, sizeof(err)))
+	opened = src->bytes ? rr_session_open_memory(w.s, src->path, src->bytes, src->len, err, sizeof(err)) :
+			      rr_session_open_file(w.s, src->path, err, sizeof(err));
+	if (!opened)
 		end.rc = -1;
 	else
 		end.rc = rr_session_run(w.s, err, sizeof(err));
@@ -161,5 +173,5 @@ int lint_jobs_worker(const char *path, const struct rr_session_opts *opts, struc
 	flush_out(&w);
 	rr_session_free(w.s);
 	g_free(w.buf);
-	return 0;
+	return w.broken ? 2 : 0;
 }

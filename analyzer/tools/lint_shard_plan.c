@@ -14,10 +14,10 @@
 #define FRAME_MAP_MAX (4u << 20)   /* 16 MiB of node numbers while planning, 4 MiB of shards after */
 #define NO_NODE G_MAXUINT
 /*
- * Past this mean frame size (bulk DDP at a 4 KiB MTU) one process checks a
+ * Past this mean frame size (bulk DDP at a 4 KiB MTU) one thread checks a
  * file about as fast as it can read it (bench/mix.sh: 1.1x cat's CPU time
- * on the large-DDP capture), and a split, whose workers each read the whole
- * file, was slower than one process (0.8x).
+ * on the large-DDP capture): a split has little to share, and its first
+ * pass costs about what the check does.
  */
 #define SPLIT_MAX_MEAN_FRAME 2048u
 #define SIZE_SAMPLE_FRAMES 4096u
@@ -43,10 +43,9 @@ struct lint_shard_plan {
 	bool mapping;               /* frame_node is kept (the capture has not passed FRAME_MAP_MAX) */
 	uint8_t *frame_shard;
 	uint64_t mapped;
-	/* the last frame's hosts and nodes: a conversation's frames come in runs */
+	/* the last frame's hosts and nodes while planning: a conversation's frames come in runs */
 	struct rr_frame_hosts last;
 	guint last_node[2];
-	unsigned last_shard;
 	bool have_last;
 };
 
@@ -200,7 +199,7 @@ static void assign(struct lint_shard_plan *p, unsigned jobs)
 	g_free(sum);
 }
 
-struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, char *why, size_t whylen)
+struct lint_shard_plan *lint_shard_plan_new(const struct lint_source *src, unsigned jobs, char *why, size_t whylen)
 {
 	struct lint_shard_plan *p;
 	struct rr_capture *cap;
@@ -209,7 +208,8 @@ struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, cha
 	unsigned s;
 	int rc;
 
-	cap = rr_capture_open(path, err, sizeof(err));
+	cap = src->bytes ? rr_capture_open_memory(src->path, src->bytes, src->len, err, sizeof(err)) :
+			   rr_capture_open(src->path, err, sizeof(err));
 	if (!cap) {
 		g_snprintf(why, whylen, "it could not be opened");
 		return NULL;
@@ -230,7 +230,7 @@ struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, cha
 	}
 	if (p->bulky || (p->total && p->bytes / p->total > SPLIT_MAX_MEAN_FRAME)) {
 		g_snprintf(why, whylen, "its %sframes average %" G_GUINT64_FORMAT " bytes: reading them costs about "
-			   "what checking them does, and every worker would read the whole file again",
+			   "what checking them does, and a split would not be faster",
 			   p->bulky ? "first " : "", p->bytes / p->total);
 		goto cannot;
 	}
@@ -240,7 +240,6 @@ struct lint_shard_plan *lint_shard_plan_new(const char *path, unsigned jobs, cha
 		goto cannot;
 	}
 	assign(p, jobs);
-	p->have_last = false;
 	if (p->groups == 0) {
 		g_snprintf(why, whylen, p->total ? "none of its frames carries a network address to split them by "
 			   "(InfiniBand or ERF link, or no IP traffic)" : "it holds no frame");
@@ -259,7 +258,8 @@ cannot:
 	return NULL;
 }
 
-unsigned lint_shard_of(struct lint_shard_plan *p, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen)
+unsigned lint_shard_of(const struct lint_shard_plan *p, struct lint_shard_memo *m, uint64_t frame_no,
+		       const uint8_t *pkt, uint32_t caplen)
 {
 	struct rr_frame_hosts h;
 	gpointer v;
@@ -268,14 +268,14 @@ unsigned lint_shard_of(struct lint_shard_plan *p, uint64_t frame_no, const uint8
 		return p->frame_shard[frame_no - 1];
 	if (rr_frame_hosts(p->dlt, pkt, caplen, &h) != RR_HOSTS_FOUND)
 		return 0;
-	if (p->have_last && !memcmp(&h, &p->last, sizeof(h)))
-		return p->last_shard;
+	if (m->have_last && !memcmp(&h, &m->last, sizeof(h)))
+		return m->last_shard;
 	v = g_hash_table_lookup(p->node_of, h.addr[0]);
-	p->last = h;
-	p->have_last = true;
+	m->last = h;
+	m->have_last = true;
 	/* Hosts the first pass did not see (the file grew since): shard 0's. */
-	p->last_shard = v ? g_array_index(p->shard, guint, GPOINTER_TO_UINT(v) - 1) : 0;
-	return p->last_shard;
+	m->last_shard = v ? g_array_index(p->shard, guint, GPOINTER_TO_UINT(v) - 1) : 0;
+	return m->last_shard;
 }
 
 uint64_t lint_shard_frames(const struct lint_shard_plan *p, unsigned i)

@@ -27,7 +27,7 @@ struct lint {
 	/* options */
 	bool dump, quiet, summary, progress;
 	bool progress_shown;         /* a progress line is on the terminal now */
-	unsigned jobs;                /* --jobs: worker processes per capture file */
+	unsigned jobs;                /* --jobs: worker threads per capture file */
 	enum lint_format fmt;
 	enum rr_severity fail_on;
 	struct rr_session_opts opts;
@@ -56,8 +56,8 @@ static void usage(FILE *f)
 		"                            credits, retries, response time per NFS operation\n"
 		"  --fail-on error|warning|info   exit 1 at findings of this severity or above (default error)\n"
 		"  --report FILE.html        also write a self-contained HTML report of the capture (one capture)\n"
-		"  -j, --jobs N              check a capture file with N processes, split by the hosts that talk\n"
-		"                            to each other (findings as one process finds them; not with --summary,\n"
+		"  -j, --jobs N              check a capture file with N threads, split by the hosts that talk\n"
+		"                            to each other (findings as one thread finds them; not with --summary,\n"
 		"                            --report, --dump or -i)\n");
 	rr_session_print_options(f);
 	fprintf(f,
@@ -321,9 +321,9 @@ static void fail_run(struct lint *l, struct rr_session *s, const char *err)
 }
 
 /*
- * --jobs: the capture split over worker processes (lint_jobs.c).  -1 when
+ * --jobs: the capture split over worker threads (lint_jobs.c).  -1 when
  * it is not one to split (said on stderr unless --quiet): the caller reads
- * it in this process.  Otherwise as lint_file().
+ * it in this thread.  Otherwise as lint_file().
  */
 static int lint_file_jobs(struct lint *l, const char *path)
 {
@@ -336,17 +336,17 @@ static int lint_file_jobs(struct lint *l, const char *path)
 	if (!strcmp(path, "-") || !file_size(path)) {
 		struct stat st;
 
-		/* A file that cannot be read is the one-process run's to report. */
+		/* A file that cannot be read is the one-thread run's to report. */
 		if (!l->quiet && (!strcmp(path, "-") || stat(path, &st) == 0))
-			fprintf(stderr, "ulb-lint: %s: read by one process: %s\n", l->file,
+			fprintf(stderr, "ulb-lint: %s: read by one thread: %s\n", l->file,
 				strcmp(path, "-") && S_ISREG(st.st_mode) ? "it is empty" :
-				"--jobs splits a regular file, which it reads once per worker");
+				"--jobs splits a regular file, read once to plan the split and again by the workers");
 		return -1;
 	}
 	rc = lint_jobs_run(path, l->jobs, &l->opts, &out, &tot, err, sizeof(err));
 	if (rc < 0) {
 		if (!l->quiet)
-			fprintf(stderr, "ulb-lint: %s: read by one process: %s\n", l->file, err);
+			fprintf(stderr, "ulb-lint: %s: read by one thread: %s\n", l->file, err);
 		return -1;
 	}
 	if (rc == 2) {
@@ -360,7 +360,7 @@ static int lint_file_jobs(struct lint *l, const char *path)
 		fprintf(stderr, "ulb-lint: warning: %s grew while it was read: the %" PRIu64 " frames after frame %"
 			PRIu64 " were not checked (read it again, or without --jobs)\n", l->file, tot.unread,
 			tot.planned);
-	n = g_snprintf(tail, sizeof(tail), "; %u host groups split over %u processes (frames each:", tot.groups,
+	n = g_snprintf(tail, sizeof(tail), "; %u host groups split over %u threads (frames each:", tot.groups,
 		       l->jobs);
 	for (i = 0; i < (int)l->jobs && n < sizeof(tail); i++)
 		n += g_snprintf(tail + n, sizeof(tail) - n, " %" PRIu64, tot.shard_frames[i]);
@@ -617,7 +617,7 @@ int main(int argc, char **argv)
 			unsigned long n = strtoul(optarg, &end, 10);
 
 			if (end == optarg || *end || n < 1 || n > 64) {
-				fprintf(stderr, "ulb-lint: --jobs takes a number of processes from 1 to 64, not '%s'\n",
+				fprintf(stderr, "ulb-lint: --jobs takes a number of threads from 1 to 64, not '%s'\n",
 					optarg);
 				return 2;
 			}

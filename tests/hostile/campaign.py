@@ -95,11 +95,11 @@ SANITIZER_PATTERNS = ("ERROR: AddressSanitizer", "runtime error:", "LeakSanitize
 # reaches the engine, as a hostile peer that computes its ICRCs sends it;
 # the plain runs set such packets aside as damaged),
 # which is a different reader path (no read-ahead thread, short reads), and
-# one plain run in four splits it with -j 2 (a first pass over the file,
-# then two worker processes that each read it whole).
+# one plain run in four splits it with -j 2 (a first pass over the mapped
+# file, then two worker threads that read it in place: a crash in one is
+# ulb-lint's own signal).
 MODES = ("plain", "summary", "plain-stdin", "summary-stdin", "plain-jobs")
 TSHARK_MODES = ("tshark", "tshark-2")
-WORKER_DIED = "died of signal"     # ulb-lint -j: what the parent says of a worker that crashed
 AGENT_MODES = ("verify",)
 
 
@@ -309,8 +309,8 @@ class Runner:
                 kind = "cap"
             elif any(s in err for s in SANITIZER_PATTERNS):
                 kind = "sanitizer"
-            elif rc < 0 or WORKER_DIED in err:
-                kind = "signal"     # ulb-lint itself, or one of its -j workers (whose parent exits 2)
+            elif rc < 0:
+                kind = "signal"
             elif rc not in ((0, 1, 2, 3, 14) if mode.startswith("tshark") else (0, 1, 2)):
                 kind = "exit"
             elif not self.asan and rss_kb > self.max_rss_kb:

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""ulb-lint --jobs N against one process: the same findings, the same counts.
+"""ulb-lint --jobs N against one thread: the same findings, the same counts.
 
 The oracle is ulb-lint without --jobs, whose findings findings_identity
 holds to a stored reference.  Checked here:
   - every bundled capture (sample-pcaps/**), with --jobs 2: most are one
-    group of hosts and are read by one process, the rest are split;
+    group of hosts and are read by one thread, the rest are split;
   - a capture that must be split: bundled real captures joined end to end
     twice by bench/mixjoin.py (each pass on addresses of its own), with
     --jobs 2 and 3.  It holds no NFSv4.1 session and stays under the
@@ -13,7 +13,9 @@ holds to a stored reference.  Checked here:
     make a split differ (see JOBS there);
   - standard input, which cannot be read twice, an InfiniBand capture (no
     addresses) and a VXLAN-tunneled one (the inner hosts decide), made by
-    rpcrdma-pcapgen: one process each, said so, the same findings.
+    rpcrdma-pcapgen: one thread each, said so, the same findings;
+  - hosts that all send to a multicast group and to the broadcast address:
+    still a group per conversation.
 Findings are compared sorted (those told at the capture's end come worker
 by worker); the statistics line must give the same frames, RDMA frames,
 connections, calls, replies and findings, and say how it was split.
@@ -61,7 +63,7 @@ def compare(name, want, got):
     bad = []
     if want[0] != got[0]:
         w, g = set(want[0]), set(got[0])
-        bad.append("%s: findings differ: %d only in one process, %d only in --jobs; first: %s" %
+        bad.append("%s: findings differ: %d only in one thread, %d only in --jobs; first: %s" %
                    (name, len(w - g), len(g - w), sorted(w ^ g)[:2]))
     if stats(want[1]) is None or stats(want[1]) != stats(got[1]):
         bad.append("%s: statistics differ: %s / %s" % (name, stats(want[1]), stats(got[1])))
@@ -82,6 +84,24 @@ def write_bulky(path):
         f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1) + b"".join(recs))
 
 
+def write_multicast(path):
+    """Two UDP conversations, 10.0.0.1-10.0.0.2 and 10.0.0.3-10.0.0.4, whose four hosts also send to the
+    mDNS group 224.0.0.251 and the broadcast address: two groups of hosts (a frame to a group is its
+    sender's alone, docs/ulb-lint.1, JOBS), where joining every sender of a group would leave one."""
+    pairs = [(1, 2), (2, 1), (3, 4), (4, 3), (1, 251), (3, 251), (2, 255), (4, 255)]
+    recs = []
+    for i in range(64):
+        s, d = pairs[i % 8]
+        src = (10, 0, 0, s)
+        dst = (224, 0, 0, 251) if d == 251 else (255, 255, 255, 255) if d == 255 else (10, 0, 0, d)
+        udp = struct.pack(">HHHH", 5353, 5353, 8 + 32, 0) + bytes(32)
+        ip = struct.pack(">BBHHHBBH4B4B", 0x45, 0, 20 + len(udp), i, 0, 64, 17, 0, *src, *dst) + udp
+        eth = bytes(12) + b"\x08\x00" + ip
+        recs.append(struct.pack("<IIII", 1700000000, i, len(eth), len(eth)) + eth)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1) + b"".join(recs))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lint", required=True)
@@ -94,7 +114,7 @@ def main():
     for cap in caps:
         one, two = run(a.lint, [cap]), run(a.lint, ["-j", "2", cap])
         bad += compare(os.path.relpath(cap, a.root), one, two)
-        split += "split over 2 processes" in two[1]
+        split += "split over 2 threads" in two[1]
     print("bundled captures: %d, of which %d split; %d differ" % (len(caps), split, len(bad)))
     with tempfile.TemporaryDirectory() as tmp:
         joined = os.path.join(tmp, "joined.pcap")
@@ -104,7 +124,7 @@ def main():
         for jobs in ("2", "3"):
             got = run(a.lint, ["-j", jobs, joined])
             bad += compare("joined capture, --jobs " + jobs, one, got)
-            m = re.search(r"(\d+) host groups split over %s processes \(frames each:([ \d]+)\)" % jobs, got[1])
+            m = re.search(r"(\d+) host groups split over %s threads \(frames each:([ \d]+)\)" % jobs, got[1])
             if not m:
                 bad.append("joined capture, --jobs %s: not split: %s" % (jobs, got[1].strip()[-300:]))
             elif sum(int(x) for x in m.group(2).split()) != int(stats(got[1])[0]):
@@ -115,13 +135,19 @@ def main():
         with open(joined, "rb") as f:
             piped = run(a.lint, ["-j", "2", "-"], stdin=f)
         bad += compare("standard input", (one[0], one[1]), (piped[0], piped[1]))
-        if "read by one process" not in piped[1]:
-            bad.append("standard input: no word that it was read by one process: " + piped[1][:200])
+        if "read by one thread" not in piped[1]:
+            bad.append("standard input: no word that it was read by one thread: " + piped[1][:200])
         bulky = os.path.join(tmp, "bulky.pcap")
         write_bulky(bulky)
         got = run(a.lint, ["-j", "2", bulky])
-        if "read by one process: its frames average 4042 bytes" not in got[1]:
-            bad.append("bulky frames: not read by one process for their size: " + got[1][:300])
+        if "read by one thread: its frames average 4042 bytes" not in got[1]:
+            bad.append("bulky frames: not read by one thread for their size: " + got[1][:300])
+        mcast = os.path.join(tmp, "multicast.pcap")
+        write_multicast(mcast)
+        one, got = run(a.lint, [mcast]), run(a.lint, ["-j", "2", mcast])
+        bad += compare("multicast", one, got)
+        if "2 host groups split over 2 threads" not in got[1]:
+            bad.append("multicast: its senders to a group were not two groups: " + got[1][-300:])
         scn = os.path.join(a.root, "tests", "scenarios", "01-inline-basic.scn")
         for name, args, why in (("InfiniBand", ["--link", "ib"], "carries a network address"),
                                 ("VXLAN", ["--link", "rocev2", "--encap", "vxlan"], "tunneled frames")):
@@ -130,8 +156,8 @@ def main():
                            stdout=subprocess.DEVNULL)
             one, got = run(a.lint, [cap]), run(a.lint, ["-j", "2", cap])
             bad += compare(name, one, got)
-            if "read by one process: " not in got[1] or why not in got[1]:
-                bad.append("%s: not read by one process for its %s: %s" % (name, why, got[1][:300]))
+            if "read by one thread: " not in got[1] or why not in got[1]:
+                bad.append("%s: not read by one thread for its %s: %s" % (name, why, got[1][:300]))
     for b in bad:
         print(b)
     return 1 if bad else 0

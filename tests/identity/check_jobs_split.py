@@ -254,7 +254,7 @@ def main():
                 got = run(a.lint, ["-j", jobs, cap])
                 # gid: the RoCEv1 GID and the IPv6 address are one host, so its two servers are one
                 # group with it, and the capture is one process's; every other capture is split.
-                split = "split over %s processes" % jobs in got[1]
+                split = "split over %s threads" % jobs in got[1]
                 if split != (name != "gid"):
                     bad.append("%s, --jobs %s: %s: %s" % (name, jobs, "split" if split else "not split",
                                                           got[1].strip()[-200:]))

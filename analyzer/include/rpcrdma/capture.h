@@ -32,16 +32,19 @@
 
 typedef void (*rr_event_fn)(void *ctx, const struct rr_event *ev);
 
+enum rr_take { RR_TAKE_PASS, RR_TAKE_DECODE, RR_TAKE_STOP };
+
 struct rr_decode_opts {
 	uint16_t iwarp_port;      /* TCP port that marks iWARP without a handshake; 0 = any TCP carrying MPA */
 	bool no_icrc_check;       /* skip RoCEv2 ICRC verification */
 	/*
-	 * One shard of a capture split over processes (ulb-lint --jobs): only
-	 * the frames take() accepts are decoded.  The others are counted in
-	 * .others and still mark where joined captures begin, so that every
-	 * shard ends the same parts at the same frames.  NULL: all frames.
+	 * One shard of a capture split over workers (ulb-lint --jobs): only
+	 * the frames take() decodes are decoded.  The ones it passes are
+	 * counted in .others and still mark where joined captures begin, so
+	 * that every shard ends the same parts at the same frames; after a
+	 * stop the capture is read no further.  NULL: all frames.
 	 */
-	bool (*take)(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen);
+	enum rr_take (*take)(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen);
 	/* Told before the decoder flushes its streams (joined captures' next part, the end): what
 	 * comes out then belongs after the frame last read, not to it. */
 	void (*flushing)(void *ctx);
@@ -74,6 +77,8 @@ struct rr_frame_decoder *rr_frame_decoder_new(int dlt, const struct rr_decode_op
 					      const struct rr_diag_sink *diag);
 /* false when the link type is not supported */
 bool rr_frame_decoder_supports(int dlt);
+/* rr_decode_opts.take stopped the reading: the caller feeds no more frames. */
+bool rr_frame_decoder_halted(const struct rr_frame_decoder *d);
 void rr_frame_decode(struct rr_frame_decoder *d, uint64_t frame_no, uint64_t ts_usec,
 		     const uint8_t *pkt, uint32_t caplen, uint32_t wirelen);
 /* Flush stream state (end of capture): pending TCP data is decoded if it can be. */
@@ -116,6 +121,15 @@ struct rr_capture;
 
 /* path "-" reads stdin.  On failure returns NULL and writes a sentence naming the file into err. */
 struct rr_capture *rr_capture_open(const char *path, char *err, size_t errlen);
+/*
+ * A classic pcap file whose len bytes the caller holds in memory (a
+ * mapped file, read by the worker threads of ulb-lint --jobs): read in
+ * place, never copied, never freed; bytes must outlive the capture.  NULL,
+ * with a sentence naming name in err, for anything else (pcapng, a link
+ * type only libpcap reads).
+ */
+struct rr_capture *rr_capture_open_memory(const char *name, const uint8_t *bytes, size_t len, char *err,
+					  size_t errlen);
 int rr_capture_linktype(const struct rr_capture *cap);
 /*
  * Read every frame and decode it.  Returns 0 at the end of the capture,

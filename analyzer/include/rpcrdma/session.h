@@ -94,6 +94,9 @@ struct rr_session *rr_session_new(const struct rr_session_opts *o, const struct 
  * with a sentence naming the file and why in err, when it cannot be read.
  */
 bool rr_session_open_file(struct rr_session *s, const char *path, char *err, size_t errlen);
+/* The same for a classic pcap file the caller holds in memory (rr_capture_open_memory()). */
+bool rr_session_open_memory(struct rr_session *s, const char *name, const uint8_t *bytes, size_t len, char *err,
+			    size_t errlen);
 /*
  * Read the opened capture to its end and finish the session.  0: read to
  * its end.  1: a read error part way (the events before it were analysed;
