@@ -401,26 +401,40 @@ static void map_source(struct lint_source *src, const char *path)
  * maps for 20 ms).
  */
 #define POPULATE_FROM(len) ((len) / 5)
+/* A step at a time, so that a pass that stops early (a file not to split) does not wait for the rest. */
+#define POPULATE_STEP (8u << 20)
+
+struct populate {
+	const struct lint_source *src;
+	atomic_bool stop;
+};
 
 static void *populate(void *arg)
 {
-	const struct lint_source *src = arg;
-	size_t from = POPULATE_FROM(src->len) & ~(size_t)4095;
+	struct populate *pp = arg;
+	size_t at = POPULATE_FROM(pp->src->len) & ~(size_t)4095, n;
 
-	(void)madvise((void *)(src->bytes + from), src->len - from, MADV_POPULATE_READ);
+	for (; at < pp->src->len && !atomic_load_explicit(&pp->stop, memory_order_relaxed); at += n) {
+		n = MIN(POPULATE_STEP, pp->src->len - at);
+		if (madvise((void *)(pp->src->bytes + at), n, MADV_POPULATE_READ) != 0)
+			break;      /* a kernel before 5.14: the pass maps the pages itself */
+	}
 	return NULL;
 }
 
 static struct lint_shard_plan *plan_mapped(const struct lint_source *src, unsigned jobs, char *err, size_t errlen)
 {
+	struct populate pp = { .src = src };
 	struct lint_shard_plan *plan;
 	pthread_t helper;
 	bool helped;
 
-	helped = src->bytes && pthread_create(&helper, NULL, populate, (void *)src) == 0;
+	helped = src->bytes && pthread_create(&helper, NULL, populate, &pp) == 0;
 	plan = lint_shard_plan_new(src, jobs, err, errlen);
-	if (helped)
+	if (helped) {
+		atomic_store_explicit(&pp.stop, true, memory_order_relaxed);
 		pthread_join(helper, NULL);
+	}
 	return plan;
 }
 
