@@ -356,8 +356,24 @@ static void free_jobs(struct merge *m)
 }
 
 /*
- * The file mapped when it is a classic pcap: the plan's pass and every
- * worker then read the same pages in place.  Else src keeps the path alone.
+ * A mapped file's pages stay mapped until the end, and count in the
+ * process's resident memory: past this size, or an eighth of the memory,
+ * a file is read by each worker instead, a buffer at a time.
+ */
+#define MAP_MAX (1ull << 30)
+
+static uint64_t map_max(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	uint64_t eighth = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 8 : MAP_MAX;
+
+	return MIN(MAP_MAX, eighth);
+}
+
+/*
+ * The file mapped when it is a classic pcap no larger than map_max(): the
+ * plan's pass and every worker then read the same pages in place.  Else
+ * src keeps the path alone.
  */
 static void map_source(struct lint_source *src, const char *path)
 {
@@ -369,7 +385,7 @@ static void map_source(struct lint_source *src, const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= map_max()) {
 		at = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (at != MAP_FAILED) {
 			struct rr_capture *probe;

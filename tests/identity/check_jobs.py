@@ -8,7 +8,7 @@ holds to a stored reference.  Checked here:
     group of hosts and are read by one thread, the rest are split;
   - a capture that must be split: bundled real captures joined end to end
     twice by bench/mixjoin.py (each pass on addresses of its own), with
-    --jobs 2 and 3.  It holds no NFSv4.1 session and stays under the
+    --jobs 2 and 3, and as pcapng (read by each worker, not mapped).  It holds no NFSv4.1 session and stays under the
     engine's memory bounds, the two things docs/ulb-lint.1 names that can
     make a split differ (see JOBS there);
   - standard input, which cannot be read twice, an InfiniBand capture (no
@@ -132,6 +132,13 @@ def main():
             elif min(int(x) for x in m.group(2).split()) == 0:
                 bad.append("joined capture, --jobs %s: a worker had no frames: %s" % (jobs, m.group(0)))
         print("joined capture: %d findings, %s" % (len(one[0]), stats(one[1])))
+        # The same as pcapng: not mapped, each worker reads the file itself.
+        joined_ng = os.path.join(tmp, "joined.pcapng")
+        subprocess.run(["editcap", "-F", "pcapng", joined, joined_ng], check=True)
+        got = run(a.lint, ["-j", "2", joined_ng])
+        bad += compare("joined capture as pcapng, --jobs 2", one, got)
+        if "split over 2 threads" not in got[1]:
+            bad.append("joined capture as pcapng: not split: " + got[1].strip()[-300:])
         with open(joined, "rb") as f:
             piped = run(a.lint, ["-j", "2", "-"], stdin=f)
         bad += compare("standard input", (one[0], one[1]), (piped[0], piped[1]))
