@@ -210,7 +210,6 @@ bool ck_reply_ok(const struct rr_message *m);   /* accepted SUCCESS */
 bool ck_inline_despite_chunk(const struct rr_message *m, const struct rr_ddp_place *it);
 const char *ck_reply_status(const struct rr_message *m, char *buf, size_t len);
 void ck_describe_call(const struct rr_message *m, char *buf, size_t len);
-void ck_describe_new_fact(void);   /* checker.c, around each fact: the description memo ends */
 bool ck_is_backward(const struct rr_message *m);
 /* The walk of the whole payload went to its end: items are the complete list. */
 bool ck_ulp_ok(const struct rr_message *m);

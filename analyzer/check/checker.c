@@ -310,7 +310,6 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 	bool cut = cap != CAPTURED;
 	const uint16_t *run = ck->run[k];
 
-	ck_describe_new_fact();
 	ck->n_facts++;
 	ck->cur_cut = cut;
 	ck->cur_not_understood = f->kind == RR_FACT_MSG && ulp_not_understood(f->msg);
@@ -352,7 +351,6 @@ void rr_checker_fact(struct rr_checker *ck, const struct rr_fact *f)
 		guard_directions(ck, f, k, run, n);
 #endif
 	ck_state_after(ck, f);
-	ck_describe_new_fact();
 }
 
 void rr_checker_clock(struct rr_checker *ck, uint64_t ts_usec)
