@@ -112,7 +112,6 @@ static bool spawn(struct merge *m, const struct lint_source *src, const struct r
 	for (i = 0; i < m->n; i++) {
 		struct job *j = &m->job[i];
 
-		j->fd = -1;
 		j->in = g_byte_array_new();
 		j->conn = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 		g_queue_init(&j->recs);
@@ -470,6 +469,8 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 		g_snprintf(err, errlen, "--jobs takes 1 to %d", LINT_JOBS_MAX);
 		return -1;
 	}
+	for (i = 0; i < jobs; i++)
+		m.job[i].fd = -1;       /* no stream yet: free_jobs() closes none */
 	map_source(&src, path);
 	plan = plan_mapped(&src, jobs, err, errlen);
 	if (!plan) {

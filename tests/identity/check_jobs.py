@@ -11,7 +11,8 @@ holds to a stored reference.  Checked here:
     --jobs 2 and 3, and as pcapng (read by each worker, not mapped).  It holds no NFSv4.1 session and stays under the
     engine's memory bounds, the two things docs/ulb-lint.1 names that can
     make a split differ (see JOBS there);
-  - standard input, which cannot be read twice, an InfiniBand capture (no
+  - standard input, which cannot be read twice (also after a file that is
+    not split, whose attempt must leave standard input open), an InfiniBand capture (no
     addresses) and a VXLAN-tunneled one (the inner hosts decide), made by
     rpcrdma-pcapgen: one thread each, said so, the same findings;
   - hosts that all send to a multicast group and to the broadcast address:
@@ -70,36 +71,32 @@ def compare(name, want, got):
     return bad
 
 
-def write_bulky(path):
-    """Forty 4042-byte UDP frames between two host pairs that never meet: two groups, frames past the
-    size at which a split stops paying (docs/ulb-lint.1, JOBS)."""
+def write_udp(path, frames, size):
+    """A pcap of UDP frames of size payload bytes over Ethernet, one for each (source, destination)."""
     recs = []
-    for i in range(40):
-        src, dst = (10, 0, 0, 1 + 2 * (i % 2)), (10, 0, 0, 2 + 2 * (i % 2))
-        udp = struct.pack(">HHHH", 5000, 6000, 8 + 4000, 0) + bytes(4000)
+    for i, (src, dst) in enumerate(frames):
+        udp = struct.pack(">HHHH", 5000, 6000, 8 + size, 0) + bytes(size)
         ip = struct.pack(">BBHHHBBH4B4B", 0x45, 0, 20 + len(udp), i, 0, 64, 17, 0, *src, *dst) + udp
         eth = bytes(12) + b"\x08\x00" + ip
         recs.append(struct.pack("<IIII", 1700000000, i, len(eth), len(eth)) + eth)
     with open(path, "wb") as f:
         f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1) + b"".join(recs))
+
+
+def write_bulky(path):
+    """Forty 4042-byte UDP frames between two host pairs that never meet: two groups, frames past the
+    size at which a split stops paying (docs/ulb-lint.1, JOBS)."""
+    write_udp(path, [((10, 0, 0, 1 + 2 * (i % 2)), (10, 0, 0, 2 + 2 * (i % 2))) for i in range(40)], 4000)
 
 
 def write_multicast(path):
     """Two UDP conversations, 10.0.0.1-10.0.0.2 and 10.0.0.3-10.0.0.4, whose four hosts also send to the
     mDNS group 224.0.0.251 and the broadcast address: two groups of hosts (a frame to a group is its
     sender's alone, docs/ulb-lint.1, JOBS), where joining every sender of a group would leave one."""
-    pairs = [(1, 2), (2, 1), (3, 4), (4, 3), (1, 251), (3, 251), (2, 255), (4, 255)]
-    recs = []
-    for i in range(64):
-        s, d = pairs[i % 8]
-        src = (10, 0, 0, s)
-        dst = (224, 0, 0, 251) if d == 251 else (255, 255, 255, 255) if d == 255 else (10, 0, 0, d)
-        udp = struct.pack(">HHHH", 5353, 5353, 8 + 32, 0) + bytes(32)
-        ip = struct.pack(">BBHHHBBH4B4B", 0x45, 0, 20 + len(udp), i, 0, 64, 17, 0, *src, *dst) + udp
-        eth = bytes(12) + b"\x08\x00" + ip
-        recs.append(struct.pack("<IIII", 1700000000, i, len(eth), len(eth)) + eth)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1) + b"".join(recs))
+    mdns, bcast = (224, 0, 0, 251), (255, 255, 255, 255)
+    pairs = [(1, 2), (2, 1), (3, 4), (4, 3), (1, mdns), (3, mdns), (2, bcast), (4, bcast)]
+    write_udp(path, [((10, 0, 0, s), d if isinstance(d, tuple) else (10, 0, 0, d))
+                     for s, d in pairs * 8], 32)
 
 
 def main():
@@ -144,6 +141,13 @@ def main():
         bad += compare("standard input", (one[0], one[1]), (piped[0], piped[1]))
         if "read by one thread" not in piped[1]:
             bad.append("standard input: no word that it was read by one thread: " + piped[1][:200])
+        # A file not split, then standard input: the first must leave the second's descriptor alone.
+        single = os.path.join(a.root, "sample-pcaps", "real", "rping-rxe.pcap")
+        with open(joined, "rb") as f:
+            both = subprocess.run([a.lint, "-j", "2", single, "-"], stdin=f, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE).stderr.decode()
+        if both.count(" RDMA frames, ") != 2 or stats(both.split("<stdin>: read by one thread")[-1]) != stats(one[1]):
+            bad.append("a file not split, then standard input: stdin was not read whole: " + both[-400:])
         bulky = os.path.join(tmp, "bulky.pcap")
         write_bulky(bulky)
         got = run(a.lint, ["-j", "2", bulky])

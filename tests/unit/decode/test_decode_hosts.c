@@ -47,6 +47,19 @@ static size_t eth(uint8_t *p, unsigned tags, uint16_t type)
 	return n;
 }
 
+/* An Ethernet frame with VLAN tags carrying a 40-byte GRH (RoCEv1) or IPv6 header from src to dst. */
+static size_t v6_frame(uint8_t *f, unsigned tags, uint16_t type, const uint8_t src[16], const uint8_t dst[16])
+{
+	size_t n = eth(f, tags, type);
+
+	memset(f + n, 0, 48);
+	f[n] = 0x60;
+	f[n + 6] = type == 0x8915 ? 0x1B : 58;  /* next header: BTH, or ICMPv6 */
+	memcpy(f + n + 8, src, 16);
+	memcpy(f + n + 24, dst, 16);
+	return n + (type == 0x8915 ? 40 : 48);
+}
+
 /* The lower address first, tagged with its family (4 or 6). */
 static void assert_pair(const struct rr_frame_hosts *h, uint8_t family, const uint8_t *lo, const uint8_t *hi,
 			size_t len)
@@ -128,13 +141,8 @@ static void test_rocev1_gids(void **state)
 	g1[1] = g2[1] = 0x80;
 	g1[15] = 1;
 	g2[15] = 2;
-	n = eth(f, 1, 0x8915);
-	memset(f + n, 0, 40);
-	f[n] = 0x60;
-	f[n + 6] = 0x1B;
-	memcpy(f + n + 8, g2, 16);
-	memcpy(f + n + 24, g1, 16);
-	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n + 40, &h), RR_HOSTS_FOUND);
+	n = v6_frame(f, 1, 0x8915, g2, g1);
+	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n, &h), RR_HOSTS_FOUND);
 	assert_pair(&h, 6, g1, g2, 16);
 }
 
@@ -167,24 +175,14 @@ static void test_group_destinations(void **state)
 	src6[15] = 0x10;
 	mld[15] = 0x16;
 	uni6[15] = 0x16;
-	n = eth(f, 0, 0x86DD);
-	memset(f + n, 0, 48);
-	f[n] = 0x60;
-	f[n + 6] = 58;
-	memcpy(f + n + 8, src6, 16);
-	memcpy(f + n + 24, mld, 16);
-	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n + 48, &h), RR_HOSTS_FOUND);
+	n = v6_frame(f, 0, 0x86DD, src6, mld);
+	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n, &h), RR_HOSTS_FOUND);
 	assert_pair(&h, 6, src6, src6, 16);
-	memcpy(f + n + 24, uni6, 16);
-	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n + 48, &h), RR_HOSTS_FOUND);
+	n = v6_frame(f, 0, 0x86DD, src6, uni6);
+	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n, &h), RR_HOSTS_FOUND);
 	assert_pair(&h, 6, src6, uni6, 16);
-	n = eth(f, 0, 0x8915);
-	memset(f + n, 0, 40);
-	f[n] = 0x60;
-	f[n + 6] = 0x1B;
-	memcpy(f + n + 8, src6, 16);
-	memcpy(f + n + 24, mld, 16);
-	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n + 40, &h), RR_HOSTS_FOUND);
+	n = v6_frame(f, 0, 0x8915, src6, mld);
+	assert_int_equal(rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n, &h), RR_HOSTS_FOUND);
 	assert_pair(&h, 6, src6, src6, 16);
 }
 
