@@ -188,3 +188,82 @@ enum rr_hosts_kind rr_frame_hosts(int dlt, const uint8_t *pkt, uint32_t caplen, 
 		return RR_HOSTS_NONE;
 	}
 }
+
+/*
+ * The bytes of an untagged Ethernet frame that decide rr_frame_hosts() for
+ * it, one after the other in key (as many as its paths above read: the
+ * ethertype; for IPv4 without options the protocol, the addresses and a UDP
+ * destination port; for IPv6 without extension headers the next header,
+ * the addresses and a UDP destination port; for RoCEv1 the GIDs).  0 for
+ * any other frame, which is parsed each time.
+ */
+static size_t memo_key(const uint8_t *p, uint32_t caplen, uint8_t key[48])
+{
+	size_t n = 2;
+
+	if (caplen < 14)
+		return 0;
+	memcpy(key, p + 12, 2);
+	switch (p[12] << 8 | p[13]) {
+	case ETH_P_IP:
+		if (caplen < 14 + 20 || p[14] != 0x45)
+			return 0;
+		key[n++] = p[23];
+		memcpy(key + n, p + 26, 8);
+		n += 8;
+		if (p[23] == IPPROTO_UDP_) {
+			if (caplen < 14 + 20 + 4)
+				return 0;
+			memcpy(key + n, p + 36, 2);
+			n += 2;
+		}
+		return n;
+	case ETH_P_IPV6:
+		if (caplen < 14 + 40 || p[20] == 0 || p[20] == 43 || p[20] == 60)
+			return 0;
+		key[n++] = p[20];
+		memcpy(key + n, p + 22, 32);
+		n += 32;
+		if (p[20] == IPPROTO_UDP_) {
+			if (caplen < 14 + 40 + 4)
+				return 0;
+			memcpy(key + n, p + 56, 2);
+			n += 2;
+		}
+		return n;
+	case ETH_P_ROCE:
+		if (caplen < 14 + 40)
+			return 0;
+		memcpy(key + n, p + 22, 32);
+		return n + 32;
+	default:
+		return 0;
+	}
+}
+
+enum rr_hosts_kind rr_frame_hosts_memo(struct rr_hosts_memo *memo, int dlt, const uint8_t *pkt, uint32_t caplen,
+				       struct rr_frame_hosts *out)
+{
+	uint8_t key[48];
+	size_t n = dlt == DLT_EN10MB && pkt ? memo_key(pkt, caplen, key) : 0;
+	enum rr_hosts_kind kind;
+	unsigned i;
+
+	if (!n)
+		return rr_frame_hosts(dlt, pkt, caplen, out);
+	for (i = 0; i < RR_HOSTS_MEMO; i++) {
+		if (n == memo->e[i].key_len && !memcmp(key, memo->e[i].key, n)) {
+			if (memo->e[i].kind == RR_HOSTS_FOUND)
+				*out = memo->e[i].hosts;
+			return memo->e[i].kind;
+		}
+	}
+	kind = rr_frame_hosts(dlt, pkt, caplen, out);
+	i = memo->next++ % RR_HOSTS_MEMO;
+	memo->e[i].kind = kind;
+	memo->e[i].key_len = (uint8_t)n;
+	memcpy(memo->e[i].key, key, n);
+	if (kind == RR_HOSTS_FOUND)
+		memo->e[i].hosts = *out;
+	return kind;
+}

@@ -41,6 +41,7 @@ struct lint_source {
 
 /* A worker's memory of the last frame's hosts (a conversation's frames come in runs). */
 struct lint_shard_memo {
+	struct rr_hosts_memo hosts_memo;
 	struct rr_frame_hosts last;
 	unsigned last_shard;
 	bool have_last;

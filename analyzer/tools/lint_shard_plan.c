@@ -44,6 +44,7 @@ struct lint_shard_plan {
 	uint8_t *frame_shard;
 	uint64_t mapped;
 	/* the last frame's hosts and nodes while planning: a conversation's frames come in runs */
+	struct rr_hosts_memo hosts_memo;
 	struct rr_frame_hosts last;
 	guint last_node[2];
 	bool have_last;
@@ -116,7 +117,7 @@ static bool count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32
 		p->frame_node = NULL;
 		p->mapping = false;
 	}
-	switch (rr_frame_hosts(p->dlt, pkt, caplen, &h)) {
+	switch (rr_frame_hosts_memo(&p->hosts_memo, p->dlt, pkt, caplen, &h)) {
 	case RR_HOSTS_TUNNEL:
 		p->tunnel = true;
 		return false;       /* no split: the pass need not go on */
@@ -266,7 +267,7 @@ unsigned lint_shard_of(const struct lint_shard_plan *p, struct lint_shard_memo *
 
 	if (frame_no >= 1 && frame_no <= p->mapped)
 		return p->frame_shard[frame_no - 1];
-	if (rr_frame_hosts(p->dlt, pkt, caplen, &h) != RR_HOSTS_FOUND)
+	if (rr_frame_hosts_memo(&m->hosts_memo, p->dlt, pkt, caplen, &h) != RR_HOSTS_FOUND)
 		return 0;
 	if (m->have_last && !memcmp(&h, &m->last, sizeof(h)))
 		return m->last_shard;

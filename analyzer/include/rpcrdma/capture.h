@@ -116,6 +116,25 @@ enum rr_hosts_kind {
 	RR_HOSTS_TUNNEL,          /* addresses found, but the frame may carry another (GRE, VXLAN, ...) */
 };
 enum rr_hosts_kind rr_frame_hosts(int dlt, const uint8_t *pkt, uint32_t caplen, struct rr_frame_hosts *out);
+/*
+ * The same, for a reader that asks of every frame in turn: the answers for
+ * the last frames are kept in memo (zeroed before the first), and a frame
+ * whose bytes that decide it are those of one of them (a conversation's
+ * frames come in runs, its two directions taking turns) gets it without a
+ * parse.
+ */
+#define RR_HOSTS_MEMO 4
+struct rr_hosts_memo {
+	struct {
+		uint8_t key[48];  /* the bytes that decided the answer (ethertype, protocol, addresses, port) */
+		uint8_t key_len;  /* 0: no answer kept */
+		enum rr_hosts_kind kind;
+		struct rr_frame_hosts hosts;
+	} e[RR_HOSTS_MEMO];
+	unsigned next;            /* the entry a new answer goes to */
+};
+enum rr_hosts_kind rr_frame_hosts_memo(struct rr_hosts_memo *memo, int dlt, const uint8_t *pkt, uint32_t caplen,
+				       struct rr_frame_hosts *out);
 
 struct rr_capture;
 

@@ -186,6 +186,81 @@ static void test_group_destinations(void **state)
 	assert_pair(&h, 6, src6, src6, 16);
 }
 
+/*
+ * rr_frame_hosts_memo() answers as rr_frame_hosts() does, frame after frame:
+ * frames of every kind above, each changed in a few bytes (often where the
+ * memo's key lies, often elsewhere) and cut at any length, in a random
+ * order from a fixed seed, each for a run of frames (its IPv4 ID changing),
+ * so that the memo is hit, missed and overwritten.
+ */
+static void test_memo_answers_alike(void **state)
+{
+	uint8_t base[10][128], f[128] = { 0 }, g1[16] = { 0xfe, 0x80 }, g2[16] = { 0xff, 0x02 };
+	size_t len[10], n;
+	struct rr_hosts_memo memo;
+	struct rr_frame_hosts a, b;
+	uint32_t seed = 12345, hits = 0, whole = 0;
+	enum rr_hosts_kind ka;
+	unsigned next;
+
+	(void)state;
+	memset(&memo, 0, sizeof(memo));
+	g1[15] = 1;
+	g2[15] = 0x16;
+	len[0] = eth(base[0], 0, 0x0800) + ipv4(base[0] + 14, 17, 4791);      /* RoCEv2 */
+	len[1] = eth(base[1], 0, 0x0800) + ipv4(base[1] + 14, 17, 4789);      /* VXLAN */
+	len[2] = eth(base[2], 0, 0x0800) + ipv4(base[2] + 14, 47, 0);         /* GRE */
+	len[3] = eth(base[3], 0, 0x0800) + ipv4(base[3] + 14, 6, 20049);      /* iWARP */
+	len[4] = eth(base[4], 0, 0x0800) + ipv4(base[4] + 14, 6, 20049) + 4;  /* IPv4 options */
+	base[4][14] = 0x46;
+	len[5] = v6_frame(base[5], 0, 0x86DD, g1, g2);
+	base[5][20] = 17;
+	base[5][56] = 0x12;
+	base[5][57] = 0xB5;                                                     /* UDP to VXLAN */
+	len[6] = v6_frame(base[6], 0, 0x86DD, g1, g2);
+	base[6][20] = 0;                                                        /* hop-by-hop options */
+	len[7] = v6_frame(base[7], 0, 0x8915, g2, g1);
+	len[8] = eth(base[8], 1, 0x0800) + ipv4(base[8] + 18, 17, 4791);      /* a VLAN tag */
+	len[9] = eth(base[9], 0, 0x0806) + 28;                                 /* ARP */
+	unsigned pick = 0;
+
+	n = 0;
+	for (unsigned it = 0; it < 50000; it++) {
+		unsigned k = (seed = seed * 1103515245u + 12345u) >> 16 & 0xffff;
+		unsigned changes = k / 10 % 4;
+
+		if (it && k % 4) {
+			f[18]++;            /* the next frame of the run: another IPv4 ID */
+			goto ask;
+		}
+		pick = k % 10;
+		memcpy(f, base[pick], sizeof(f));
+		n = len[pick];
+		for (unsigned c = 0; c < changes; c++) {
+			seed = seed * 1103515245u + 12345u;
+			f[(seed >> 8) % (n > 60 ? 60 : n)] ^= (uint8_t)(1u << (seed >> 24 & 7));
+		}
+		seed = seed * 1103515245u + 12345u;
+		if ((seed >> 16 & 7) == 0)
+			n = (seed >> 20) % (n + 1);
+ask:
+		memset(&a, 0xAA, sizeof(a));
+		memset(&b, 0x55, sizeof(b));
+		ka = rr_frame_hosts(DLT_EN10MB, f, (uint32_t)n, &a);
+		next = memo.next;
+		assert_int_equal(rr_frame_hosts_memo(&memo, DLT_EN10MB, f, (uint32_t)n, &b), ka);
+		if (ka == RR_HOSTS_FOUND)
+			assert_memory_equal(&a, &b, sizeof(a));
+		/* Of the frames the memo keeps (untagged IPv4 without options, IPv6 without extensions, RoCEv1), whole: */
+		if (n == len[pick] && (pick <= 3 || pick == 5 || pick == 7)) {
+			whole++;
+			hits += memo.next == next;
+		}
+	}
+	/* Most of those were answered from the memo, or the test proves little. */
+	assert_true(hits > whole / 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_cooked_and_raw),
 		cmocka_unit_test(test_rocev1_gids),
 		cmocka_unit_test(test_group_destinations),
+		cmocka_unit_test(test_memo_answers_alike),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
