@@ -117,6 +117,8 @@ struct lint_jobs_totals {
 	unsigned groups;                   /* groups of hosts split over the workers */
 	uint64_t planned;                  /* frames the first pass read: the ones checked */
 	uint64_t unread;                   /* frames the file grew by after the first pass: not checked */
+	uint64_t unread_bytes;             /* the same of a mapped file, in bytes: those past the mapped_bytes read */
+	uint64_t mapped_bytes;
 	uint64_t shard_frames[64];         /* frames each worker decoded */
 };
 int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts *opts,

@@ -3,7 +3,7 @@
  * lint_jobs.c - ulb-lint --jobs N: one capture file checked by N worker
  * threads (lint_jobs_worker.c), each on a shard of its host groups
  * (lint_shard_plan.c), their findings merged here into the order of the
- * frames that made them and printed as one process prints them.
+ * frames that made them and printed as one thread prints them.
  *
  * Each worker owns a session of its own and shares nothing with the others
  * but the capture's bytes, read-only, so the engine needs no locks.  A
@@ -34,7 +34,6 @@
  * whatever N is.
  */
 #define QUEUE_ALL_BYTES (64u << 20)
-#define PIPE_BYTES (1 << 20)            /* the usual unprivileged limit */
 
 struct rec {
 	struct lint_rec_hdr h;
@@ -125,10 +124,6 @@ static bool spawn(struct merge *m, const struct lint_source *src, const struct r
 			stop_all(m);
 			return false;
 		}
-#ifdef F_SETPIPE_SZ
-		/* A worker writes up to OUT_BUF (256 KiB) at a time: one wake-up of the merger, not four. */
-		(void)fcntl(fds[1], F_SETPIPE_SZ, PIPE_BYTES);
-#endif
 		j->fd = fds[0];
 		j->wfd = fds[1];
 		j->src = src;
@@ -216,7 +211,7 @@ static bool read_some(struct merge *m, char *err, size_t errlen)
 		}
 		g_byte_array_append(j->in, buf, (guint)got);
 		if (!split_records(j)) {
-			g_snprintf(err, errlen, "worker %u wrote a record this process cannot read", idx[i] + 1);
+			g_snprintf(err, errlen, "worker %u wrote a record the merge cannot read", idx[i] + 1);
 			return false;
 		}
 	}
@@ -453,6 +448,64 @@ static struct lint_shard_plan *plan_mapped(const struct lint_source *src, unsign
 	return plan;
 }
 
+/*
+ * Another program may cut a mapped file short while it is read (a capture
+ * restarted on the same path): reading its lost pages then raises SIGBUS.
+ * While the file is mapped that is caught: the process says what happened
+ * and ends with status 2, as a read error ends a run, instead of dying of
+ * the signal (findings still in stdout's buffer are lost).  A SIGBUS
+ * elsewhere gets the default action, as before.
+ */
+static const uint8_t *bus_base;
+static size_t bus_len;
+static char bus_msg[768];
+static size_t bus_msg_len;
+static struct sigaction bus_was;
+
+static void on_bus(int sig, siginfo_t *si, void *uc)
+{
+	const uint8_t *at = si->si_addr;
+
+	(void)uc;
+	if (bus_base && at >= bus_base && at < bus_base + bus_len) {
+		ssize_t w = write(STDERR_FILENO, bus_msg, bus_msg_len);
+
+		(void)w;
+		_exit(2);
+	}
+	sigaction(sig, &bus_was, NULL);     /* the faulting access runs again, under the action it had */
+}
+
+static void guard_mapping(const struct lint_source *src)
+{
+	struct sigaction sa = { .sa_sigaction = on_bus, .sa_flags = SA_SIGINFO };
+
+	int n = g_snprintf(bus_msg, sizeof(bus_msg), "ulb-lint: %s: the file was cut short while --jobs read it "
+			   "(another program truncated it?): stopped; findings printed before this line may be "
+			   "missing some; check it again\n", src->path);
+
+	bus_msg_len = n > 0 ? MIN((size_t)n, sizeof(bus_msg) - 1) : 0;
+	bus_base = src->bytes;
+	bus_len = src->len;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &bus_was);
+}
+
+static void unguard_mapping(void)
+{
+	sigaction(SIGBUS, &bus_was, NULL);
+	bus_base = NULL;
+	bus_len = 0;
+}
+
+/* A mapped file that grew while it was read: how many bytes came after the ones mapped (not checked). */
+static uint64_t grown_by(const struct lint_source *src)
+{
+	struct stat st;
+
+	return stat(src->path, &st) == 0 && (uint64_t)st.st_size > src->len ? (uint64_t)st.st_size - src->len : 0;
+}
+
 int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts *opts,
 		  const struct lint_jobs_out *out, struct lint_jobs_totals *tot, char *err, size_t errlen)
 {
@@ -472,6 +525,8 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 	for (i = 0; i < jobs; i++)
 		m.job[i].fd = -1;       /* no stream yet: free_jobs() closes none */
 	map_source(&src, path);
+	if (src.bytes)
+		guard_mapping(&src);
 	plan = plan_mapped(&src, jobs, err, errlen);
 	if (!plan) {
 		rc = -1;
@@ -522,10 +577,16 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 	}
 	tot->decode.others = 0;
 	tot->decode.frames = MIN(tot->decode.frames, tot->planned);
+	if (src.bytes) {
+		tot->unread_bytes = grown_by(&src);
+		tot->mapped_bytes = src.len;
+	}
 out:
 	free_jobs(&m);
 	lint_shard_plan_free(plan);
-	if (src.bytes)
+	if (src.bytes) {
+		unguard_mapping();
 		munmap((void *)src.bytes, src.len);
+	}
 	return rc;
 }

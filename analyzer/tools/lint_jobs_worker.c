@@ -11,7 +11,7 @@
 
 #include "lint_jobs_int.h"
 
-/* A mark at least this often (frames read), so the parent can print what came before. */
+/* A mark at least this often (frames read), so the merger can print what came before. */
 #define MARK_EVERY 8192u
 #define OUT_BUF (256u << 10)
 
@@ -21,7 +21,7 @@ struct worker {
 	struct lint_shard_memo memo;
 	unsigned shard;
 	int fd;
-	bool broken;                /* fd broke: the parent reads no more */
+	bool broken;                /* fd broke: the merger reads no more */
 	const atomic_bool *abandon;
 	uint64_t now, marked;       /* the frame last read; the frame of the last mark */
 	uint64_t key;               /* 2 x now while a frame is decoded, 2 x now + 1 once the decoder flushes */
@@ -41,7 +41,7 @@ static void flush_out(struct worker *w)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			w->broken = true;       /* the parent reads no more: nothing is left to do */
+			w->broken = true;       /* the merger reads no more: nothing is left to do */
 		else
 			at += (size_t)n;
 	}
@@ -131,7 +131,7 @@ static enum rr_take take(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint3
 /*
  * The decoder flushes its streams (a joined capture's next part begins, or
  * the capture ends): connections and findings made now come after the
- * frame last read, as they do in one process, whatever worker reads it.
+ * frame last read, as they do in one thread, whatever worker reads it.
  */
 static void flushing(void *ctx)
 {

@@ -225,7 +225,7 @@ struct lint_shard_plan *lint_shard_plan_new(const struct lint_source *src, unsig
 	rc = rr_capture_scan(cap, count_frame, p, err, sizeof(err));
 	rr_capture_close(cap);
 	if (rc) {
-		g_snprintf(why, whylen, "it could not be read to its end (one process reads what it can and says "
+		g_snprintf(why, whylen, "it could not be read to its end (one thread reads what it can and says "
 			   "where and why)");
 		goto cannot;
 	}

@@ -360,6 +360,10 @@ static int lint_file_jobs(struct lint *l, const char *path)
 		fprintf(stderr, "ulb-lint: warning: %s grew while it was read: the %" PRIu64 " frames after frame %"
 			PRIu64 " were not checked (read it again, or without --jobs)\n", l->file, tot.unread,
 			tot.planned);
+	if (tot.unread_bytes)
+		fprintf(stderr, "ulb-lint: warning: %s grew while it was read: the %" PRIu64 " bytes after byte "
+			"offset %" PRIu64 " were not checked (read it again, or without --jobs)\n", l->file,
+			tot.unread_bytes, tot.mapped_bytes);
 	n = g_snprintf(tail, sizeof(tail), "; %u host groups split over %u threads (frames each:", tot.groups,
 		       l->jobs);
 	for (i = 0; i < (int)l->jobs && n < sizeof(tail); i++)

@@ -28,6 +28,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -40,9 +41,9 @@ STATS = re.compile(r"(\d+) frames, (\d+) RDMA frames, (\d+) connections, (\d+) c
                    r"\((\d+) incomplete\); findings: (\d+) error, (\d+) warning, (\d+) info; (\d+) checks skipped")
 
 
-def run(lint, args, stdin=None):
+def run(lint, args, stdin=None, env=None):
     p = subprocess.run([lint, "--format", "json"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       stdin=stdin)
+                       stdin=stdin, env=env)
     if p.returncode not in (0, 1):
         raise SystemExit("ulb-lint %s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr.decode()[-400:]))
     lines = []
@@ -99,11 +100,39 @@ def write_multicast(path):
                      for s, d in pairs * 8], 32)
 
 
+def file_changed_under(a, joined, one, tmp):
+    """The mapped capture cut short, then grown, by another program while --jobs reads it (the shim
+    does it as the first thread starts): a clear error and status 2, never a signal; and a warning that
+    names the bytes not checked, with the findings of the capture as it was."""
+    bad = []
+    env = dict(os.environ, LD_PRELOAD=a.shim, ASAN_OPTIONS="verify_asan_link_order=0", RR_SHIM_FILE="")
+    cut = os.path.join(tmp, "cut.pcap")
+    shutil.copy(joined, cut)
+    env.update(RR_SHIM_FILE=cut, RR_SHIM_TRUNCATE=str(os.path.getsize(joined) // 3))
+    p = subprocess.run([a.lint, "-j", "2", cut], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    if p.returncode != 2 or "the file was cut short while --jobs read it" not in p.stderr.decode():
+        bad.append("a capture cut short under -j: exit %d (want 2, and why): %s" %
+                   (p.returncode, p.stderr.decode()[-300:]))
+    grown, more = os.path.join(tmp, "grown.pcap"), os.path.join(tmp, "more.bin")
+    shutil.copy(joined, grown)
+    with open(joined, "rb") as f, open(more, "wb") as g:
+        g.write(f.read()[24:])
+    env = dict(env, RR_SHIM_FILE=grown, RR_SHIM_APPEND=more)
+    del env["RR_SHIM_TRUNCATE"]
+    got = run(a.lint, ["-j", "2", grown], env=env)
+    bad += compare("a capture grown under -j", one, got)
+    want = "the %d bytes after byte offset %d were not checked" % (os.path.getsize(more), os.path.getsize(joined))
+    if want not in got[1]:
+        bad.append("a capture grown under -j: no warning that %s: %s" % (want, got[1][-300:]))
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lint", required=True)
     ap.add_argument("--pcapgen", required=True)
     ap.add_argument("--root", required=True)
+    ap.add_argument("--shim", required=True, help="jobs_file_shim.so (LD_PRELOAD)")
     a = ap.parse_args()
     bad, split = [], 0
     caps = sorted(c for c in glob.glob(os.path.join(a.root, "sample-pcaps", "**", "*.pcap*"), recursive=True)
@@ -129,6 +158,7 @@ def main():
             elif min(int(x) for x in m.group(2).split()) == 0:
                 bad.append("joined capture, --jobs %s: a worker had no frames: %s" % (jobs, m.group(0)))
         print("joined capture: %d findings, %s" % (len(one[0]), stats(one[1])))
+        bad += file_changed_under(a, joined, one, tmp)
         # The same as pcapng: not mapped, each worker reads the file itself.
         joined_ng = os.path.join(tmp, "joined.pcapng")
         subprocess.run(["editcap", "-F", "pcapng", joined, joined_ng], check=True)
