@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <glib.h>
 #include <pcap/pcap.h>
 
 #include "builder.h"
@@ -256,12 +257,35 @@ static int run_seen(const char *path, struct seen *s, char *err)
 	return rc;
 }
 
+/* The same file held in memory (rr_capture_open_memory(), as ulb-lint --jobs maps a file). */
+static int run_seen_memory(const char *path, struct seen *s, char *err)
+{
+	gchar *bytes = NULL;
+	gsize len = 0;
+	struct rr_capture *cap;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->data_ok = true;
+	assert_true(g_file_get_contents(path, &bytes, &len, NULL));
+	cap = rr_capture_open_memory(path, (const uint8_t *)bytes, len, err, 256);
+	if (!cap) {
+		g_free(bytes);
+		return -2;
+	}
+	rc = rr_capture_run(cap, NULL, seen_ev, s, NULL, NULL, err, 256);
+	rr_capture_close(cap);
+	g_free(bytes);
+	return rc;
+}
+
 /*
  * Records that straddle the reader's 1 MiB buffers (a regular file is
  * read ahead into them; file offset 24 + 1 MiB is the first boundary),
  * with the record header itself cut by the boundary at every offset, and
  * files that end inside such a header: the same events and the same
- * error as through stdin (read without read-ahead) and as libpcap.
+ * error as through stdin (read without read-ahead), as libpcap, and as
+ * the whole file held in memory.
  */
 static void test_read_ahead_boundaries(void **state)
 {
@@ -318,6 +342,10 @@ static void test_read_ahead_boundaries(void **state)
 		assert_int_equal(run_seen("-", &b, err), 0);
 		assert_int_equal(b.n, 9);
 		assert_memory_equal(a.frame, b.frame, sizeof(a.frame));
+		assert_int_equal(run_seen_memory(path, &b, err), 0);
+		assert_int_equal(b.n, 9);
+		assert_memory_equal(a.frame, b.frame, sizeof(a.frame));
+		assert_memory_equal(a.psn, b.psn, sizeof(a.psn));
 
 		/* The file ends just after the straddling header, or inside it
 		 * (shorter each time: truncate() would grow it with zeros). */
@@ -334,6 +362,10 @@ static void test_read_ahead_boundaries(void **state)
 			/* The damaged record starts where the last good one ended. */
 			snprintf(err2, sizeof(err2), "byte offset %" PRIu64 ",", (uint64_t)at);
 			assert_non_null(strstr(err, err2));
+			/* Held in memory: the same frames, the same words. */
+			assert_int_equal(run_seen_memory(path, &b, err2), -1);
+			assert_int_equal(b.n, 3);
+			assert_string_equal(err, err2);
 		}
 	}
 	unlink(path);
