@@ -7,7 +7,8 @@
 #      one InfiniBand, one RoCE and one iWARP link, every link type's ground
 #      truth, the short hostile campaign, the fuzz seed replays, the agent's
 #      verify (with --full: every test the release build ran but those that
-#      run tshark),
+#      run tshark); then builds ulb-lint with ThreadSanitizer and runs the
+#      tests labelled `tsan` (ulb-lint --jobs, whose workers are threads),
 #   4. with clang present, runs each libFuzzer harness for 15 s,
 #   5. as root, runs the live tier on one boot of three QEMU guests (~6 min
 #      with the image cached, ~4 min more building it): the lab's NFS capture
@@ -89,8 +90,16 @@ if [ "$sanitize" = 1 ]; then
   stage "tests under ASan + UBSan ($([ "$full" = 1 ] && echo "whole suite" || echo "label asan"))"
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
      ctest --output-on-failure -j"$jobs" "${sel[@]}")
+  # ulb-lint --jobs runs worker threads: the tests labelled tsan run its splits under ThreadSanitizer
+  # (glib's slab allocator hands memory between threads where TSan cannot see it: plain malloc instead).
+  stage "build with ThreadSanitizer (ulb-lint, rpcrdma-pcapgen)"
+  cmake -S . -B build-tsan -DRR_TSAN=ON >/dev/null
+  cmake --build build-tsan -j"$jobs" --target ulb-lint rpcrdma-pcapgen jobs_file_shim
+  stage "tests under ThreadSanitizer (label tsan)"
+  (cd build-tsan && G_SLICE=always-malloc TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+     ctest --output-on-failure -j"$jobs" -L tsan)
 else
-  note "ASan + UBSan (--no-sanitize)"
+  note "ASan + UBSan, ThreadSanitizer (--no-sanitize)"
 fi
 
 if [ "$fuzz" = 1 ] && command -v clang >/dev/null; then
