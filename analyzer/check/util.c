@@ -159,6 +159,14 @@ static void put_u32(struct text *t, uint32_t v, unsigned base, int width)
 	t->buf[t->at] = 0;
 }
 
+/* The ops of the NFSv4 COMPOUND a message of program p, version v, procedure pr is or answers; NULL otherwise. */
+static const struct rr_ulp_info *compound_of(const struct rr_message *m, uint32_t p, uint32_t v, uint32_t pr)
+{
+	const struct rr_ulp_info *u = m->dir == RR_DIR_CALL ? (m->has_ulp ? &m->ulp : NULL) : m->call_ulp;
+
+	return p == RR_NFS_PROGRAM && v == 4 && pr == 1 && u && u->n_ops ? u : NULL;
+}
+
 /*
  * "NFSACL v3 SETACL", "NFSv4.1 COMPOUND(SEQUENCE,PUTFH,READ)", "NFSv4
  * CB_COMPOUND" (ulp/names.c spells ops alike).  A COMPOUND whose ops do
@@ -168,7 +176,7 @@ static void put_u32(struct text *t, uint32_t v, unsigned base, int width)
  */
 static void describe(const struct rr_message *m, char *buf, size_t len)
 {
-	const struct rr_ulp_info *u = m->dir == RR_DIR_CALL ? (m->has_ulp ? &m->ulp : NULL) : m->call_ulp;
+	const struct rr_ulp_info *u;
 	struct text t = { buf, len, 0 };
 	const char *pname, *proc;
 	uint32_t p, v, pr, i;
@@ -179,7 +187,7 @@ static void describe(const struct rr_message *m, char *buf, size_t len)
 		put_u32(&t, m->xid, 16, 8);
 		return;
 	}
-	if (p == RR_NFS_PROGRAM && v == 4 && pr == 1 && u && u->n_ops) {
+	if ((u = compound_of(m, p, v, pr))) {
 		put(&t, "NFSv4.");
 		put_u32(&t, u->minorversion, 10, 0);
 		put(&t, " COMPOUND(");
@@ -244,13 +252,13 @@ static _Thread_local struct kind kinds[KINDS];
 /* The message's kind, without its text; false when it has none to keep (no program, a long COMPOUND). */
 static bool kind_of(const struct rr_message *m, struct kind *k)
 {
-	const struct rr_ulp_info *u = m->dir == RR_DIR_CALL ? (m->has_ulp ? &m->ulp : NULL) : m->call_ulp;
+	const struct rr_ulp_info *u;
 
 	if (!ck_prog(m, &k->prog, &k->vers, &k->proc))
 		return false;
 	k->minor = 0;
 	k->n_ops = 0;
-	if (k->prog == RR_NFS_PROGRAM && k->vers == 4 && k->proc == 1 && u && u->n_ops) {
+	if ((u = compound_of(m, k->prog, k->vers, k->proc))) {
 		if (u->n_ops > KIND_OPS)
 			return false;
 		k->minor = u->minorversion;

@@ -119,12 +119,20 @@ struct rr_session *rr_session_new(const struct rr_session_opts *o, const struct 
 	return s;
 }
 
-bool rr_session_open_file(struct rr_session *s, const char *path, char *err, size_t errlen)
+/* A session takes one input: false, with a sentence naming name in err, once it has one. */
+static bool may_open(const struct rr_session *s, const char *name, char *err, size_t errlen)
 {
 	if (s->cap || s->finished) {
-		g_snprintf(err, errlen, "%s: the session already read its input", path);
+		g_snprintf(err, errlen, "%s: the session already read its input", name);
 		return false;
 	}
+	return true;
+}
+
+bool rr_session_open_file(struct rr_session *s, const char *path, char *err, size_t errlen)
+{
+	if (!may_open(s, path, err, errlen))
+		return false;
 	s->cap = rr_capture_open(path, err, errlen);
 	return s->cap != NULL;
 }
@@ -132,10 +140,8 @@ bool rr_session_open_file(struct rr_session *s, const char *path, char *err, siz
 bool rr_session_open_memory(struct rr_session *s, const char *name, const uint8_t *bytes, size_t len, char *err,
 			    size_t errlen)
 {
-	if (s->cap || s->finished) {
-		g_snprintf(err, errlen, "%s: the session already read its input", name);
+	if (!may_open(s, name, err, errlen))
 		return false;
-	}
 	s->cap = rr_capture_open_memory(name, bytes, len, err, errlen);
 	return s->cap != NULL;
 }

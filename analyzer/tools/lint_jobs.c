@@ -15,9 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
-#include <stdio.h>
-#include <time.h>
-#include <stdlib.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
