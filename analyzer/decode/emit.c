@@ -57,6 +57,8 @@ void dec_frame_end(struct rr_frame_ctx *fx)
 {
 	GArray *held = fx->d->held;
 
+	if (!held->len)             /* nearly every frame: no call into glib */
+		return;
 	for (guint i = 0; i < held->len; i++)
 		g_free(g_array_index(held, struct held_cond, i).text);
 	g_array_set_size(held, 0);

@@ -6,11 +6,22 @@
  * reporters read (record_view.c) and whether it repeats a call
  * (recent.c), then checked, then delivered.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "record.h"
 #include "recent.h"
 #include "../check/check.h"
+
+#define ULP_END (offsetof(struct rr_message, ulp) + sizeof(((struct rr_message *)0)->ulp))
+
+/* ulp zeroed unless a walk wrote it: what no walk described reads as no program. */
+static void ulp_unset(struct rr_message *m)
+{
+	if (!m->ulp_set)
+		memset(&m->ulp, 0, sizeof(m->ulp));
+	m->ulp_set = true;
+}
 
 /* A call's key in the recent-calls set: its requester host and its XID. */
 static uint64_t recent_key(const struct rr_message *m)
@@ -21,7 +32,12 @@ static uint64_t recent_key(const struct rr_message *m)
 void rr_record_init(struct rr_message *m, struct rr_engine *eng, struct rr_flow *f,
 		    const struct rr_hdr *hdr, enum rr_msg_dir dir, uint64_t send_frame, size_t send_len)
 {
-	memset(m, 0, sizeof(*m));
+	/*
+	 * All but ulp, 2 KiB that the ULP walk zeroes itself: ulp is zeroed
+	 * only where no walk fills it (ulp_unset), so each message clears it once.
+	 */
+	memset(m, 0, offsetof(struct rr_message, ulp));
+	memset((char *)m + ULP_END, 0, sizeof(*m) - ULP_END);
 	m->xid = hdr->xid;
 	m->dir = dir;
 	m->conn_id = rr_conn_id(eng, f->conn);
@@ -55,20 +71,26 @@ void rr_record_describe(struct rr_message *m, const struct rr_ulp_info *callinfo
 	if (m->dir == RR_DIR_CALL) {
 		if (!rr_rpc_decode_call(&cur, &m->call)) {
 			m->decode_stop = cur.pos;
+			ulp_unset(m);
 			return;
 		}
 		m->has_rpc = true;
 		m->ulp_result = rr_ulp_walk_call(&m->call, &cur, on_item, items, &m->ulp);
+		m->ulp_set = true;
 	} else {
 		if (!rr_rpc_decode_reply(&cur, &m->reply)) {
 			m->decode_stop = cur.pos;
+			ulp_unset(m);
 			return;
 		}
 		m->has_rpc = true;
-		if (callinfo)
+		if (callinfo) {
 			m->ulp_result = rr_ulp_walk_reply(callinfo, &m->reply, &cur, on_item, items, &m->ulp);
+			m->ulp_set = true;
+		}
 	}
 	m->decode_stop = cur.pos;
+	ulp_unset(m);
 	m->has_ulp = m->ulp_result != RR_ULP_UNKNOWN_PROGRAM;
 	if (m->has_ulp)
 		m->ulp_stop_op = m->ulp.n_ops ? m->ulp.ops[m->ulp.n_ops - 1] : m->ulp.proc;
@@ -189,6 +211,7 @@ void rr_record_emit(struct rr_engine *eng, struct rr_message *m)
 	struct rr_fact fact = { .kind = RR_FACT_MSG, .msg = m };
 	GArray *segs = rr_scratch_take(&eng->scratch, sizeof(struct rr_msg_seg));
 
+	ulp_unset(m);               /* a message no walk described (RDMA_DONE) */
 	/* Zeros where the capture lost nothing stand for bytes the sender never sent: a breach, told as one. */
 	if (!m->capture_loss)
 		m->payload_whole = m->payload_len;

@@ -232,6 +232,7 @@ struct rr_message {
 	struct rr_rpc_call call;      /* dir == CALL */
 	struct rr_rpc_reply reply;    /* dir == REPLY */
 	bool has_ulp;                 /* ulp is valid (program known) */
+	bool ulp_set;                 /* the engine's own: ulp was walked into or zeroed (never left unset) */
 	struct rr_ulp_info ulp;       /* procedure, NFSv4 op list */
 	const struct rr_ulp_info *call_ulp;  /* replies: what the matching call said, or NULL */
 

@@ -259,6 +259,45 @@ static void test_retry(void **state)
 	assert_int_equal(kept[0].v.inline_bytes, 40);   /* the RPC call header, after the transport header */
 }
 
+/* The XID of the reply whose ulp must read as no program: nothing walked into it. */
+static uint32_t unwalked_xid;
+static int unwalked_seen;
+
+static void ulp_zero(const struct rr_message *m)
+{
+	static const struct rr_ulp_info zero;
+
+	if (m->xid != unwalked_xid)
+		return;
+	unwalked_seen++;
+	assert_false(m->has_ulp);
+	assert_memory_equal(&m->ulp, &zero, sizeof(zero));
+}
+
+/*
+ * A reply whose call was never seen is not walked: its ulp reads as zeros,
+ * not as what the message before it (an NFSv3 reply, on the same stack)
+ * left there.
+ */
+static void test_unwalked_ulp_is_zero(void **state)
+{
+	struct rr_flow_key c2s = roce(1, 2, 0x12), s2c = roce(2, 1, 0x11);
+
+	(void)state;
+	start();
+	inspect = ulp_zero;
+	unwalked_xid = 0x777;
+	unwalked_seen = 0;
+	short_call(c2s, 1, 0x500);
+	short_reply(s2c, 1, 0x500);
+	short_reply(s2c, 2, 0x777);
+	short_call(c2s, 2, 0x501);
+	short_reply(s2c, 3, 0x501);
+	short_reply(s2c, 4, 0x777);
+	stop_engine();
+	assert_int_equal(unwalked_seen, 2);
+}
+
 static void test_sha256(void **state)
 {
 	char out[RR_SHA256_HEX_LEN];
@@ -317,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_view_outlives_engine),
 		cmocka_unit_test(test_long_messages),
 		cmocka_unit_test(test_retry),
+		cmocka_unit_test(test_unwalked_ulp_is_zero),
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_profiles_and_disable),
 	};

@@ -4,7 +4,9 @@
  * §11.1, RFC 8276 §6) give them, typed here from the RFCs: every code of
  * the table is found (its binary search needs it ascending), its
  * neighbours that no RFC defines are not, and findings print a code no RFC
- * names as a number.
+ * names as a number.  And the op labels of messages ("NFSv4.1 READ"),
+ * typed here, asked in turns that a memo keyed on too little would answer
+ * from another kind's label.
  */
 #include <setjmp.h>
 #include <stdbool.h>
@@ -14,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "rpcrdma/engine.h"
 #include "rpcrdma/ulp.h"
 
 static const struct {
@@ -72,12 +75,67 @@ static void test_which_codes(void **state)
 	}
 }
 
+static struct rr_ulp_info ulp(uint32_t prog, uint32_t vers, uint32_t proc, uint32_t minor, uint16_t n_ops,
+			      const uint32_t *ops)
+{
+	struct rr_ulp_info u;
+
+	memset(&u, 0, sizeof(u));
+	u.prog = prog;
+	u.vers = vers;
+	u.proc = proc;
+	u.minorversion = minor;
+	u.n_ops = n_ops;
+	for (uint16_t i = 0; i < n_ops; i++)
+		u.ops[i] = ops[i];
+	return u;
+}
+
+static void test_op_labels(void **state)
+{
+	/* SEQUENCE PUTFH READ; SEQUENCE PUTFH GETATTR (all preamble: the last); PUTFH WRITE */
+	static const uint32_t seq_read[] = { 53, 22, 25 }, seq_getattr[] = { 53, 22, 9 }, write[] = { 22, 38 };
+	const struct {
+		struct rr_ulp_info u;
+		const char *want;
+	} cases[] = {
+		{ ulp(100003, 4, 1, 1, 3, seq_read), "NFSv4.1 READ" },
+		{ ulp(100003, 4, 1, 2, 3, seq_read), "NFSv4.2 READ" },
+		{ ulp(100003, 4, 1, 1, 3, seq_getattr), "NFSv4.1 GETATTR" },
+		{ ulp(100003, 4, 1, 0, 2, write), "NFSv4.0 WRITE" },
+		{ ulp(100003, 4, 1, 0, 0, NULL), "NFSv4.0 ?" },         /* no ops: op 0, which no RFC names */
+		{ ulp(100003, 3, 6, 0, 0, NULL), "NFSv3 READ" },
+		{ ulp(100003, 3, 7, 0, 0, NULL), "NFSv3 WRITE" },
+		{ ulp(100003, 2, 6, 0, 0, NULL), "NFSv2 READ" },
+		{ ulp(100227, 3, 1, 0, 0, NULL), "NFSACL v3 GETACL" },
+		{ ulp(100003, 3, 6, 1, 0, NULL), "NFSv3 READ" },
+		{ ulp(100003, 4, 0, 0, 0, NULL), "NFSv4 NULL" },
+	};
+	char buf[RR_OP_LABEL_LEN], small[8];
+
+	(void)state;
+	/* Three rounds, so that every label is asked again after eight others. */
+	for (int round = 0; round < 3; round++) {
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			rr_ulp_op_label(&cases[i].u, buf, sizeof(buf));
+			assert_string_equal(buf, cases[i].want);
+			/* Cut to the buffer as snprintf cuts, from the memo as when made. */
+			rr_ulp_op_label(&cases[i].u, small, sizeof(small));
+			assert_int_equal(strlen(small), strlen(cases[i].want) < sizeof(small) ? strlen(cases[i].want) : sizeof(small) - 1);
+			assert_memory_equal(small, cases[i].want, strlen(small));
+		}
+	}
+	rr_ulp_op_label(NULL, buf, sizeof(buf));
+	assert_string_equal(buf, "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_named),
 		cmocka_unit_test(test_unnamed),
 		cmocka_unit_test(test_which_codes),
+		cmocka_unit_test(test_op_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
