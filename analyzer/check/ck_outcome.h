@@ -59,6 +59,8 @@ void ck_outlog_free(struct ck_outlog *log);
 void ck_outlog_feed(struct rr_checker *ck, const struct rr_fact *f);
 /* The newest attempt of the call with this key, or NULL (forgotten, or never seen). */
 const struct ck_note *ck_outlog_note(const struct ck_outlog *log, uint64_t key);
+/* The message of key is on its way (its Send was seen): its note's slot is fetched meanwhile. */
+void ck_outlog_prefetch(const struct ck_outlog *log, uint64_t key);
 /* Every attempt remembered, oldest first; n set to their number. */
 const struct ck_note *const *ck_outlog_notes(const struct ck_outlog *log, size_t *n);
 /* A slot for what ck_outcome_storm.c derives from the log: freed, and emptied when the log grows. */

@@ -77,6 +77,12 @@ void ck_outlog_free(struct ck_outlog *log)
 	g_free(log);
 }
 
+void ck_outlog_prefetch(const struct ck_outlog *log, uint64_t key)
+{
+	if (log)
+		ck_keymap_prefetch(&log->newest, key);
+}
+
 const struct ck_note *ck_outlog_note(const struct ck_outlog *log, uint64_t key)
 {
 	return log ? ck_keymap_get(&log->newest, key) : NULL;

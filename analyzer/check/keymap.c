@@ -25,6 +25,12 @@ void *ck_keymap_get(const struct ck_keymap *m, uint64_t key)
 	return m->mask ? m->slots[find(m, key)].val : NULL;
 }
 
+void ck_keymap_prefetch(const struct ck_keymap *m, uint64_t key)
+{
+	if (m->mask)
+		__builtin_prefetch(&m->slots[slot_of(m, key)], 1);
+}
+
 /* Every entry placed again in a table of `slots` slots (a power of two, more than twice n). */
 static void resize(struct ck_keymap *m, uint32_t slots)
 {

@@ -27,6 +27,11 @@ struct ck_keymap {
 
 /* The value under key, or NULL. */
 void *ck_keymap_get(const struct ck_keymap *m, uint64_t key);
+/*
+ * Asks for the cache line of key's home slot, before a get or put of it: a
+ * map of many keys misses the cache on most lookups of a new one.
+ */
+void ck_keymap_prefetch(const struct ck_keymap *m, uint64_t key);
 /* Sets key's value (val not NULL); returns the value it replaced, or NULL. */
 void *ck_keymap_put(struct ck_keymap *m, uint64_t key, void *val);
 /* Removes key; returns its value, or NULL when it had none.  A map an eighth full gives half its slots back. */

@@ -511,8 +511,21 @@ static void msg_reply(struct rr_checker *ck, const struct rr_message *m)
 
 void ck_state_before(struct rr_checker *ck, const struct rr_fact *f)
 {
-	if (f->kind == RR_FACT_SEND)
+	if (f->kind == RR_FACT_SEND) {
 		own_conn(ck, f->send->conn_id)->handshake = f->send->conn.handshake;
+		/*
+		 * Its message comes once rebuilt and described: the outcome log's
+		 * and the episodes' slots for it, in maps of thousands of calls,
+		 * arrive from memory meanwhile (a real-traffic mix: 3 % of the time
+		 * went to waiting for them).
+		 */
+		if (f->send->hdr && !f->send->rejected) {
+			uint64_t key = ck_episode_key(&f->send->conn, f->send->hdr->xid);
+
+			ck_outlog_prefetch(ck->outlog, key);
+			ck_keymap_prefetch(&ck->episodes, key);
+		}
+	}
 	/* Seen by every fact, also those whose checks are skipped as not captured. */
 	if (f->kind == RR_FACT_MSG && f->msg->dir == RR_DIR_CALL && !f->msg->backchannel &&
 	    (f->msg->capture_loss || !f->msg->has_rpc || f->msg->ulp_result != RR_ULP_OK))
