@@ -211,7 +211,7 @@ void rr_record_emit(struct rr_engine *eng, struct rr_message *m)
 	struct rr_fact fact = { .kind = RR_FACT_MSG, .msg = m };
 	GArray *segs = rr_scratch_take(&eng->scratch, sizeof(struct rr_msg_seg));
 
-	ulp_unset(m);               /* a message no walk described (RDMA_DONE) */
+	ulp_unset(m);               /* a message no walk described (RDMA_DONE, a reply with no payload) */
 	/* Zeros where the capture lost nothing stand for bytes the sender never sent: a breach, told as one. */
 	if (!m->capture_loss)
 		m->payload_whole = m->payload_len;
