@@ -241,19 +241,6 @@ static size_t memo_key(const uint8_t *p, uint32_t caplen, uint8_t key[48])
 	}
 }
 
-/* Two keys zero-padded to their 48 bytes, compared in words: no call into libc, once a frame. */
-static bool same_key(const uint8_t *a, const uint8_t *b)
-{
-	uint64_t diff = 0, x, y;
-
-	for (unsigned w = 0; w < 48; w += 8) {
-		memcpy(&x, a + w, 8);
-		memcpy(&y, b + w, 8);
-		diff |= x ^ y;
-	}
-	return !diff;
-}
-
 enum rr_hosts_kind rr_frame_hosts_memo(struct rr_hosts_memo *memo, int dlt, const uint8_t *pkt, uint32_t caplen,
 				       struct rr_frame_hosts *out)
 {
@@ -264,9 +251,10 @@ enum rr_hosts_kind rr_frame_hosts_memo(struct rr_hosts_memo *memo, int dlt, cons
 
 	if (!n)
 		return rr_frame_hosts(dlt, pkt, caplen, out);
+	/* Zero-padded, keys compare at their fixed size, which the compiler does inline (no libc call a frame). */
 	memset(key + n, 0, sizeof(key) - n);
 	for (i = 0; i < RR_HOSTS_MEMO; i++) {
-		if (n == memo->e[i].key_len && same_key(key, memo->e[i].key)) {
+		if (n == memo->e[i].key_len && !memcmp(key, memo->e[i].key, sizeof(key))) {
 			if (memo->e[i].kind == RR_HOSTS_FOUND)
 				*out = memo->e[i].hosts;
 			return memo->e[i].kind;

@@ -98,23 +98,6 @@ static inline void keep_node(struct lint_shard_plan *p, guint n)
 	p->frame_node[p->nodes_len++] = n;
 }
 
-/* The hosts of the frame before, compared inline: once a frame, in both passes. */
-static bool same_hosts(const struct rr_frame_hosts *a, const struct rr_frame_hosts *b)
-{
-	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
-	uint64_t diff = 0, u, v;
-	size_t at;
-
-	for (at = 0; at + 8 <= sizeof(*a); at += 8) {
-		memcpy(&u, x + at, 8);
-		memcpy(&v, y + at, 8);
-		diff |= u ^ v;
-	}
-	for (; at < sizeof(*a); at++)
-		diff |= (uint64_t)(x[at] ^ y[at]);
-	return !diff;
-}
-
 static bool count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32_t caplen)
 {
 	struct lint_shard_plan *p = ctx;
@@ -144,7 +127,7 @@ static bool count_frame(void *ctx, uint64_t frame_no, const uint8_t *pkt, uint32
 	case RR_HOSTS_FOUND:
 		break;
 	}
-	if (p->have_last && same_hosts(&h, &p->last)) {
+	if (p->have_last && !memcmp(&h, &p->last, sizeof(h))) {
 		a = p->last_node[0];
 		b = p->last_node[1];
 	} else {
@@ -286,7 +269,7 @@ unsigned lint_shard_of(const struct lint_shard_plan *p, struct lint_shard_memo *
 		return p->frame_shard[frame_no - 1];
 	if (rr_frame_hosts_memo(&m->hosts_memo, p->dlt, pkt, caplen, &h) != RR_HOSTS_FOUND)
 		return 0;
-	if (m->have_last && same_hosts(&h, &m->last))
+	if (m->have_last && !memcmp(&h, &m->last, sizeof(h)))
 		return m->last_shard;
 	v = g_hash_table_lookup(p->node_of, h.addr[0]);
 	m->last = h;
