@@ -7,7 +7,6 @@
  */
 
 #include <stdio.h>
-#include <string.h>
 
 #include "ulp_internal.h"
 
@@ -247,66 +246,20 @@ static void put_uint(struct label *l, uint32_t v)
 	put(l, d + n);
 }
 
-/* The label of a kind of message: program, version, procedure, and for a COMPOUND its minor version and op. */
-static void op_label_of(uint32_t prog, uint32_t vers, uint32_t proc, uint32_t minor, uint32_t pick, char *buf,
-			size_t len)
+void rr_ulp_op_label(const struct rr_ulp_info *u, char *buf, size_t len)
 {
 	struct label l = { buf, len, 0 };
 	const char *name;
-
-	put(&l, "");
-	if (prog == RR_NFS_PROGRAM && vers == 4 && proc == 1) {
-		name = rr_nfs4_op_name(pick);
-		put(&l, "NFSv4.");
-		put_uint(&l, minor);
-		put(&l, " ");
-		put(&l, name ? name : "?");
-		return;
-	}
-	name = rr_ulp_proc_name(prog, vers, proc);
-	if (prog == RR_NFS_PROGRAM) {
-		put(&l, "NFSv");
-		put_uint(&l, vers);
-	} else if (prog == RR_NFS4_CB_PROGRAM) {
-		put(&l, "NFSv4");
-	} else {
-		put(&l, rr_rpc_program_name(prog) ? rr_rpc_program_name(prog) : "?");
-		put(&l, " v");
-		put_uint(&l, vers);
-	}
-	put(&l, " ");
-	put(&l, name ? name : "?");
-}
-
-/*
- * Labels already made, per thread: a capture holds few kinds of message, and
- * every message is labelled (ulb-lint on a real-traffic mix: 1.3 % of its
- * instructions went to writing the same labels again).
- */
-#define LABEL_MEMO 8u
-#define LABEL_MEMO_LEN 64u
-struct label_memo {
-	uint32_t prog, vers, proc, minor, pick;
-	bool used;
-	char text[LABEL_MEMO_LEN];
-};
-static _Thread_local struct label_memo label_memo[LABEL_MEMO];
-static _Thread_local unsigned label_memo_next;
-
-void rr_ulp_op_label(const struct rr_ulp_info *u, char *buf, size_t len)
-{
-	uint32_t minor = 0, pick = 0;
-	struct label_memo *e;
 	uint16_t i;
 
+	put(&l, "");
 	if (!u) {
-		struct label l = { buf, len, 0 };
-
 		put(&l, "?");
 		return;
 	}
 	if (u->prog == RR_NFS_PROGRAM && u->vers == 4 && u->proc == 1) {
-		pick = u->n_ops ? u->ops[0] : 0;
+		uint32_t pick = u->n_ops ? u->ops[0] : 0;
+
 		for (i = 0; i < u->n_ops; i++) {
 			uint32_t op = u->ops[i];
 
@@ -316,26 +269,24 @@ void rr_ulp_op_label(const struct rr_ulp_info *u, char *buf, size_t len)
 			    op != 9)
 				break;
 		}
-		minor = u->minorversion;
-	}
-	if (len > LABEL_MEMO_LEN) {
-		op_label_of(u->prog, u->vers, u->proc, minor, pick, buf, len);
+		name = rr_nfs4_op_name(pick);
+		put(&l, "NFSv4.");
+		put_uint(&l, u->minorversion);
+		put(&l, " ");
+		put(&l, name ? name : "?");
 		return;
 	}
-	if (!len)
-		return;
-	for (i = 0; i < LABEL_MEMO; i++) {
-		e = &label_memo[i];
-		if (e->used && e->prog == u->prog && e->vers == u->vers && e->proc == u->proc &&
-		    e->minor == minor && e->pick == pick)
-			goto found;
+	name = rr_ulp_proc_name(u->prog, u->vers, u->proc);
+	if (u->prog == RR_NFS_PROGRAM) {
+		put(&l, "NFSv");
+		put_uint(&l, u->vers);
+	} else if (u->prog == RR_NFS4_CB_PROGRAM) {
+		put(&l, "NFSv4");
+	} else {
+		put(&l, rr_rpc_program_name(u->prog) ? rr_rpc_program_name(u->prog) : "?");
+		put(&l, " v");
+		put_uint(&l, u->vers);
 	}
-	e = &label_memo[label_memo_next++ % LABEL_MEMO];
-	*e = (struct label_memo){ u->prog, u->vers, u->proc, minor, pick, true, "" };
-	op_label_of(u->prog, u->vers, u->proc, minor, pick, e->text, sizeof(e->text));
-found:
-	/* As snprintf cuts: at most len - 1 bytes and the NUL. */
-	i = (uint16_t)strnlen(e->text, len - 1);
-	memcpy(buf, e->text, i);
-	buf[i] = 0;
+	put(&l, " ");
+	put(&l, name ? name : "?");
 }

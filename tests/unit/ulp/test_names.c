@@ -5,8 +5,8 @@
  * the table is found (its binary search needs it ascending), its
  * neighbours that no RFC defines are not, and findings print a code no RFC
  * names as a number.  And the op labels of messages ("NFSv4.1 READ"),
- * typed here, asked in turns that a memo keyed on too little would answer
- * from another kind's label.
+ * typed here, asked in turns (kinds that differ in one field only, again
+ * after eight others), and cut to a small buffer as snprintf cuts.
  */
 #include <setjmp.h>
 #include <stdbool.h>
@@ -119,7 +119,7 @@ static void test_op_labels(void **state)
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 			rr_ulp_op_label(&cases[i].u, buf, sizeof(buf));
 			assert_string_equal(buf, cases[i].want);
-			/* Cut to the buffer as snprintf cuts, from the memo as when made. */
+			/* Cut to the buffer as snprintf cuts. */
 			rr_ulp_op_label(&cases[i].u, small, sizeof(small));
 			assert_int_equal(strlen(small), strlen(cases[i].want) < sizeof(small) ? strlen(cases[i].want) : sizeof(small) - 1);
 			assert_memory_equal(small, cases[i].want, strlen(small));
