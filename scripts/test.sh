@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Debian 12 machine (docs/testing.md):
 #   1. installs the build and test dependencies (scripts/install-deps.sh),
-#   2. builds and runs every test but the live, package and lab-kernels ones,
+#   2. builds ulb-lint profile-guided (scripts/pgo-train.sh trains an
+#      instrumented one on the bundled captures first), builds everything,
+#      and runs every test but the live, package and lab-kernels ones,
 #   3. builds again with AddressSanitizer + UndefinedBehaviorSanitizer and
 #      runs the sample labelled `asan` there: every unit test, every rule on
 #      one InfiniBand, one RoCE and one iWARP link, every link type's ground
@@ -16,17 +18,19 @@
 #      agent's quick runs and the proxy's relay check.
 # Each stage prints its wall time as it ends; a table of every stage and the
 # total ends the run, a failed one too (as far as it got).
-# Options: --no-deps (skip 1), --no-sanitize (skip 3), --full (3 on the whole
+# Options: --no-deps (skip 1), --no-pgo (2 without the profile: a faster
+#          build, a slower ulb-lint), --no-sanitize (skip 3), --full (3 on the whole
 #          suite, ~8 min more), --no-fuzz (skip 4), --no-live (skip 5),
 #          --live-full (5 with every transport and NFS version, ~15 min more),
 #          --package (also the Debian package test: cpack, installed in a
 #          clean Debian 12 chroot; 2-6 min).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-deps=1 sanitize=1 full=0 fuzz=1 live=quick package=0
+deps=1 pgo=1 sanitize=1 full=0 fuzz=1 live=quick package=0
 for a in "$@"; do
   case "$a" in
     --no-deps) deps=0 ;;
+    --no-pgo) pgo=0 ;;
     --no-sanitize) sanitize=0 ;;
     --full) full=1 ;;
     --no-fuzz) fuzz=0 ;;
@@ -74,8 +78,18 @@ fi
 # lab-kernels: the lab on newer kernels, an hour and more (docs/lab.md).
 exclude="live|package|lab-kernels"
 [ "$package" = 1 ] && exclude="live|lab-kernels"
-stage "build (RelWithDebInfo)"
-cmake -S . -B build -DRR_WERROR=ON >/dev/null
+if [ "$pgo" = 1 ]; then
+  # ulb-lint profile-guided, as its speed figures are measured (README, "Speed"): an
+  # instrumented build trained on the bundled captures first; without a profile, a plain one.
+  stage "profile for ulb-lint (instrumented build, trained on the bundled captures)"
+  profile=$(scripts/pgo-train.sh build-pgo) ||
+    { echo "test.sh: no profile: ulb-lint is built without profile-guided optimisation" >&2; profile=; }
+else
+  profile=
+  note "profile-guided optimisation (--no-pgo)"
+fi
+stage "build (RelWithDebInfo$([ -n "$profile" ] && echo ", profile-guided"))"
+cmake -S . -B build -DRR_WERROR=ON -DRR_PGO_USE="$profile" >/dev/null
 cmake --build build -j"$jobs"
 stage "tests (release)"
 (cd build && ctest --output-on-failure -j"$jobs" -LE "$exclude")

@@ -65,6 +65,7 @@ static void usage(FILE *f)
 		"  --dump                    one record per rebuilt RPC message instead of findings\n"
 		"  --quiet                   no statistics line (and with --dump, no findings) on stderr\n"
 		"  --no-progress             no progress bar on a terminal\n"
+		"  --version                 the version, and how this ulb-lint was optimised\n"
 		"  --cap-lines N             text: list N findings of each capture condition (CAP-), count the\n"
 		"                            rest (default 10; 0 lists every one; JSON lists every one)\n"
 		"live capture (libpcap; root or CAP_NET_RAW; SIGINT or SIGTERM ends it with the end's findings):\n"
@@ -523,7 +524,7 @@ static bool live_filter(struct lint *l, int argc, char **argv, char **joined)
 
 int main(int argc, char **argv)
 {
-	struct option opts[RR_OPT__COUNT + 18] = {
+	struct option opts[RR_OPT__COUNT + 19] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -541,6 +542,7 @@ int main(int argc, char **argv)
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "cap-lines", required_argument, NULL, OPT_CAP_LINES },
+		{ "version", no_argument, NULL, 'V' },
 	};
 	/*
 	 * 64 MiB of capture buffer: frames are captured whole, so libpcap gives
@@ -561,7 +563,7 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	rr_session_default_opts(&l.opts);
-	rr_session_getopt_entries(&opts[17]);   /* the terminator stays zero */
+	rr_session_getopt_entries(&opts[18]);   /* the terminator stays zero */
 	while ((c = getopt_long(argc, argv, "df:qshi:j:", opts, NULL)) != -1) {
 		if (is_live_option(c)) {
 			if (!live_option(&l.live, c, optarg))
@@ -642,6 +644,10 @@ int main(int argc, char **argv)
 		}
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			/* how it was built: bench/mix.sh prints it beside its figures */
+			printf("ulb-lint %s (%s)\n", RR_VERSION, RR_BUILD_FLAVOUR);
 			return 0;
 		default:
 			usage(stderr);

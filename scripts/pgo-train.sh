@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Profile-guided optimisation, its first half: builds an instrumented
+# ulb-lint in TREE (default build-pgo), runs it on the bundled captures, one
+# thread and --jobs 2, and leaves the profile in TREE/profile.  Configure the
+# optimised tree with -DRR_PGO_USE=<that folder> afterwards, from the same
+# sources (scripts/test.sh does both).  Prints the folder on stdout; exit 1,
+# saying why on stderr, when it could not make a profile.
+#
+# The training set: every bundled capture of real traffic
+# (sample-pcaps/real, Linux NFS over rxe and siw, with the kernel folders),
+# every capture of the agent's runs (sample-pcaps/agent: injected faults,
+# DDP, the reverse direction) and the traffic that is not RDMA
+# (sample-pcaps/other: HTTP cut by a snaplen, UDP).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tree=${1:-build-pgo}
+mkdir -p "$tree"
+tree=$(cd "$tree" && pwd)
+profile=$tree/profile
+jobs=$(nproc 2>/dev/null || echo 2)
+log=$tree/pgo-train.log
+
+fail() { echo "pgo-train.sh: $*" >&2; exit 1; }
+
+rm -rf "$profile"
+mkdir -p "$profile"
+{
+  cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRR_PGO_GENERATE="$profile" -DRR_PGO_USE= \
+    -DBUILD_TESTING=OFF &&
+  cmake --build "$tree" -j"$jobs" --target ulb-lint
+} >"$log" 2>&1 || { tail -20 "$log" >&2; fail "the instrumented build failed (log: $log)"; }
+"$tree/bin/ulb-lint" --version | grep -q "instrumented for profiling" ||
+  fail "$tree/bin/ulb-lint is not instrumented (RR_OPTIMIZE off?)"
+
+shopt -s nullglob
+captures=(sample-pcaps/real/*.pcap sample-pcaps/real/*/*.pcap sample-pcaps/agent/*.pcap
+          sample-pcaps/agent/*/*.pcap sample-pcaps/other/*.pcap)
+[ ${#captures[@]} -gt 0 ] || fail "no bundled captures under sample-pcaps/"
+# Findings (exit 1) and captures it cannot read (exit 2) are no failure:
+# only a crash (a signal) is a failure.
+run() {
+  local rc=0
+  "$tree/bin/ulb-lint" "$@" >/dev/null 2>>"$log" || rc=$?
+  [ "$rc" -lt 128 ] || fail "ulb-lint $* died of signal $((rc - 128))"
+}
+for c in "${captures[@]}"; do
+  run --no-progress "$c"
+done
+run --no-progress --format json sample-pcaps/real/*.pcap
+for c in sample-pcaps/real/*.pcap sample-pcaps/real/*/*.pcap; do
+  run --no-progress -j 2 "$c"
+done
+n=$(find "$profile" -name '*.gcda' | wc -l)
+[ "$n" -gt 0 ] || fail "the training wrote no profile to $profile"
+echo "pgo-train.sh: ${#captures[@]} captures, $n profile files in $profile" >&2
+echo "$profile"
