@@ -102,6 +102,13 @@ row() {  # name frames bytes wall cpu
 cpuname=$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 echo "ulb-lint real-traffic benchmark: commit $rev, $cpuname, $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg); $lint"
+# How it was built: the README's figures are a profile-guided build's (scripts/test.sh, scripts/pgo-train.sh).
+built=$("$lint" --version 2>/dev/null || echo "ulb-lint (older than --version: build type unknown)")
+echo "$built"
+case "$built" in
+  *profile-guided*) ;;
+  *) echo "note: not a profile-guided build: about 10 % slower than the README's figures (README, \"Speed\")" ;;
+esac
 echo "ulb-lint and cat: best wall / least CPU of $runs runs; tshark: one run on $([ "$tframes" = 0 ] && echo "the whole capture" || echo "the first $tframes frames")"
 readme=()
 for f in "$mix" "$large"; do
@@ -153,7 +160,7 @@ for f in "$mix" "$large"; do
   readme+=("| $name | $n frames, $(awk -v s="$size" 'BEGIN{printf "%.0f", s / 1e6}') MB | $(rate "$n" "$lc") | ${tr}x | $(rate "$n" "$jt") | $(ratio "$lt" "$jt")x | ${tw}x | $(ratio "$lc" "$cc")x |")
 done
 echo
-echo "For the README ($cpuname, commit $rev; frames/s per core = frames / least CPU time of $runs runs):"
+echo "For the README ($cpuname, commit $rev, ${built#ulb-lint }; frames/s per core = frames / least CPU time of $runs runs):"
 echo
 echo "| capture | size | ulb-lint frames/s per core | vs tshark -2 (per core) | ulb-lint -j $jobs frames/s (wall) | -j $jobs speed-up | -j $jobs vs tshark -2 (wall) | ulb-lint / cat CPU time |"
 echo "|---|---|---|---|---|---|---|---|"
