@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # Built as scripts/test.sh builds it, profile-guided (README, "Layout"); without the profile if its training fails.
-profile=$(scripts/pgo-train.sh build-pgo 2>/dev/null) ||
+profile=$(scripts/pgo-train.sh --like build build-pgo 2>/dev/null) ||
   { echo "demo.sh: no profile: ulb-lint is built without profile-guided optimisation" >&2; profile=; }
 cmake -S . -B build -DRR_PGO_USE="$profile" >/dev/null
 cmake --build build -j"$(nproc 2>/dev/null || echo 2)" --target ulb-lint >/dev/null

@@ -3,8 +3,15 @@
 # ulb-lint in TREE (default build-pgo), runs it on the bundled captures, one
 # thread and --jobs 2, and leaves the profile in TREE/profile.  Configure the
 # optimised tree with -DRR_PGO_USE=<that folder> afterwards, from the same
-# sources (scripts/test.sh does both).  Prints the folder on stdout; exit 1,
-# saying why on stderr, when it could not make a profile.
+# sources, generator and build type (cmake/RrPgo.cmake says why; scripts/test.sh
+# does both).  Prints the folder on stdout; exit 1, saying why on stderr, when
+# it could not make a profile.
+#
+#   scripts/pgo-train.sh [--like BUILD] [--generator G] [--build-type T] [TREE]
+#
+# --like BUILD takes the generator and build type of the tree BUILD when it
+# has been configured (else the defaults: cmake's generator, or
+# $CMAKE_GENERATOR, and RelWithDebInfo); --generator and --build-type set them.
 #
 # The training set: every bundled capture of real traffic
 # (sample-pcaps/real, Linux NFS over rxe and siw, with the kernel folders),
@@ -13,24 +20,46 @@
 # (sample-pcaps/other: HTTP cut by a snaplen, UDP).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tree=${1:-build-pgo}
+fail() { echo "pgo-train.sh: $*" >&2; exit 1; }
+tree=build-pgo generator=${CMAKE_GENERATOR:-} build_type=RelWithDebInfo
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --like)
+      cache=${2:?--like needs a build tree}/CMakeCache.txt
+      if [ -f "$cache" ]; then
+        generator=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$cache")
+        build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$cache")
+        build_type=${build_type:-RelWithDebInfo}
+      fi
+      shift 2 ;;
+    --generator) generator=${2:?}; shift 2 ;;
+    --build-type) build_type=${2:?}; shift 2 ;;
+    -*) grep -m1 '^#   scripts/pgo-train.sh' "$0" | sed 's/^# *//' >&2; exit 2 ;;
+    *) tree=$1; shift ;;
+  esac
+done
+# The tree is this script's alone: it is configured over and its profile folder emptied.
+if [ -f "$tree/CMakeCache.txt" ] && ! grep -q '^RR_PGO_GENERATE:PATH=..*' "$tree/CMakeCache.txt"; then
+  fail "$tree is a build tree of another kind (no RR_PGO_GENERATE): give the training a tree of its own"
+fi
 mkdir -p "$tree"
 tree=$(cd "$tree" && pwd)
 profile=$tree/profile
 jobs=$(nproc 2>/dev/null || echo 2)
 log=$tree/pgo-train.log
 
-fail() { echo "pgo-train.sh: $*" >&2; exit 1; }
-
 rm -rf "$profile"
-mkdir -p "$profile"
+gen=()
+[ -n "$generator" ] && gen=(-G "$generator")
 {
-  cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRR_PGO_GENERATE="$profile" -DRR_PGO_USE= \
-    -DBUILD_TESTING=OFF &&
+  cmake "${gen[@]}" -S . -B "$tree" -DCMAKE_BUILD_TYPE="$build_type" -DRR_PGO_GENERATE="$profile" \
+    -DRR_PGO_USE= -DBUILD_TESTING=OFF &&
   cmake --build "$tree" -j"$jobs" --target ulb-lint
 } >"$log" 2>&1 || { tail -20 "$log" >&2; fail "the instrumented build failed (log: $log)"; }
-"$tree/bin/ulb-lint" --version | grep -q "instrumented for profiling" ||
-  fail "$tree/bin/ulb-lint is not instrumented (RR_OPTIMIZE off?)"
+"$tree/bin/ulb-lint" --version | grep -q "instrumented for profiling" || {
+  grep -A2 "profile-guided optimisation is off" "$log" >&2 || true
+  fail "$tree/bin/ulb-lint is not instrumented (the configure log $log says why)"
+}
 
 shopt -s nullglob
 captures=(sample-pcaps/real/*.pcap sample-pcaps/real/*/*.pcap sample-pcaps/agent/*.pcap
@@ -52,5 +81,5 @@ for c in sample-pcaps/real/*.pcap sample-pcaps/real/*/*.pcap; do
 done
 n=$(find "$profile" -name '*.gcda' | wc -l)
 [ "$n" -gt 0 ] || fail "the training wrote no profile to $profile"
-echo "pgo-train.sh: ${#captures[@]} captures, $n profile files in $profile" >&2
+echo "pgo-train.sh: ${#captures[@]} captures, $n profile files in $profile ($(sed -n 's/^generator=//p' "$profile/rr-pgo.txt"), $build_type)" >&2
 echo "$profile"

@@ -82,7 +82,7 @@ if [ "$pgo" = 1 ]; then
   # ulb-lint profile-guided, as its speed figures are measured (README, "Speed"): an
   # instrumented build trained on the bundled captures first; without a profile, a plain one.
   stage "profile for ulb-lint (instrumented, trained)"
-  profile=$(scripts/pgo-train.sh build-pgo) ||
+  profile=$(scripts/pgo-train.sh --like build build-pgo) ||
     { echo "test.sh: no profile: ulb-lint is built without profile-guided optimisation" >&2; profile=; }
 else
   profile=

@@ -21,16 +21,35 @@ import sys
 # Members of the engine's archives that ulb-lint never links, and lint_html_assets.c (data alone).
 NOT_PROFILED = {"hdr_encode.c.o", "wbuf.c.o", "client_res.c.o", "outcome.c.o", "lint_html_assets.c.o"}
 LINK_DIR = "analyzer/tools"
-LINK_TXT = "analyzer/tools/CMakeFiles/ulb-lint.dir/link.txt"
+LINK_TXT = "analyzer/tools/CMakeFiles/ulb-lint.dir/link.txt"   # Makefiles: relative to LINK_DIR
+
+
+def link_words(build):
+    """The words of ulb-lint's link line, and the folder they are relative to (Makefiles or Ninja)."""
+    if os.path.exists(os.path.join(build, LINK_TXT)):
+        with open(os.path.join(build, LINK_TXT)) as f:
+            return shlex.split(f.read()), os.path.join(build, LINK_DIR)
+    words = []
+    with open(os.path.join(build, "build.ninja")) as f:
+        lines = f.read().splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("build bin/ulb-lint:"):
+            words = line.split("|")[0].split()[3:]
+            for more in lines[i + 1:]:
+                if not more.startswith("  "):
+                    break
+                if more.strip().startswith("LINK_LIBRARIES ="):
+                    words += more.split("=", 1)[1].split()
+            break
+    return words, build
 
 
 def linked_objects(build):
     """Every object ulb-lint's link takes, as paths below the build tree."""
-    with open(os.path.join(build, LINK_TXT)) as f:
-        words = shlex.split(f.read())
+    words, base = link_words(build)
     objs = []
     for w in words:
-        path = os.path.normpath(os.path.join(build, LINK_DIR, w))
+        path = os.path.normpath(os.path.join(base, w))
         if w.endswith(".o"):
             objs.append(path)
         elif w.endswith(".a") and os.path.relpath(path, build).startswith("analyzer" + os.sep):
@@ -54,10 +73,12 @@ def main():
         sys.exit(77)
     if "profile-guided" not in version:
         sys.exit(f"FAIL: a profile is configured, but ulb-lint --version says: {version.strip()}")
+    if not os.path.isdir(a.profile):
+        sys.exit(f"FAIL: the profile folder {a.profile} this tree was configured with is gone")
     have = set(os.listdir(a.profile))
     objs = linked_objects(a.build)
     if len(objs) < 50:
-        sys.exit(f"FAIL: only {len(objs)} objects on ulb-lint's link line ({LINK_TXT}): not read right")
+        sys.exit(f"FAIL: only {len(objs)} objects on ulb-lint's link line (link.txt or build.ninja): not read right")
     missing = [o for o in objs if os.path.basename(o) not in NOT_PROFILED and
                o.replace(os.sep, "#")[:-len(".o")] + ".gcda" not in have]
     if missing:
