@@ -497,6 +497,18 @@ static void unguard_mapping(void)
 	bus_len = 0;
 }
 
+/*
+ * A mapped file cut short while it was read, to within its last page (cut
+ * further, reading a lost page raised SIGBUS): the bytes past its new end
+ * were read as zeros.  Its size now, or 0 when it was not cut.
+ */
+static uint64_t shrunk_to(const struct lint_source *src)
+{
+	struct stat st;
+
+	return stat(src->path, &st) == 0 && (uint64_t)st.st_size < src->len ? (uint64_t)st.st_size : 0;
+}
+
 /* A mapped file that grew while it was read: how many bytes came after the ones mapped (not checked). */
 static uint64_t grown_by(const struct lint_source *src)
 {
@@ -576,6 +588,13 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 	}
 	tot->decode.others = 0;
 	tot->decode.frames = MIN(tot->decode.frames, tot->planned);
+	if (src.bytes && shrunk_to(&src)) {
+		g_snprintf(err, errlen, "the file was cut short while --jobs read it (another program truncated "
+			   "it?), to %" G_GUINT64_FORMAT " of its %zu bytes: what followed was read as zeros, and "
+			   "findings printed before this line may be wrong; check it again", shrunk_to(&src), src.len);
+		rc = 2;
+		goto out;
+	}
 	if (src.bytes) {
 		tot->unread_bytes = grown_by(&src);
 		tot->mapped_bytes = src.len;
