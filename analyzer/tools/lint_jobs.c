@@ -364,9 +364,12 @@ static uint64_t map_max(void)
 /*
  * The file mapped when it is a classic pcap no larger than map_max(): the
  * plan's pass and every worker then read the same pages in place.  Else
- * src keeps the path alone.
+ * src keeps the path alone.  False when the process has no room left to
+ * map it (its address space is limited: ulimit -v): workers that each read
+ * the file, each with a heap of its own, would then run out of memory where
+ * one thread does not, so the caller reads it with one.
  */
-static void map_source(struct lint_source *src, const char *path)
+static bool map_source(struct lint_source *src, const char *path)
 {
 	struct stat st;
 	void *at;
@@ -375,9 +378,13 @@ static void map_source(struct lint_source *src, const char *path)
 	*src = (struct lint_source){ .path = path };
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;
+		return true;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= map_max()) {
 		at = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (at == MAP_FAILED && errno == ENOMEM) {
+			close(fd);
+			return false;
+		}
 		if (at != MAP_FAILED) {
 			struct rr_capture *probe;
 			char err[256];
@@ -394,6 +401,7 @@ static void map_source(struct lint_source *src, const char *path)
 		}
 	}
 	close(fd);
+	return true;
 }
 
 /*
@@ -535,7 +543,11 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 	}
 	for (i = 0; i < jobs; i++)
 		m.job[i].fd = -1;       /* no stream yet: free_jobs() closes none */
-	map_source(&src, path);
+	if (!map_source(&src, path)) {
+		g_snprintf(err, errlen, "there is no room to map it (the address space is limited: ulimit -v?), "
+			   "and workers that each read it would need more memory than one thread");
+		return -1;
+	}
 	if (src.bytes)
 		guard_mapping(&src);
 	plan = plan_mapped(&src, jobs, err, errlen);

@@ -117,6 +117,13 @@ def file_changed_under(a, joined, one, tmp):
         if p.returncode != 2 or "the file was cut short while --jobs read it" not in p.stderr.decode():
             bad.append("a capture cut short to %d bytes under -j: exit %d (want 2, and why): %s" %
                        (keep, p.returncode, p.stderr.decode()[-300:]))
+    # No room in the address space to map it (ulimit -v): one thread reads it, and says why.
+    roomless = dict(env, RR_SHIM_FILE="", RR_SHIM_NO_ROOM="1")
+    del roomless["RR_SHIM_TRUNCATE"]
+    got = run(a.lint, ["-j", "2", joined], env=roomless)
+    bad += compare("a capture with no room to map it under -j", one, got)
+    if "read by one thread: there is no room to map it" not in got[1]:
+        bad.append("a capture with no room to map it under -j: not said: %s" % got[1][-300:])
     grown, more = os.path.join(tmp, "grown.pcap"), os.path.join(tmp, "more.bin")
     shutil.copy(joined, grown)
     with open(joined, "rb") as f, open(more, "wb") as g:
