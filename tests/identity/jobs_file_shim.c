@@ -5,19 +5,15 @@
  * program seems to change the capture under it.  RR_SHIM_FILE names the
  * capture; RR_SHIM_TRUNCATE=N cuts it to N bytes (a capture restarted on
  * the same path), RR_SHIM_APPEND=PATH appends PATH's bytes to it (a capture
- * still being written).  RR_SHIM_NO_ROOM=1 makes every read-only mapping of
- * a file fail with ENOMEM, as an address space limited by ulimit -v does.
+ * still being written).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <dlfcn.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <sys/types.h>
 #include <unistd.h>
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -59,19 +55,4 @@ __attribute__((visibility("default"))) int pthread_create(pthread_t *t, const pt
 		change_file();
 	}
 	return real(t, attr, fn, arg);
-}
-
-typedef void *(*mmap_fn)(void *, size_t, int, int, int, off_t);
-
-__attribute__((visibility("default"))) void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-	static mmap_fn real;
-
-	if (!real)
-		real = (mmap_fn)dlsym(RTLD_NEXT, "mmap");
-	if (fd >= 0 && prot == PROT_READ && getenv("RR_SHIM_NO_ROOM")) {
-		errno = ENOMEM;
-		return MAP_FAILED;
-	}
-	return real(addr, len, prot, flags, fd, off);
 }
