@@ -21,12 +21,14 @@ set(rr_pgo_mode "")
 set(rr_pgo_use_active "")
 set(rr_pgo_why "")
 set(rr_pgo_stamp "generator=${CMAKE_GENERATOR}\nbuild_type=${CMAKE_BUILD_TYPE}\n")
-file(REAL_PATH ${CMAKE_BINARY_DIR} rr_real_binary_dir)
+get_filename_component(rr_real_binary_dir ${CMAKE_BINARY_DIR} REALPATH)
 
 if(NOT RR_PGO_GENERATE AND NOT RR_PGO_USE)
   return()
 elseif(RR_PGO_GENERATE AND RR_PGO_USE)
   message(FATAL_ERROR "RR_PGO_GENERATE and RR_PGO_USE exclude each other: train in one tree, use in another")
+elseif(NOT IS_ABSOLUTE "${RR_PGO_GENERATE}${RR_PGO_USE}")
+  set(rr_pgo_why "its folder must be an absolute path, not ${RR_PGO_GENERATE}${RR_PGO_USE}")
 elseif(RR_SANITIZE OR RR_TSAN OR RR_FUZZ OR NOT RR_OPTIMIZE OR NOT CMAKE_C_COMPILER_ID STREQUAL "GNU")
   set(rr_pgo_why "it is for GCC's optimised build alone")
 elseif(NOT CMAKE_BUILD_TYPE MATCHES "^(Release|RelWithDebInfo)$")
@@ -52,9 +54,11 @@ elseif(NOT EXISTS ${RR_PGO_USE}/rr-pgo.txt)
 else()
   file(READ ${RR_PGO_USE}/rr-pgo.txt rr_pgo_trained)
   if(NOT rr_pgo_trained STREQUAL rr_pgo_stamp)
-    string(REPLACE "\n" " " rr_pgo_trained "${rr_pgo_trained}")
-    set(rr_pgo_why "it was trained with ${rr_pgo_trained}and this tree is ${CMAKE_GENERATOR}, "
-                   "${CMAKE_BUILD_TYPE} (scripts/pgo-train.sh --like ${CMAKE_BINARY_DIR})")
+    string(REGEX REPLACE "generator=([^\n]*)\n?build_type=([^\n]*).*" "\\1, \\2" rr_pgo_trained "${rr_pgo_trained}")
+    get_filename_component(rr_pgo_tree ${RR_PGO_USE} DIRECTORY)
+    set(rr_pgo_why "it was trained as ${rr_pgo_trained}, and this tree is ${CMAKE_GENERATOR}, "
+                   "${CMAKE_BUILD_TYPE}: train for it with scripts/pgo-train.sh --like ${CMAKE_BINARY_DIR} TREE "
+                   "(a tree of its own: ${rr_pgo_tree} is another tree's)")
     string(JOIN "" rr_pgo_why ${rr_pgo_why})
   else()
     set(rr_pgo_mode use)
@@ -66,10 +70,12 @@ else()
     set(rr_pgo_flags -fprofile-use=${RR_PGO_USE} -fprofile-partial-training
                      -fprofile-prefix-path=${CMAKE_BINARY_DIR} -Wno-missing-profile
                      -Wno-error=coverage-mismatch)
-    # The folder must still be there when the analyzer is compiled: without
-    # it GCC would build without the profile and say nothing.
+    # The folder must still be there, of the same kind, when the analyzer is
+    # compiled: without it GCC would build without the profile and say
+    # nothing; retrained for another kind of tree, it would fail.
     add_custom_target(rr_pgo_profile_present
-                      COMMAND ${CMAKE_COMMAND} -DDIR=${RR_PGO_USE} -P ${CMAKE_CURRENT_LIST_DIR}/RrPgoPresent.cmake
+                      COMMAND ${CMAKE_COMMAND} -DDIR=${RR_PGO_USE} "-DGENERATOR=${CMAKE_GENERATOR}"
+                              -DBUILD_TYPE=${CMAKE_BUILD_TYPE} -P ${CMAKE_CURRENT_LIST_DIR}/RrPgoPresent.cmake
                       VERBATIM)
   endif()
 endif()

@@ -5,13 +5,15 @@
 # optimised tree with -DRR_PGO_USE=<that folder> afterwards, from the same
 # sources, generator and build type (cmake/RrPgo.cmake says why; scripts/test.sh
 # does both).  Prints the folder on stdout; exit 1, saying why on stderr, when
-# it could not make a profile.
+# it could not make a profile (the one there before, if any, is left as it was).
 #
-#   scripts/pgo-train.sh [--like BUILD] [--generator G] [--build-type T] [TREE]
+#   usage: scripts/pgo-train.sh [--like BUILD] [--generator G] [--build-type T] [TREE]
 #
 # --like BUILD takes the generator and build type of the tree BUILD when it
-# has been configured (else the defaults: cmake's generator, or
-# $CMAKE_GENERATOR, and RelWithDebInfo); --generator and --build-type set them.
+# has been configured (else the defaults: $CMAKE_GENERATOR or cmake's, and
+# $CMAKE_BUILD_TYPE or RelWithDebInfo); --generator and --build-type set them.
+# TREE is this script's alone: it is configured over, from scratch when its
+# generator changes.
 #
 # The training set: every bundled capture of real traffic
 # (sample-pcaps/real, Linux NFS over rxe and siw, with the kernel folders),
@@ -19,40 +21,50 @@
 # DDP, the reverse direction) and the traffic that is not RDMA
 # (sample-pcaps/other: HTTP cut by a snaplen, UDP).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+self=$(realpath "$0")
+usage() { echo "pgo-train.sh: $1" >&2; grep -m1 '^#   usage:' "$self" | sed 's/^# *//' >&2; exit 2; }
 fail() { echo "pgo-train.sh: $*" >&2; exit 1; }
-tree=build-pgo generator=${CMAKE_GENERATOR:-} build_type=RelWithDebInfo
+tree=build-pgo generator=${CMAKE_GENERATOR:-} build_type=${CMAKE_BUILD_TYPE:-RelWithDebInfo}
 while [ $# -gt 0 ]; do
   case "$1" in
     --like)
-      cache=${2:?--like needs a build tree}/CMakeCache.txt
+      [ $# -ge 2 ] || usage "--like needs a build tree"
+      cache=$2/CMakeCache.txt
       if [ -f "$cache" ]; then
         generator=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$cache")
         build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$cache")
         build_type=${build_type:-RelWithDebInfo}
+      elif [ -e "$2" ]; then
+        usage "--like $2: not a configured build tree (no CMakeCache.txt)"
       fi
       shift 2 ;;
-    --generator) generator=${2:?}; shift 2 ;;
-    --build-type) build_type=${2:?}; shift 2 ;;
-    -*) grep -m1 '^#   scripts/pgo-train.sh' "$0" | sed 's/^# *//' >&2; exit 2 ;;
+    --generator) [ $# -ge 2 ] || usage "--generator needs a name"; generator=$2; shift 2 ;;
+    --build-type) [ $# -ge 2 ] || usage "--build-type needs a type"; build_type=$2; shift 2 ;;
+    -*) usage "unknown option $1" ;;
     *) tree=$1; shift ;;
   esac
 done
-# The tree is this script's alone: it is configured over and its profile folder emptied.
-if [ -f "$tree/CMakeCache.txt" ] && ! grep -q '^RR_PGO_GENERATE:PATH=..*' "$tree/CMakeCache.txt"; then
-  fail "$tree is a build tree of another kind (no RR_PGO_GENERATE): give the training a tree of its own"
-fi
 mkdir -p "$tree"
-tree=$(cd "$tree" && pwd)
+tree=$(cd "$tree" && pwd)      # as the caller named it, before going to the sources
+cd "$(dirname "$self")/.."
+if [ -f "$tree/CMakeCache.txt" ]; then
+  grep -q '^RR_PGO_GENERATE:PATH=..*' "$tree/CMakeCache.txt" ||
+    fail "$tree is a build tree of another kind (no RR_PGO_GENERATE): give the training a tree of its own"
+  old=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$tree/CMakeCache.txt")
+  if [ -n "$generator" ] && [ "$old" != "$generator" ]; then
+    rm -rf "$tree/CMakeCache.txt" "$tree/CMakeFiles"      # cmake keeps a tree's generator for good
+  fi
+fi
 profile=$tree/profile
+fresh=$tree/profile.new        # trained here; it replaces $profile only once the training has worked
 jobs=$(nproc 2>/dev/null || echo 2)
 log=$tree/pgo-train.log
 
-rm -rf "$profile"
+rm -rf "$fresh"
 gen=()
 [ -n "$generator" ] && gen=(-G "$generator")
 {
-  cmake "${gen[@]}" -S . -B "$tree" -DCMAKE_BUILD_TYPE="$build_type" -DRR_PGO_GENERATE="$profile" \
+  cmake "${gen[@]}" -S . -B "$tree" -DCMAKE_BUILD_TYPE="$build_type" -DRR_PGO_GENERATE="$fresh" \
     -DRR_PGO_USE= -DBUILD_TESTING=OFF &&
   cmake --build "$tree" -j"$jobs" --target ulb-lint
 } >"$log" 2>&1 || { tail -20 "$log" >&2; fail "the instrumented build failed (log: $log)"; }
@@ -79,7 +91,9 @@ run --no-progress --format json sample-pcaps/real/*.pcap
 for c in sample-pcaps/real/*.pcap sample-pcaps/real/*/*.pcap; do
   run --no-progress -j 2 "$c"
 done
-n=$(find "$profile" -name '*.gcda' | wc -l)
-[ "$n" -gt 0 ] || fail "the training wrote no profile to $profile"
+n=$(find "$fresh" -name '*.gcda' | wc -l)
+[ "$n" -gt 0 ] && [ -f "$fresh/rr-pgo.txt" ] || fail "the training wrote no profile to $fresh"
+rm -rf "$profile"
+mv "$fresh" "$profile"
 echo "pgo-train.sh: ${#captures[@]} captures, $n profile files in $profile ($(sed -n 's/^generator=//p' "$profile/rr-pgo.txt"), $build_type)" >&2
 echo "$profile"

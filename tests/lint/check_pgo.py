@@ -5,7 +5,8 @@ GCC names each profile file after its object's path below the build tree
 (-fprofile-prefix-path), and with -Wno-missing-profile an object whose
 name found no file is built as if there were no profile, silently.  So,
 when the tree was configured with a profile (RR_PGO_USE, its folder
-present): ulb-lint --version must say "profile-guided", and every object
+present): the profile's rr-pgo.txt must name this tree's generator and
+build type, ulb-lint --version must say "profile-guided", and every object
 ulb-lint is linked from (its own, read from its link line, and the members
 of the engine's archives on it) must have its profile file in the folder,
 but those that hold no function (data alone) or that the linker leaves out
@@ -64,6 +65,8 @@ def main():
     ap.add_argument("--lint", required=True)
     ap.add_argument("--build", required=True)
     ap.add_argument("--profile", default="")
+    ap.add_argument("--generator", default="")
+    ap.add_argument("--build-type", default="")
     a = ap.parse_args()
     version = subprocess.run([a.lint, "--version"], capture_output=True, text=True, check=True).stdout
     if not a.profile:
@@ -75,6 +78,11 @@ def main():
         sys.exit(f"FAIL: a profile is configured, but ulb-lint --version says: {version.strip()}")
     if not os.path.isdir(a.profile):
         sys.exit(f"FAIL: the profile folder {a.profile} this tree was configured with is gone")
+    want = "generator=%s\nbuild_type=%s\n" % (a.generator, a.build_type)
+    with open(os.path.join(a.profile, "rr-pgo.txt")) as f:
+        stamp = f.read()
+    if stamp != want:
+        sys.exit(f"FAIL: the profile was trained for another kind of tree ({stamp!r}), not this one ({want!r})")
     have = set(os.listdir(a.profile))
     objs = linked_objects(a.build)
     if len(objs) < 50:
