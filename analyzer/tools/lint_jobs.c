@@ -19,7 +19,9 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -362,6 +364,45 @@ static uint64_t map_max(void)
 }
 
 /*
+ * A split needs room in the address space for the file mapped and, for each
+ * worker, a stack and the heap glibc reserves for each thread (64 MiB,
+ * reserved whole); where ulimit -v leaves less than that, workers would run
+ * out of memory part way (glib aborts) where one thread does not.  What the
+ * process holds already counts too, and a margin for the merge.
+ */
+#define ARENA_RESERVE (64ull << 20)
+#define WORKER_EXTRA (16ull << 20)
+#define SPLIT_MARGIN (64ull << 20)
+
+static bool room_for_split(const char *path, unsigned jobs, char *err, size_t errlen)
+{
+	struct rlimit as, stack;
+	struct stat st;
+	unsigned long long now = 64ull << 20, need, pages;
+	uint64_t stack_each = 8ull << 20;
+	FILE *f;
+
+	if (getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY)
+		return true;
+	if (getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY)
+		stack_each = stack.rlim_cur;
+	f = fopen("/proc/self/statm", "r");
+	if (f) {
+		if (fscanf(f, "%llu", &pages) == 1)
+			now = pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+		fclose(f);
+	}
+	need = now + (stat(path, &st) == 0 ? (unsigned long long)st.st_size : 0) +
+	       jobs * (ARENA_RESERVE + stack_each + WORKER_EXTRA) + SPLIT_MARGIN;
+	if ((unsigned long long)as.rlim_cur >= need)
+		return true;
+	g_snprintf(err, errlen, "the address space is limited to %llu MiB (ulimit -v), and a split over %u "
+		   "threads needs about %llu MiB (the file mapped, a heap and a stack for each worker); one "
+		   "thread needs less", (unsigned long long)as.rlim_cur >> 20, jobs, need >> 20);
+	return false;
+}
+
+/*
  * The file mapped when it is a classic pcap no larger than map_max(): the
  * plan's pass and every worker then read the same pages in place.  Else
  * src keeps the path alone.  False when the process has no room left to
@@ -532,6 +573,7 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 	struct lint_source src;
 	struct rr_session_opts wopts;
 	struct lint_shard_plan *plan;
+	uint64_t cut_to;
 	bool open;
 	int rc = 0;
 	unsigned i;
@@ -543,6 +585,8 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 	}
 	for (i = 0; i < jobs; i++)
 		m.job[i].fd = -1;       /* no stream yet: free_jobs() closes none */
+	if (!room_for_split(path, jobs, err, errlen))
+		return -1;
 	if (!map_source(&src, path)) {
 		g_snprintf(err, errlen, "there is no room to map it (the address space is limited: ulimit -v?), "
 			   "and workers that each read it would need more memory than one thread");
@@ -562,8 +606,9 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 	tot->planned = lint_shard_plan_frames(plan);
 	for (i = 0; i < jobs; i++)
 		tot->shard_frames[i] = lint_shard_frames(plan, i);
+	/* No pipe or thread to be had (ulimit -n, -u, -v): nothing was printed yet, so one thread reads it. */
 	if (!spawn(&m, &src, &wopts, plan, err, errlen)) {
-		rc = 2;
+		rc = -1;
 		goto out;
 	}
 	do {
@@ -600,10 +645,11 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 	}
 	tot->decode.others = 0;
 	tot->decode.frames = MIN(tot->decode.frames, tot->planned);
-	if (src.bytes && shrunk_to(&src)) {
+	cut_to = src.bytes ? shrunk_to(&src) : 0;
+	if (cut_to) {
 		g_snprintf(err, errlen, "the file was cut short while --jobs read it (another program truncated "
 			   "it?), to %" G_GUINT64_FORMAT " of its %zu bytes: what followed was read as zeros, and "
-			   "findings printed before this line may be wrong; check it again", shrunk_to(&src), src.len);
+			   "findings printed before this line may be wrong; check it again", cut_to, src.len);
 		rc = 2;
 		goto out;
 	}

@@ -28,6 +28,7 @@ import glob
 import json
 import os
 import re
+import resource
 import shutil
 import struct
 import subprocess
@@ -41,9 +42,11 @@ STATS = re.compile(r"(\d+) frames, (\d+) RDMA frames, (\d+) connections, (\d+) c
                    r"\((\d+) incomplete\); findings: (\d+) error, (\d+) warning, (\d+) info; (\d+) checks skipped")
 
 
-def run(lint, args, stdin=None, env=None):
+def run(lint, args, stdin=None, env=None, as_limit=None):
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (as_limit, as_limit))
     p = subprocess.run([lint, "--format", "json"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       stdin=stdin, env=env)
+                       stdin=stdin, env=env, preexec_fn=limit if as_limit else None)
     if p.returncode not in (0, 1):
         raise SystemExit("ulb-lint %s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr.decode()[-400:]))
     lines = []
@@ -119,6 +122,17 @@ def file_changed_under(a, joined, one, tmp):
                        (keep, p.returncode, p.stderr.decode()[-300:]))
     # No room in the address space to map it (ulimit -v): one thread reads it, and says why.
     version = subprocess.run([a.lint, "--version"], capture_output=True, text=True).stdout
+    # An address space too small for a split (ulimit -v: the file, a heap and a stack per worker) but
+    # not for one thread: one thread reads it and says why; with room, it is split.  The sanitizers
+    # reserve terabytes of shadow memory: no limit can be set for them.
+    if "Sanitizer" not in version:
+        for limit, split in ((200 << 20, False), (2 << 30, True)):
+            got = run(a.lint, ["-j", "2", joined], as_limit=limit)
+            bad += compare("-j 2 in %d MiB of address space" % (limit >> 20), one, got)
+            said = "read by one thread: the address space is limited" in got[1]
+            if said == split or ("host groups split over 2 threads" in got[1]) != split:
+                bad.append("-j 2 in %d MiB of address space: %s: %s" %
+                           (limit >> 20, "not split" if split else "no word of the limit", got[1][-300:]))
     if "ThreadSanitizer" in version:
         print("no room to map: skipped under ThreadSanitizer (its runtime takes no preloaded mmap)")
     else:
