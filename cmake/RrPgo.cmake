@@ -53,7 +53,11 @@ elseif(NOT EXISTS ${RR_PGO_USE}/rr-pgo.txt)
   set(rr_pgo_why "${RR_PGO_USE} holds no profile made by scripts/pgo-train.sh (no rr-pgo.txt)")
 else()
   file(READ ${RR_PGO_USE}/rr-pgo.txt rr_pgo_trained)
-  if(NOT rr_pgo_trained STREQUAL rr_pgo_stamp)
+  # as written by another editor: carriage returns and the last newline do not count
+  string(REPLACE "\r" "" rr_pgo_trained "${rr_pgo_trained}")
+  string(STRIP "${rr_pgo_trained}" rr_pgo_trained)
+  string(STRIP "${rr_pgo_stamp}" rr_pgo_stamp_bare)
+  if(NOT rr_pgo_trained STREQUAL rr_pgo_stamp_bare)
     string(REGEX REPLACE "generator=([^\n]*)\n?build_type=([^\n]*).*" "\\1, \\2" rr_pgo_trained "${rr_pgo_trained}")
     get_filename_component(rr_pgo_tree ${RR_PGO_USE} DIRECTORY)
     set(rr_pgo_why "it was trained as ${rr_pgo_trained}, and this tree is ${CMAKE_GENERATOR}, "

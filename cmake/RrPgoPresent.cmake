@@ -7,7 +7,9 @@ if(NOT EXISTS ${DIR}/rr-pgo.txt)
                       "(scripts/pgo-train.sh) or configure without it (-DRR_PGO_USE=)")
 endif()
 file(READ ${DIR}/rr-pgo.txt trained)
-if(NOT trained STREQUAL "generator=${GENERATOR}\nbuild_type=${BUILD_TYPE}\n")
+string(REPLACE "\r" "" trained "${trained}")
+string(STRIP "${trained}" trained)
+if(NOT trained STREQUAL "generator=${GENERATOR}\nbuild_type=${BUILD_TYPE}")
   string(REPLACE "\n" " " trained "${trained}")
   message(FATAL_ERROR "the profile ${DIR} was trained again for another kind of tree (${trained}), not for "
                       "this one (${GENERATOR}, ${BUILD_TYPE}): train it with scripts/pgo-train.sh --like "

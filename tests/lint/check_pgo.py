@@ -78,9 +78,9 @@ def main():
         sys.exit(f"FAIL: a profile is configured, but ulb-lint --version says: {version.strip()}")
     if not os.path.isdir(a.profile):
         sys.exit(f"FAIL: the profile folder {a.profile} this tree was configured with is gone")
-    want = "generator=%s\nbuild_type=%s\n" % (a.generator, a.build_type)
+    want = "generator=%s\nbuild_type=%s" % (a.generator, a.build_type)
     with open(os.path.join(a.profile, "rr-pgo.txt")) as f:
-        stamp = f.read()
+        stamp = f.read().replace("\r", "").strip()     # as RrPgo.cmake compares it
     if stamp != want:
         sys.exit(f"FAIL: the profile was trained for another kind of tree ({stamp!r}), not this one ({want!r})")
     have = set(os.listdir(a.profile))
