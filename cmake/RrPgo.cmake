@@ -20,7 +20,7 @@ set(rr_pgo_flags "")
 set(rr_pgo_mode "")
 set(rr_pgo_use_active "")
 set(rr_pgo_why "")
-set(rr_pgo_stamp "generator=${CMAKE_GENERATOR}\nbuild_type=${CMAKE_BUILD_TYPE}\n")
+include(${CMAKE_CURRENT_LIST_DIR}/RrPgoStamp.cmake)
 get_filename_component(rr_real_binary_dir ${CMAKE_BINARY_DIR} REALPATH)
 
 if(NOT RR_PGO_GENERATE AND NOT RR_PGO_USE)
@@ -40,6 +40,7 @@ elseif(CMAKE_GENERATOR MATCHES "Ninja" AND NOT rr_real_binary_dir STREQUAL CMAKE
 elseif(RR_PGO_GENERATE)
   set(rr_pgo_mode generate)
   file(MAKE_DIRECTORY ${RR_PGO_GENERATE})
+  rr_pgo_stamp(rr_pgo_stamp "${CMAKE_GENERATOR}" "${CMAKE_BUILD_TYPE}")
   file(WRITE ${RR_PGO_GENERATE}/rr-pgo.txt "${rr_pgo_stamp}")
   # atomic counters: ulb-lint --jobs counts from several threads at once
   set(rr_pgo_flags -fprofile-generate=${RR_PGO_GENERATE} -fprofile-update=atomic
@@ -52,13 +53,8 @@ elseif(RR_PGO_GENERATE)
 elseif(NOT EXISTS ${RR_PGO_USE}/rr-pgo.txt)
   set(rr_pgo_why "${RR_PGO_USE} holds no profile made by scripts/pgo-train.sh (no rr-pgo.txt)")
 else()
-  file(READ ${RR_PGO_USE}/rr-pgo.txt rr_pgo_trained)
-  # as written by another editor: carriage returns and the last newline do not count
-  string(REPLACE "\r" "" rr_pgo_trained "${rr_pgo_trained}")
-  string(STRIP "${rr_pgo_trained}" rr_pgo_trained)
-  string(STRIP "${rr_pgo_stamp}" rr_pgo_stamp_bare)
-  if(NOT rr_pgo_trained STREQUAL rr_pgo_stamp_bare)
-    string(REGEX REPLACE "generator=([^\n]*)\n?build_type=([^\n]*).*" "\\1, \\2" rr_pgo_trained "${rr_pgo_trained}")
+  rr_pgo_stamp_differs(rr_pgo_trained ${RR_PGO_USE} "${CMAKE_GENERATOR}" "${CMAKE_BUILD_TYPE}")
+  if(rr_pgo_trained)
     get_filename_component(rr_pgo_tree ${RR_PGO_USE} DIRECTORY)
     set(rr_pgo_why "it was trained as ${rr_pgo_trained}, and this tree is ${CMAKE_GENERATOR}, "
                    "${CMAKE_BUILD_TYPE}: train for it with scripts/pgo-train.sh --like ${CMAKE_BINARY_DIR} TREE "
