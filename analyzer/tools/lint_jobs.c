@@ -18,8 +18,8 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <string.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -547,23 +547,20 @@ static void unguard_mapping(void)
 }
 
 /*
- * A mapped file cut short while it was read, to within its last page (cut
- * further, reading a lost page raised SIGBUS): the bytes past its new end
- * were read as zeros.  Its size now, or 0 when it was not cut.
+ * The size of a mapped file once it has been read, which another program may
+ * have changed meanwhile: cut short to within its last page (cut further,
+ * reading a lost page raised SIGBUS), the bytes past its new end were read
+ * as zeros; grown, the bytes after the ones mapped were not checked.  False
+ * when it cannot be told (the file is gone).
  */
-static uint64_t shrunk_to(const struct lint_source *src)
+static bool size_after(const struct lint_source *src, uint64_t *size)
 {
 	struct stat st;
 
-	return stat(src->path, &st) == 0 && (uint64_t)st.st_size < src->len ? (uint64_t)st.st_size : 0;
-}
-
-/* A mapped file that grew while it was read: how many bytes came after the ones mapped (not checked). */
-static uint64_t grown_by(const struct lint_source *src)
-{
-	struct stat st;
-
-	return stat(src->path, &st) == 0 && (uint64_t)st.st_size > src->len ? (uint64_t)st.st_size - src->len : 0;
+	if (stat(src->path, &st) != 0)
+		return false;
+	*size = (uint64_t)st.st_size;
+	return true;
 }
 
 int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts *opts,
@@ -573,7 +570,7 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 	struct lint_source src;
 	struct rr_session_opts wopts;
 	struct lint_shard_plan *plan;
-	uint64_t cut_to;
+	uint64_t now;
 	bool open;
 	int rc = 0;
 	unsigned i;
@@ -645,18 +642,19 @@ int lint_jobs_run(const char *path, unsigned jobs, const struct rr_session_opts 
 	}
 	tot->decode.others = 0;
 	tot->decode.frames = MIN(tot->decode.frames, tot->planned);
-	cut_to = src.bytes ? shrunk_to(&src) : 0;
-	if (cut_to) {
-		g_snprintf(err, errlen, "the file was cut short while --jobs read it (another program truncated "
-			   "it?), to %" G_GUINT64_FORMAT " of its %zu bytes: what followed was read as zeros, and "
-			   "findings printed before this line may be wrong; check it again", cut_to, src.len);
-		rc = 2;
-		goto out;
+	if (src.bytes && size_after(&src, &now)) {
+		if (now < src.len) {
+			g_snprintf(err, errlen, "the file was cut short while --jobs read it (another program "
+				   "truncated it?), to %" G_GUINT64_FORMAT " of its %zu bytes: what followed was read "
+				   "as zeros, and findings printed before this line may be wrong; check it again",
+				   now, src.len);
+			rc = 2;
+			goto out;
+		}
+		tot->unread_bytes = now - src.len;
 	}
-	if (src.bytes) {
-		tot->unread_bytes = grown_by(&src);
+	if (src.bytes)
 		tot->mapped_bytes = src.len;
-	}
 out:
 	free_jobs(&m);
 	lint_shard_plan_free(plan);
